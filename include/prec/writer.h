@@ -1,0 +1,87 @@
+#ifndef PREC_WRITER_H
+#define PREC_WRITER_H
+/*
+ * Bytes out: a seekable perf.data. Knows nothing of perf_event_open; the
+ * recorder hands it attrs with their ids, record bytes, and at the end the
+ * metadata the feature sections are made of.
+ *
+ * Lifecycle: writer__open -> writer__begin -> writer__write/writev ... ->
+ * writer__finish (valid file) or writer__abort (file removed).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+#include <linux/perf_event.h>
+
+struct sysinfo;
+struct writer;
+
+/* One event as the file describes it. The writer copies nothing: the pointers
+ * must stay valid until writer__finish/abort returns. */
+struct writer_event {
+	const struct perf_event_attr *attr; /* written as PREC_ATTR_SIZE bytes */
+	const char *name;
+	const uint64_t *ids;
+	uint32_t nr_ids;
+};
+
+/* Everything the feature sections are built from, gathered by the recorder. */
+struct writer_meta {
+	const struct sysinfo *si;
+	const struct writer_event *events;
+	uint32_t nr_events;
+	const char *exe; /* first CMDLINE string: the recorder's own path */
+	int argc; /* then argv[1..argc-1] */
+	char *const *argv;
+	const char *version; /* VERSION feature */
+	uint64_t first_sample_time; /* SAMPLE_TIME; both 0 when no sample had a time */
+	uint64_t last_sample_time;
+};
+
+/*
+ * Creates the output file at path with mode 0600. An existing non-empty file
+ * is first renamed to "<path>.old" (replacing an older one), as perf does.
+ * Returns 0 and *out, or a negative errno; on error nothing was created or
+ * renamed. The caller owns *out until writer__finish or writer__abort.
+ */
+int writer__open(struct writer **out, const char *path);
+
+/*
+ * Writes the provisional header, every event's ids and the attr section; the
+ * data section starts right after. Returns 0 or a negative errno.
+ */
+int writer__begin(struct writer *w, const struct writer_event *events, uint32_t nr_events);
+
+/* Appends len bytes of records to the data section (buffered). 0 or -errno. */
+int writer__write(struct writer *w, const void *buf, size_t len);
+
+/*
+ * Appends cnt spans of records with as few syscalls as possible, straight from
+ * the caller's memory (the ring mapping): nothing is copied. Returns 0 when all
+ * bytes are written, or a negative errno.
+ */
+int writer__writev(struct writer *w, const struct iovec *iov, int cnt);
+
+/* Bytes in the data section so far, buffered ones included. */
+uint64_t writer__data_size(const struct writer *w);
+
+/* Bytes of the whole file so far (header, attrs, data). */
+uint64_t writer__file_size(const struct writer *w);
+
+/*
+ * Flushes the data, writes the feature sections perf record writes for this
+ * recording (a feature whose data is missing is left out, its bit cleared),
+ * rewrites the header with the final sizes and bits, closes and frees w.
+ * Returns 0 or a negative errno; on error the file is removed. w is freed
+ * in both cases.
+ */
+int writer__finish(struct writer *w, const struct writer_meta *meta);
+
+/* Closes the file, removes it, frees w. Accepts NULL. */
+void writer__abort(struct writer *w);
+
+/* The output path the writer was opened with (owned by w). */
+const char *writer__path(const struct writer *w);
+
+#endif
