@@ -1,0 +1,61 @@
+#ifndef PREC_RECORD_H
+#define PREC_RECORD_H
+/*
+ * What the command line asks for (filled by options__parse) and the one
+ * entry point that records it.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PREC_DEFAULT_OUTPUT "perf.data"
+#define PREC_DEFAULT_FREQ 4000
+
+struct record_opts {
+	const char *output; /* -o; NULL means PREC_DEFAULT_OUTPUT */
+	char **events; /* -e strings in command-line order (each may be a list) */
+	int nr_events;
+	uint64_t freq; /* -F; 0 when not given */
+	bool freq_max; /* -F max */
+	uint64_t period; /* -c; 0 when not given */
+	uint64_t mmap_bytes; /* -m as bytes of ring data; 0 means the default */
+	int verbose; /* -v count */
+	bool quiet; /* -q */
+	bool help; /* -h */
+	bool version; /* --version */
+	int argc; /* the workload: argv[0..argc-1], NULL-terminated */
+	char **argv;
+};
+
+/* Exit statuses of prec itself (a workload's own status is passed through). */
+enum {
+	PREC_EXIT_FAILURE = 1, /* recording failed */
+	PREC_EXIT_USAGE = 2, /* bad command line */
+	PREC_EXIT_NOEXEC = 126, /* the command exists but cannot run */
+	PREC_EXIT_NOTFOUND = 127, /* the command is not found */
+};
+
+/*
+ * Parses argv (argv[0] is prec itself; a leading "record" word is skipped).
+ * Returns 0, or -EINVAL with one line of explanation in err. Never exits and
+ * never prints. opts->events is allocated; release with options__exit.
+ */
+int options__parse(struct record_opts *opts, int argc, char **argv, char *err, size_t errlen);
+
+/* Frees what options__parse allocated. */
+void options__exit(struct record_opts *opts);
+
+/* Prints the usage text to stdout. */
+void options__usage(void);
+
+/*
+ * Records the workload as opts says, writes the output file and the summary.
+ * exe and argc/argv are prec's own (for the CMDLINE feature). Returns the exit
+ * status prec should end with: the workload's status, 128+signal when a signal
+ * killed it, or PREC_EXIT_* on failure (already explained on stderr). When
+ * prec itself was stopped by SIGINT/SIGTERM, *fatal_sig is set to it so main
+ * can re-raise it after cleanup, as perf does.
+ */
+int prec_record(const struct record_opts *opts, int argc, char **argv, int *fatal_sig);
+
+#endif

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The drain loop (drain.h). */
+#include <errno.h>
+#include <poll.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prec/event.h"
+#include "prec/mmap.h"
+#include "prec/writer.h"
+#include "drain.h"
+
+static const struct perf_event_header finished_round = {
+	.type = PERF_RECORD_FINISHED_ROUND,
+	.misc = 0,
+	.size = sizeof(struct perf_event_header),
+};
+
+int drain__init(struct drain *d, struct ring *rings, int nr_rings, struct writer *w, int time_off)
+{
+	memset(d, 0, sizeof(*d));
+	d->rings = rings;
+	d->nr_rings = nr_rings;
+	d->w = w;
+	d->time_off = time_off;
+	d->iov = calloc(2 * (size_t)nr_rings + 1, sizeof(*d->iov));
+	d->pending = calloc((size_t)nr_rings, sizeof(*d->pending));
+	if (!d->iov || !d->pending) {
+		drain__exit(d);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void drain__exit(struct drain *d)
+{
+	free(d->iov);
+	free(d->pending);
+	d->iov = NULL;
+	d->pending = NULL;
+}
+
+/* Counts what the summary and the SAMPLE_TIME feature need; reads headers only. */
+static void drain__scan(struct drain *d, struct ring *r)
+{
+	uint64_t pos = r->start;
+
+	for (;;) {
+		uint64_t rec = pos;
+		const struct perf_event_header *h = ring__read_event(r, &pos);
+
+		if (!h)
+			break;
+		if (h->type == PERF_RECORD_SAMPLE) {
+			d->stats.samples++;
+			if (d->time_off >= 0 && h->size >= sizeof(*h) + (unsigned)d->time_off + 8) {
+				uint64_t t = ring__peek_u64(r, rec + sizeof(*h) + d->time_off);
+
+				if (!d->stats.first_time || t < d->stats.first_time)
+					d->stats.first_time = t;
+				if (t > d->stats.last_time)
+					d->stats.last_time = t;
+			}
+		} else if (h->type == PERF_RECORD_LOST && h->size >= sizeof(struct prec_lost_event)) {
+			d->stats.lost += ring__peek_u64(r, rec + offsetof(struct prec_lost_event, lost));
+			d->stats.lost_records++;
+		}
+	}
+}
+
+int64_t drain__pass(struct drain *d)
+{
+	int cnt = 0;
+	uint64_t bytes = 0;
+	int ret;
+
+	for (int i = 0; i < d->nr_rings; i++) {
+		struct ring *r = &d->rings[i];
+
+		d->pending[i] = false;
+		if (!ring__read_init(r))
+			continue;
+		drain__scan(d, r);
+		bytes += r->end - r->start;
+		cnt += ring__spans(r, &d->iov[cnt]);
+		d->pending[i] = true;
+	}
+	if (!cnt)
+		return 0;
+	/* Everything before this marker may be sorted and flushed by the reader. */
+	d->iov[cnt].iov_base = (void *)&finished_round;
+	d->iov[cnt].iov_len = sizeof(finished_round);
+	cnt++;
+	ret = writer__writev(d->w, d->iov, cnt);
+	if (ret)
+		return ret;
+	for (int i = 0; i < d->nr_rings; i++)
+		if (d->pending[i])
+			ring__consume(&d->rings[i]);
+	d->stats.bytes += bytes;
+	return (int64_t)bytes;
+}
+
+int drain__run(struct drain *d, bool (*stop)(void *arg), void *arg, const sigset_t *sigmask)
+{
+	struct pollfd *pfd = calloc((size_t)d->nr_rings, sizeof(*pfd));
+	int64_t n;
+	int ret = 0;
+
+	if (!pfd)
+		return -ENOMEM;
+	for (int i = 0; i < d->nr_rings; i++) {
+		pfd[i].fd = d->rings[i].fd;
+		pfd[i].events = POLLIN;
+	}
+	for (;;) {
+		n = drain__pass(d);
+		if (n < 0) {
+			ret = (int)n;
+			goto out;
+		}
+		if (stop(arg))
+			break;
+		if (n > 0)
+			continue; /* busy: look again before sleeping */
+		int p = ppoll(pfd, (nfds_t)d->nr_rings, NULL, sigmask);
+
+		if (p < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = -errno;
+			goto out;
+		}
+		d->stats.wakeups++;
+		for (int i = 0; i < d->nr_rings; i++) {
+			/* A ring whose task is gone reports HUP forever: stop
+			 * polling it, but keep draining it each pass. */
+			if ((pfd[i].revents & (POLLHUP | POLLERR)) && !(pfd[i].revents & POLLIN))
+				pfd[i].fd = -1;
+		}
+	}
+	do {
+		n = drain__pass(d);
+	} while (n > 0);
+	if (n < 0)
+		ret = (int)n;
+out:
+	free(pfd);
+	return ret;
+}

@@ -1,0 +1,52 @@
+#ifndef PREC_RECORDER_DRAIN_H
+#define PREC_RECORDER_DRAIN_H
+/*
+ * The hot path: wait on the rings, hand every new byte to the writer as
+ * spans of the ring mappings (no copy, no allocation per record), and close
+ * each pass that wrote data with FINISHED_ROUND.
+ */
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+struct ring;
+struct writer;
+
+struct drain_stats {
+	uint64_t samples;
+	uint64_t lost; /* events the kernel dropped (sum of PERF_RECORD_LOST.lost) */
+	uint64_t lost_records; /* PERF_RECORD_LOST records ("chunks") */
+	uint64_t wakeups; /* poll() returns with data ready */
+	uint64_t first_time; /* smallest sample time; 0 when none */
+	uint64_t last_time; /* largest sample time */
+	uint64_t bytes; /* ring bytes written */
+};
+
+struct drain {
+	struct ring *rings;
+	int nr_rings;
+	struct writer *w;
+	int time_off; /* TIME's offset in a sample body, -1 without TIME */
+	struct iovec *iov; /* 2 per ring + the FINISHED_ROUND */
+	bool *pending; /* rings with a window to release after the write */
+	struct drain_stats stats;
+};
+
+/* Prepares a loop over rings writing to w. 0 or -ENOMEM. */
+int drain__init(struct drain *d, struct ring *rings, int nr_rings, struct writer *w, int time_off);
+
+/* One pass over every ring. Returns bytes written (0: nothing new) or -errno. */
+int64_t drain__pass(struct drain *d);
+
+/*
+ * Passes and sleeps (ppoll with sigmask, so the flags the signal handlers set
+ * are never missed) until stop(arg) is true, then drains what is left.
+ * Returns 0 or the writer's negative errno.
+ */
+int drain__run(struct drain *d, bool (*stop)(void *arg), void *arg, const sigset_t *sigmask);
+
+/* Frees the loop's arrays (not the rings or the writer). */
+void drain__exit(struct drain *d);
+
+#endif

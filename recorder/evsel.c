@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* One event opened on every CPU, with perf record's fallbacks. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "prec/evsel.h"
+#include "prec/log.h"
+#include "prec/parse_events.h"
+#include "sys.h"
+
+static int read_paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int v = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 2;
+		fclose(f);
+	}
+	return v;
+}
+
+static int evsel__rename_from_attr(struct evsel *evsel, const char *base)
+{
+	char buf[128];
+	char *name;
+
+	event_name__from_attr(buf, sizeof(buf), base, &evsel->attr);
+	name = strdup(buf);
+	if (!name)
+		return -ENOMEM;
+	free(evsel->name);
+	evsel->name = name;
+	return 0;
+}
+
+/*
+ * perf's evsel__fallback and friends: returns true when the attr was changed
+ * and opening should be tried again.
+ */
+static bool evsel__fallback(struct evsel *evsel, int err)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+
+	if (err == EINVAL && (attr->read_format & PERF_FORMAT_LOST)) {
+		/* Kernels before 6.0 do not know PERF_FORMAT_LOST. */
+		attr->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+		pr_debug("%s: kernel refuses read_format LOST, retrying without it\n",
+			 evsel->name);
+		return true;
+	}
+	if (evsel->precise_max && attr->precise_ip &&
+	    (err == EOPNOTSUPP || err == EINVAL)) {
+		attr->precise_ip--;
+		pr_debug("%s: lowering precise_ip to %u\n", evsel->name, attr->precise_ip);
+		return true;
+	}
+	if ((attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE) &&
+	    (err == ENOENT || err == ENODEV || err == EOPNOTSUPP || err == ENXIO)) {
+		bool is_cycles = attr->type == PERF_TYPE_HARDWARE &&
+				 attr->config == PERF_COUNT_HW_CPU_CYCLES;
+		char old[128];
+
+		snprintf(old, sizeof(old), "%s", evsel->name);
+		/* Keep only the name's base for the message, as perf prints it. */
+		old[strcspn(old, ":")] = '\0';
+		attr->type = PERF_TYPE_SOFTWARE;
+		attr->config = PERF_COUNT_SW_CPU_CLOCK;
+		if (is_cycles) {
+			/* perf 6.1's text, word for word, under -v only. */
+			pr_verbose("Warning:\nThe cycles event is not supported, trying to fall back to cpu-clock-ticks\n");
+		} else {
+			/* perf refuses these; prec records cpu-clock but says so loudly,
+			 * since the numbers now mean something else. */
+			pr_warn("the %s event is not supported on this machine (no hardware PMU); recording cpu-clock instead",
+				old);
+		}
+		evsel__rename_from_attr(evsel, "cpu-clock");
+		return true;
+	}
+	if ((err == EACCES || err == EPERM) && !attr->exclude_kernel && read_paranoid() > 1) {
+		int paranoid = read_paranoid();
+		char buf[160];
+		char *name;
+
+		attr->exclude_kernel = 1;
+		attr->exclude_hv = 1;
+		snprintf(buf, sizeof(buf), "%s%su", evsel->name, strchr(evsel->name, ':') ? "" : ":");
+		name = strdup(buf);
+		if (name) {
+			free(evsel->name);
+			evsel->name = name;
+		}
+		pr_verbose("kernel.perf_event_paranoid=%d, trying to fall back to excluding kernel samples\n",
+			   paranoid);
+		return true;
+	}
+	return false;
+}
+
+static int evsel__alloc(struct evsel *evsel, int nr_cpus)
+{
+	if (evsel->fd)
+		return 0;
+	evsel->fd = malloc(nr_cpus * sizeof(*evsel->fd));
+	evsel->id = calloc(nr_cpus, sizeof(*evsel->id));
+	if (!evsel->fd || !evsel->id)
+		return -ENOMEM;
+	evsel->nr_cpus = nr_cpus;
+	for (int i = 0; i < nr_cpus; i++)
+		evsel->fd[i] = -1;
+	return 0;
+}
+
+int evsel__open(struct evsel *evsel, int pid, const int *cpus, int nr_cpus, int *failed_cpu)
+{
+	int ret = evsel__alloc(evsel, nr_cpus);
+
+	if (ret)
+		return ret;
+	if (evsel->precise_max && !evsel->attr.precise_ip)
+		evsel->attr.precise_ip = 3;
+retry:
+	for (int i = 0; i < nr_cpus; i++) {
+		int fd = sys_perf_event_open(&evsel->attr, pid, cpus[i], -1, PERF_FLAG_FD_CLOEXEC);
+
+		if (fd < 0) {
+			int err = errno;
+
+			evsel__close(evsel);
+			if (evsel__fallback(evsel, err))
+				goto retry;
+			*failed_cpu = cpus[i];
+			return -err;
+		}
+		evsel->fd[i] = fd;
+		if (ioctl(fd, PERF_EVENT_IOC_ID, &evsel->id[i]) < 0) {
+			ret = -errno;
+			evsel__close(evsel);
+			*failed_cpu = cpus[i];
+			return ret;
+		}
+	}
+	return 0;
+}
+
+void evsel__close(struct evsel *evsel)
+{
+	for (int i = 0; evsel->fd && i < evsel->nr_cpus; i++) {
+		if (evsel->fd[i] >= 0)
+			close(evsel->fd[i]);
+		evsel->fd[i] = -1;
+	}
+}
+
+void evsel__exit(struct evsel *evsel)
+{
+	evsel__close(evsel);
+	free(evsel->fd);
+	free(evsel->id);
+	free(evsel->name);
+	evsel->fd = NULL;
+	evsel->id = NULL;
+	evsel->name = NULL;
+}

@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Command line -> struct record_opts. Table-driven, perf record's option names
+ * and meanings; never prints, never exits: errors come back as one line.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "prec/record.h"
+
+enum opt_id {
+	OPT_OUTPUT,
+	OPT_EVENT,
+	OPT_FREQ,
+	OPT_COUNT,
+	OPT_MMAP_PAGES,
+	OPT_QUIET,
+	OPT_VERBOSE,
+	OPT_HELP,
+	OPT_VERSION,
+	OPT_LATER, /* a perf record option a later version of prec adds */
+};
+
+struct opt_def {
+	char short_name; /* 0 when none */
+	const char *long_name;
+	enum opt_id id;
+	int has_arg; /* 0 none, 1 required, 2 optional (only as --opt=val) */
+	const char *arg_name;
+	const char *help;
+};
+
+static const struct opt_def opt_table[] = {
+	{ 'o', "output", OPT_OUTPUT, 1, "file", "output file name (default perf.data)" },
+	{ 'e', "event", OPT_EVENT, 1, "event", "event selector (repeatable, comma lists)" },
+	{ 'F', "freq", OPT_FREQ, 1, "freq|max", "profile at this frequency (default 4000)" },
+	{ 'c', "count", OPT_COUNT, 1, "n", "event period to sample" },
+	{ 'm', "mmap-pages", OPT_MMAP_PAGES, 1, "pages|size",
+	  "ring buffer data pages per CPU (power of two) or a size with B/K/M/G" },
+	{ 'q', "quiet", OPT_QUIET, 0, NULL, "don't print any message but errors" },
+	{ 'v', "verbose", OPT_VERBOSE, 0, NULL, "be more verbose (repeat for more)" },
+	{ 'h', "help", OPT_HELP, 0, NULL, "show this help" },
+	{ 0, "version", OPT_VERSION, 0, NULL, "show the version" },
+
+	/* perf record options that later issues implement: refused, never ignored. */
+	{ 'a', "all-cpus", OPT_LATER, 0, NULL, NULL },
+	{ 'C', "cpu", OPT_LATER, 1, NULL, NULL },
+	{ 'p', "pid", OPT_LATER, 1, NULL, NULL },
+	{ 't', "tid", OPT_LATER, 1, NULL, NULL },
+	{ 'u', "uid", OPT_LATER, 1, NULL, NULL },
+	{ 'G', "cgroup", OPT_LATER, 1, NULL, NULL },
+	{ 'i', "no-inherit", OPT_LATER, 0, NULL, NULL },
+	{ 'g', NULL, OPT_LATER, 0, NULL, NULL },
+	{ 0, "call-graph", OPT_LATER, 1, NULL, NULL },
+	{ 'z', "compression-level", OPT_LATER, 2, NULL, NULL },
+	{ 'b', "branch-any", OPT_LATER, 0, NULL, NULL },
+	{ 'j', "branch-filter", OPT_LATER, 1, NULL, NULL },
+	{ 'T', "timestamp", OPT_LATER, 0, NULL, NULL },
+	{ 'P', "period", OPT_LATER, 0, NULL, NULL },
+	{ 'd', "data", OPT_LATER, 0, NULL, NULL },
+	{ 'R', "raw-samples", OPT_LATER, 0, NULL, NULL },
+	{ 's', "stat", OPT_LATER, 0, NULL, NULL },
+	{ 'n', "no-samples", OPT_LATER, 0, NULL, NULL },
+	{ 'D', "delay", OPT_LATER, 1, NULL, NULL },
+	{ 'k', "clockid", OPT_LATER, 1, NULL, NULL },
+	{ 'B', "no-buildid", OPT_LATER, 0, NULL, NULL },
+	{ 'N', "no-buildid-cache", OPT_LATER, 0, NULL, NULL },
+	{ 'S', "snapshot", OPT_LATER, 2, NULL, NULL },
+	{ 'W', "weight", OPT_LATER, 0, NULL, NULL },
+	{ 'I', "intr-regs", OPT_LATER, 2, NULL, NULL },
+	{ 'r', "realtime", OPT_LATER, 1, NULL, NULL },
+	{ 0, "per-thread", OPT_LATER, 0, NULL, NULL },
+	{ 0, "filter", OPT_LATER, 1, NULL, NULL },
+	{ 0, "exclude-perf", OPT_LATER, 0, NULL, NULL },
+	{ 0, "all-user", OPT_LATER, 0, NULL, NULL },
+	{ 0, "all-kernel", OPT_LATER, 0, NULL, NULL },
+	{ 0, "sample-cpu", OPT_LATER, 0, NULL, NULL },
+	{ 0, "sample-identifier", OPT_LATER, 0, NULL, NULL },
+	{ 0, "phys-data", OPT_LATER, 0, NULL, NULL },
+	{ 0, "data-page-size", OPT_LATER, 0, NULL, NULL },
+	{ 0, "code-page-size", OPT_LATER, 0, NULL, NULL },
+	{ 0, "switch-events", OPT_LATER, 0, NULL, NULL },
+	{ 0, "namespaces", OPT_LATER, 0, NULL, NULL },
+	{ 0, "all-cgroups", OPT_LATER, 0, NULL, NULL },
+	{ 0, "user-regs", OPT_LATER, 1, NULL, NULL },
+	{ 0, "kernel-callchains", OPT_LATER, 0, NULL, NULL },
+	{ 0, "user-callchains", OPT_LATER, 0, NULL, NULL },
+	{ 0, "mmap-flush", OPT_LATER, 1, NULL, NULL },
+	{ 0, "switch-output", OPT_LATER, 2, NULL, NULL },
+	{ 0, "switch-max-files", OPT_LATER, 1, NULL, NULL },
+	{ 0, "timestamp-filename", OPT_LATER, 0, NULL, NULL },
+	{ 0, "max-size", OPT_LATER, 1, NULL, NULL },
+	{ 0, "overwrite", OPT_LATER, 0, NULL, NULL },
+	{ 0, "tail-synthesize", OPT_LATER, 0, NULL, NULL },
+	{ 0, "no-buffering", OPT_LATER, 0, NULL, NULL },
+	{ 0, "buildid-all", OPT_LATER, 0, NULL, NULL },
+	{ 0, "buildid-mmap", OPT_LATER, 0, NULL, NULL },
+	{ 0, "strict-freq", OPT_LATER, 0, NULL, NULL },
+	{ 0, "group", OPT_LATER, 0, NULL, NULL },
+	{ 0, "aio", OPT_LATER, 2, NULL, NULL },
+	{ 0, "affinity", OPT_LATER, 1, NULL, NULL },
+	{ 0, "threads", OPT_LATER, 2, NULL, NULL },
+	{ 0, "control", OPT_LATER, 1, NULL, NULL },
+	{ 0, "list-events", OPT_LATER, 0, NULL, NULL },
+};
+
+#define NR_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
+
+static const struct opt_def *opt__find_short(char c)
+{
+	for (size_t i = 0; i < NR_OPTS; i++)
+		if (opt_table[i].short_name == c)
+			return &opt_table[i];
+	return NULL;
+}
+
+static const struct opt_def *opt__find_long(const char *name, size_t len)
+{
+	for (size_t i = 0; i < NR_OPTS; i++) {
+		const char *l = opt_table[i].long_name;
+
+		if (l && strlen(l) == len && !strncmp(l, name, len))
+			return &opt_table[i];
+	}
+	return NULL;
+}
+
+static void opt__label(const struct opt_def *o, char *buf, size_t len)
+{
+	if (o->short_name && o->long_name)
+		snprintf(buf, len, "-%c/--%s", o->short_name, o->long_name);
+	else if (o->long_name)
+		snprintf(buf, len, "--%s", o->long_name);
+	else
+		snprintf(buf, len, "-%c", o->short_name);
+}
+
+/* A strict unsigned decimal: digits only, no sign, no overflow. */
+static int parse_u64(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		if (v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
+			return -ERANGE;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+/*
+ * -m: a page count (rounded up to a power of two, as perf does) or a size with
+ * a B/K/M/G suffix. Returns bytes of ring data.
+ */
+static int parse_mmap_pages(const char *s, uint64_t *bytes, char *err, size_t errlen)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	size_t len = strlen(s);
+	uint64_t v, pages;
+	char num[32];
+	uint64_t mult = 0;
+
+	if (len == 0 || len >= sizeof(num))
+		goto bad;
+	switch (s[len - 1]) {
+	case 'B': case 'b': mult = 1; break;
+	case 'K': case 'k': mult = 1ULL << 10; break;
+	case 'M': case 'm': mult = 1ULL << 20; break;
+	case 'G': case 'g': mult = 1ULL << 30; break;
+	}
+	memcpy(num, s, len + 1);
+	if (mult)
+		num[len - 1] = '\0';
+	if (parse_u64(num, &v) || v == 0)
+		goto bad;
+	if (mult) {
+		if (v > (1ULL << 40) / mult)
+			goto too_big;
+		pages = (v * mult + page - 1) / page;
+	} else {
+		pages = v;
+	}
+	if (pages > (1ULL << 40) / page)
+		goto too_big;
+	*bytes = pages * page;
+	return 0;
+bad:
+	snprintf(err, errlen,
+		 "invalid -m/--mmap-pages value '%s' (give a page count like 128 or a size like 512K)",
+		 s);
+	return -EINVAL;
+too_big:
+	snprintf(err, errlen, "-m/--mmap-pages value '%s' is too large", s);
+	return -EINVAL;
+}
+
+static int opt__apply(struct record_opts *opts, const struct opt_def *o, const char *arg,
+		      char *err, size_t errlen)
+{
+	char label[48];
+	char **ev;
+	int ret;
+
+	opt__label(o, label, sizeof(label));
+	switch (o->id) {
+	case OPT_OUTPUT:
+		if (!*arg) {
+			snprintf(err, errlen, "empty %s file name", label);
+			return -EINVAL;
+		}
+		if (!strcmp(arg, "-")) {
+			snprintf(err, errlen,
+				 "-o - (pipe mode) is not supported yet (write to a file with -o FILE)");
+			return -EINVAL;
+		}
+		opts->output = arg;
+		return 0;
+	case OPT_EVENT:
+		ev = realloc(opts->events, (opts->nr_events + 1) * sizeof(*ev));
+		if (!ev)
+			return -ENOMEM;
+		opts->events = ev;
+		opts->events[opts->nr_events++] = (char *)arg;
+		return 0;
+	case OPT_FREQ:
+		if (!strcmp(arg, "max")) {
+			opts->freq_max = true;
+			opts->freq = 0;
+			return 0;
+		}
+		ret = parse_u64(arg, &opts->freq);
+		if (ret || opts->freq == 0) {
+			snprintf(err, errlen,
+				 "invalid -F/--freq value '%s' (give a frequency in Hz above 0, or 'max')",
+				 arg);
+			return -EINVAL;
+		}
+		opts->freq_max = false;
+		return 0;
+	case OPT_COUNT:
+		ret = parse_u64(arg, &opts->period);
+		if (ret || opts->period == 0) {
+			snprintf(err, errlen,
+				 "invalid -c/--count value '%s' (give a sample period above 0)", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_MMAP_PAGES:
+		return parse_mmap_pages(arg, &opts->mmap_bytes, err, errlen);
+	case OPT_QUIET:
+		opts->quiet = true;
+		return 0;
+	case OPT_VERBOSE:
+		opts->verbose++;
+		return 0;
+	case OPT_HELP:
+		opts->help = true;
+		return 0;
+	case OPT_VERSION:
+		opts->version = true;
+		return 0;
+	case OPT_LATER:
+		snprintf(err, errlen, "option %s is not supported yet", label);
+		return -EINVAL;
+	}
+	return -EINVAL;
+}
+
+static int parse_long(struct record_opts *opts, int argc, char **argv, int *i, char *err,
+		      size_t errlen)
+{
+	const char *name = argv[*i] + 2;
+	const char *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	const struct opt_def *o = opt__find_long(name, len);
+	const char *arg = NULL;
+
+	if (!o) {
+		snprintf(err, errlen, "unknown option '--%.*s' (see 'prec --help')", (int)len, name);
+		return -EINVAL;
+	}
+	if (o->id == OPT_LATER)
+		return opt__apply(opts, o, NULL, err, errlen);
+	if (o->has_arg == 0 && eq) {
+		snprintf(err, errlen, "option '--%s' takes no value", o->long_name);
+		return -EINVAL;
+	}
+	if (o->has_arg == 1) {
+		if (eq) {
+			arg = eq + 1;
+		} else if (*i + 1 < argc) {
+			arg = argv[++*i];
+		} else {
+			snprintf(err, errlen, "option '--%s' needs a value (%s)", o->long_name,
+				 o->arg_name);
+			return -EINVAL;
+		}
+	}
+	return opt__apply(opts, o, arg, err, errlen);
+}
+
+/* A cluster like "-qv", "-F1000" or "-o" "file". */
+static int parse_short(struct record_opts *opts, int argc, char **argv, int *i, char *err,
+		       size_t errlen)
+{
+	const char *p = argv[*i] + 1;
+
+	for (; *p; p++) {
+		const struct opt_def *o = opt__find_short(*p);
+		const char *arg = NULL;
+
+		if (!o) {
+			snprintf(err, errlen, "unknown option '-%c' (see 'prec --help')", *p);
+			return -EINVAL;
+		}
+		if (o->id != OPT_LATER && o->has_arg == 1) {
+			if (p[1]) {
+				arg = p + 1;
+			} else if (*i + 1 < argc) {
+				arg = argv[++*i];
+			} else {
+				snprintf(err, errlen, "option '-%c' needs a value (%s)", *p,
+					 o->arg_name);
+				return -EINVAL;
+			}
+			return opt__apply(opts, o, arg, err, errlen);
+		}
+		int ret = opt__apply(opts, o, NULL, err, errlen);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int options__parse(struct record_opts *opts, int argc, char **argv, char *err, size_t errlen)
+{
+	int i = 1;
+	int ret;
+
+	memset(opts, 0, sizeof(*opts));
+	err[0] = '\0';
+	/* "perf record ..." becomes "prec record ..." or "prec ...". */
+	if (i < argc && !strcmp(argv[i], "record"))
+		i++;
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (a[0] != '-' || a[1] == '\0')
+			break; /* the command starts here: its options are its own */
+		if (a[1] == '-')
+			ret = parse_long(opts, argc, argv, &i, err, errlen);
+		else
+			ret = parse_short(opts, argc, argv, &i, err, errlen);
+		if (ret)
+			goto fail;
+	}
+	if (opts->help || opts->version)
+		return 0;
+	if (i >= argc) {
+		snprintf(err, errlen,
+			 "no command given (usage: prec [options] -- command [args]; system-wide recording is not supported yet)");
+		ret = -EINVAL;
+		goto fail;
+	}
+	opts->argc = argc - i;
+	opts->argv = argv + i;
+	return 0;
+fail:
+	options__exit(opts);
+	return ret;
+}
+
+void options__exit(struct record_opts *opts)
+{
+	free(opts->events);
+	opts->events = NULL;
+	opts->nr_events = 0;
+}
+
+void options__usage(void)
+{
+	printf("\n Usage: prec [record] [<options>] [--] <command> [<args>]\n\n");
+	for (size_t i = 0; i < NR_OPTS; i++) {
+		const struct opt_def *o = &opt_table[i];
+		char left[64];
+
+		if (o->id == OPT_LATER)
+			continue;
+		if (o->short_name)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s%s", o->short_name,
+				 o->long_name, o->arg_name ? " <" : "", o->arg_name ? o->arg_name : "",
+				 o->arg_name ? ">" : "");
+		else
+			snprintf(left, sizeof(left), "    --%s", o->long_name);
+		printf("    %-30s %s\n", left, o->help);
+	}
+	printf("\n Options of perf record not listed here are refused with 'not supported yet'.\n");
+}

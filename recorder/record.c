@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The orchestrator: each step below is one call into the file that owns it.
+ * Nothing the user can get wrong reaches the kernel or the disk before it is
+ * checked, so bad input never leaves a file behind.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "prec/cpu_map.h"
+#include "prec/event.h"
+#include "prec/evlist.h"
+#include "prec/log.h"
+#include "prec/parse_events.h"
+#include "prec/record.h"
+#include "prec/sysinfo.h"
+#include "prec/version.h"
+#include "prec/workload.h"
+#include "prec/writer.h"
+#include "drain.h"
+#include "synthesize.h"
+
+static volatile sig_atomic_t child_done;
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGCHLD)
+		child_done = 1;
+	else
+		stop_signal = sig;
+}
+
+static bool should_stop(void *arg)
+{
+	struct workload *w = arg;
+
+	if (stop_signal)
+		return true;
+	return child_done && workload__reap(w, false);
+}
+
+static uint64_t read_sysctl_u64(const char *path, uint64_t dflt)
+{
+	unsigned long long v;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return dflt;
+	if (fscanf(f, "%llu", &v) != 1)
+		v = dflt;
+	fclose(f);
+	return v;
+}
+
+/* perf's rules for -F: 'max' and values over the kernel's limit. */
+static uint64_t effective_freq(const struct record_opts *opts)
+{
+	uint64_t max = read_sysctl_u64("/proc/sys/kernel/perf_event_max_sample_rate", 0);
+	uint64_t freq = opts->freq ? opts->freq : PREC_DEFAULT_FREQ;
+
+	if (opts->freq_max) {
+		pr_info("info: Using a maximum frequency rate of %llu Hz\n",
+			(unsigned long long)max);
+		return max ? max : PREC_DEFAULT_FREQ;
+	}
+	if (max && freq > max) {
+		pr_info("warning: Maximum frequency rate (%llu Hz) exceeded, throttling from %llu Hz to %llu Hz.\n"
+			"         The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
+			"         The kernel will lower it when perf's interrupts take too long.\n",
+			(unsigned long long)max, (unsigned long long)freq, (unsigned long long)max);
+		freq = max;
+	}
+	return freq;
+}
+
+static void size_label(char *buf, size_t len, uint64_t bytes)
+{
+	static const char units[] = "BKMG";
+	int u = 0;
+
+	while (u < 3 && bytes >= 1024 && bytes % 1024 == 0) {
+		bytes /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%llu%c", (unsigned long long)bytes, units[u]);
+}
+
+/* Ring data bytes per CPU: -m rounded up to a power of two of pages, or
+ * perf's default (what perf_event_mlock_kb allows, 512 KiB here). */
+static size_t ring_bytes(const struct record_opts *opts)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t pages, p2 = 1;
+	char label[32];
+
+	if (!opts->mmap_bytes) {
+		uint64_t kb = read_sysctl_u64("/proc/sys/kernel/perf_event_mlock_kb", 516);
+
+		pages = kb * 1024 / page;
+		pages = pages > 1 ? pages - 1 : 1;
+		while (p2 * 2 <= pages)
+			p2 *= 2;
+		return p2 * page;
+	}
+	pages = opts->mmap_bytes / page;
+	while (p2 < pages)
+		p2 *= 2;
+	if (p2 != pages) {
+		size_label(label, sizeof(label), p2 * page);
+		pr_info("rounding mmap pages size to %s (%zu pages)\n", label, p2);
+	}
+	return p2 * page;
+}
+
+static int exit_status(const struct workload *w)
+{
+	if (WIFEXITED(w->status))
+		return WEXITSTATUS(w->status);
+	if (WIFSIGNALED(w->status))
+		return 128 + WTERMSIG(w->status);
+	return PREC_EXIT_FAILURE;
+}
+
+static void fill_events(struct writer_event *out, const struct evlist *evlist)
+{
+	for (int i = 0; i < evlist->nr; i++) {
+		out[i].attr = &evlist->evsel[i].attr;
+		out[i].name = evlist->evsel[i].name;
+		out[i].ids = evlist->evsel[i].id;
+		out[i].nr_ids = (uint32_t)evlist->evsel[i].nr_cpus;
+	}
+}
+
+static int synthesize(struct writer *w, const struct evlist *evlist, pid_t pid)
+{
+	int ret;
+
+	ret = synth__id_index(w, evlist, pid);
+	if (ret)
+		return ret;
+	ret = synth__kernel_mmap(w, "/proc", evlist->id_hdr_size);
+	if (ret == -EACCES || ret == -ENOENT) {
+		pr_warn("kernel addresses are hidden, kernel samples will not resolve (check /proc/sys/kernel/kptr_restrict and /proc/kallsyms permission)");
+	} else if (ret) {
+		return ret;
+	}
+	ret = synth__module_mmaps(w, "/proc", evlist->id_hdr_size);
+	if (ret)
+		pr_verbose("Problems creating module maps, continuing anyway...\n");
+	ret = synth__thread_map(w, pid);
+	if (!ret)
+		ret = synth__cpu_map(w, evlist);
+	if (!ret)
+		ret = synth__comm(w, pid, pid, "prec-exec", evlist->id_hdr_size);
+	if (!ret)
+		ret = synth__marker(w, PERF_RECORD_FINISHED_INIT);
+	return ret;
+}
+
+static void print_summary(const struct drain_stats *st, uint64_t bytes, const char *path)
+{
+	pr_info("[ prec record: Woken up %llu times to write data ]\n",
+		(unsigned long long)st->wakeups);
+	if (st->lost)
+		pr_warn("%llu events lost in %llu chunks: the ring buffer filled up (try a larger -m or a lower -F)",
+			(unsigned long long)st->lost, (unsigned long long)st->lost_records);
+	pr_info("[ prec record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
+		(double)bytes / 1024.0 / 1024.0, path, (unsigned long long)st->samples);
+}
+
+static int finish(struct writer *w, const struct sysinfo *si, const struct writer_event *wev,
+		  const struct evlist *evlist, const struct drain_stats *st, int argc, char **argv)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct writer_meta meta = {
+		.si = si,
+		.events = wev,
+		.nr_events = (uint32_t)evlist->nr,
+		.exe = exe,
+		.argc = argc,
+		.argv = argv,
+		.version = PREC_VERSION,
+		.first_sample_time = st->first_time,
+		.last_sample_time = st->last_time,
+	};
+
+	if (n > 0)
+		exe[n] = '\0';
+	else
+		snprintf(exe, sizeof(exe), "%s", argv[0]);
+	return writer__finish(w, &meta);
+}
+
+int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *fatal_sig)
+{
+	struct record_opts opts = *opts_in;
+	const char *output = opts.output ? opts.output : PREC_DEFAULT_OUTPUT;
+	struct event_specs specs = { 0 };
+	struct evlist evlist = { 0 };
+	struct workload wl = { .pid = -1, .go_fd = -1, .err_fd = -1 };
+	struct sysinfo si = { 0 };
+	struct writer *w = NULL;
+	struct writer_event *wev = NULL;
+	struct cpu_map *cpus = NULL;
+	struct drain drain = { 0 };
+	sigset_t block, orig;
+	struct sigaction sa;
+	char err[512], path[PATH_MAX];
+	size_t data_bytes;
+	int status = PREC_EXIT_FAILURE;
+	int ret;
+
+	*fatal_sig = 0;
+
+	/* 1. Everything from the command line, checked before any side effect. */
+	for (int i = 0; i < opts.nr_events; i++) {
+		if (parse_events(&specs, opts.events[i], err, sizeof(err))) {
+			pr_err("invalid event: %s", err);
+			status = PREC_EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (!specs.nr && parse_events__add_default(&specs))
+		goto out;
+	ret = workload__resolve(opts.argv[0], path, sizeof(path));
+	if (ret) {
+		pr_err("cannot run '%s': %s (%s)", opts.argv[0], strerror(-ret),
+		       ret == -ENOENT ? "check the command name and $PATH" :
+					"it is not an executable file");
+		status = ret == -ENOENT ? PREC_EXIT_NOTFOUND : PREC_EXIT_NOEXEC;
+		goto out;
+	}
+	if (!opts.period)
+		opts.freq = effective_freq(&opts);
+	data_bytes = ring_bytes(&opts);
+
+	/* 2. The machine: CPUs to open on, the sysinfo snapshot for the header. */
+	ret = cpu_map__online(&cpus);
+	if (ret) {
+		pr_err("cannot read the online CPUs: %s (is /sys mounted?)", strerror(-ret));
+		goto out;
+	}
+	ret = evlist__init(&evlist, &specs, &opts, cpus);
+	if (ret) {
+		cpu_map__delete(cpus);
+		pr_err("cannot set up the events: %s", strerror(-ret));
+		goto out;
+	}
+	sysinfo__read(&si, getenv(PREC_SYSROOT_ENV));
+
+	/* 3. Signals: blocked except inside ppoll, so none is ever missed. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGCHLD);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &orig);
+
+	/* 4. Fork the workload corked, open the events on it, map the rings. */
+	ret = workload__prepare(&wl, opts.argv, &orig);
+	if (ret) {
+		pr_err("cannot fork the workload: %s", strerror(-ret));
+		goto out_signals;
+	}
+	pr_verbose("mmap size %zuB\n", data_bytes + (size_t)sysconf(_SC_PAGESIZE));
+	if (evlist__open(&evlist, wl.pid) || evlist__mmap(&evlist, data_bytes))
+		goto out_kill;
+
+	/* 5. The file: header, attrs with their ids, the synthesized side-band. */
+	ret = writer__open(&w, output);
+	if (ret) {
+		pr_err("cannot create the output file '%s': %s (%s)", output, strerror(-ret),
+		       ret == -ENOENT ? "does its directory exist?" :
+		       ret == -EACCES || ret == -EPERM || ret == -EROFS ?
+					 "choose a writable place with -o" :
+					 "choose another path with -o");
+		goto out_kill;
+	}
+	wev = calloc((size_t)evlist.nr, sizeof(*wev));
+	if (!wev)
+		goto out_abort;
+	fill_events(wev, &evlist);
+	ret = writer__begin(w, wev, (uint32_t)evlist.nr);
+	if (!ret)
+		ret = synthesize(w, &evlist, wl.pid);
+	if (ret) {
+		pr_err("cannot write '%s': %s (check free space)", output, strerror(-ret));
+		goto out_abort;
+	}
+
+	/* 6. Go: the kernel enables the events at exec. */
+	ret = workload__start(&wl);
+	if (ret) {
+		pr_err("cannot run '%s': %s", opts.argv[0], strerror(-ret));
+		status = ret == -ENOENT ? PREC_EXIT_NOTFOUND : PREC_EXIT_NOEXEC;
+		goto out_abort;
+	}
+
+	/* 7. Drain until the workload ends or prec is told to stop. */
+	ret = drain__init(&drain, evlist.rings, evlist.nr_rings, w,
+			  evlist__sample_time_offset(&evlist));
+	if (!ret)
+		ret = drain__run(&drain, should_stop, &wl, &orig);
+	if (stop_signal && !wl.exited) {
+		/* As perf: the workload is asked to end, then its tail drained. */
+		workload__kill(&wl, SIGTERM);
+		drain__pass(&drain);
+		drain__pass(&drain);
+	}
+	workload__reap(&wl, true);
+	if (ret) {
+		pr_err("cannot write '%s': %s (check free space)", output, strerror(-ret));
+		goto out_abort;
+	}
+
+	/* 8. Finish: feature sections, final header, summary. */
+	uint64_t bytes = writer__data_size(w);
+
+	ret = finish(w, &si, wev, &evlist, &drain.stats, argc, argv);
+	w = NULL;
+	if (ret) {
+		pr_err("cannot finish '%s': %s (check free space)", output, strerror(-ret));
+		goto out_signals;
+	}
+	print_summary(&drain.stats, bytes, output);
+	status = exit_status(&wl);
+	*fatal_sig = stop_signal;
+	goto out_signals;
+
+out_abort:
+	writer__abort(w);
+	w = NULL;
+out_kill:
+	workload__kill(&wl, SIGKILL);
+out_signals:
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+out:
+	drain__exit(&drain);
+	free(wev);
+	sysinfo__exit(&si);
+	evlist__exit(&evlist);
+	event_specs__exit(&specs);
+	return status;
+}
