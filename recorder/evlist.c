@@ -13,6 +13,7 @@
 #include "prec/parse_events.h"
 #include "prec/perf_file.h"
 #include "prec/record.h"
+#include "caps.h"
 
 static void evsel__config(struct evsel *evsel, const struct record_opts *opts, bool tracking,
 			  bool several)
@@ -95,12 +96,12 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs,
 	return 0;
 }
 
-static const char *open_hint(int err)
+static const char *open_hint(int err, char *buf, size_t len)
 {
 	switch (err) {
 	case EACCES:
 	case EPERM:
-		return "run as root, or lower /proc/sys/kernel/perf_event_paranoid";
+		return caps__advice(buf, len);
 	case EMFILE:
 	case ENFILE:
 		return "too many open files: raise the limit with 'ulimit -n'";
@@ -125,8 +126,10 @@ int evlist__open(struct evlist *evlist, int pid)
 		int ret = evsel__open(evsel, pid, evlist->cpus->cpu, evlist->cpus->nr, &cpu);
 
 		if (ret) {
+			char advice[256];
+
 			pr_err("cannot open event '%s' on CPU %d: %s (%s)", evsel->name, cpu,
-			       strerror(-ret), open_hint(-ret));
+			       strerror(-ret), open_hint(-ret, advice, sizeof(advice)));
 			for (int j = 0; j < i; j++)
 				evsel__close(&evlist->evsel[j]);
 			return ret;
@@ -222,4 +225,12 @@ int evlist__sample_time_offset(const struct evlist *evlist)
 	if (st & PERF_SAMPLE_TID)
 		off += 8;
 	return off;
+}
+
+bool evlist__exclude_kernel(const struct evlist *evlist)
+{
+	for (int i = 0; i < evlist->nr; i++)
+		if (!evlist->evsel[i].attr.exclude_kernel)
+			return false;
+	return true;
 }

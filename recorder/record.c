@@ -146,7 +146,9 @@ static int synthesize(struct writer *w, const struct evlist *evlist, pid_t pid)
 	if (ret)
 		return ret;
 	ret = synth__kernel_mmap(w, "/proc", evlist->id_hdr_size);
-	if (ret == -EACCES || ret == -ENOENT) {
+	if ((ret == -EACCES || ret == -ENOENT) && evlist__exclude_kernel(evlist)) {
+		ret = 0; /* no kernel samples to resolve: nothing to warn about */
+	} else if (ret == -EACCES || ret == -ENOENT) {
 		pr_warn("kernel addresses are hidden, kernel samples will not resolve (check /proc/sys/kernel/kptr_restrict and /proc/kallsyms permission)");
 	} else if (ret) {
 		return ret;

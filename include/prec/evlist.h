@@ -1,6 +1,7 @@
 #ifndef PREC_EVLIST_H
 #define PREC_EVLIST_H
 /* The events of one recording, the CPUs they run on and their rings. */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,6 +46,9 @@ void evlist__disable(struct evlist *evlist);
 
 /* Unmaps, closes and frees everything; safe on a partly built evlist. */
 void evlist__exit(struct evlist *evlist);
+
+/* True when no event samples the kernel (after fallbacks). */
+bool evlist__exclude_kernel(const struct evlist *evlist);
 
 /* Byte offset of the TIME field in a PERF_RECORD_SAMPLE body, or -1 without TIME. */
 int evlist__sample_time_offset(const struct evlist *evlist);

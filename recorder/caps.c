@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Privilege checks: what prec may do, and what to change when it may not. */
+#include <stdio.h>
+#include <sys/capability.h>
+
+#include "caps.h"
+
+static bool cap_effective(cap_value_t cap)
+{
+	cap_flag_value_t v = CAP_CLEAR;
+	cap_t caps = cap_get_proc();
+
+	if (!caps)
+		return false;
+	if (cap_get_flag(caps, cap, CAP_EFFECTIVE, &v) < 0)
+		v = CAP_CLEAR;
+	cap_free(caps);
+	return v == CAP_SET;
+}
+
+bool caps__can_perfmon(void)
+{
+	/* CAP_PERFMON exists since Linux 5.8; older kernels only know SYS_ADMIN. */
+#ifdef CAP_PERFMON
+	if (CAP_IS_SUPPORTED(CAP_PERFMON) && cap_effective(CAP_PERFMON))
+		return true;
+#endif
+	return cap_effective(CAP_SYS_ADMIN);
+}
+
+static int paranoid_level(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int v = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 2;
+		fclose(f);
+	}
+	return v;
+}
+
+const char *caps__advice(char *buf, size_t len)
+{
+	int paranoid = paranoid_level();
+
+	if (caps__can_perfmon())
+		/* Privileged and still refused: a seccomp filter or LSM is in the way. */
+		snprintf(buf, len,
+			 "prec has CAP_PERFMON but was refused anyway; a container's seccomp profile or a security module may block perf_event_open");
+	else
+		snprintf(buf, len,
+			 "kernel.perf_event_paranoid is %d and prec lacks CAP_PERFMON: run as root, grant it with 'setcap cap_perfmon+ep', or lower /proc/sys/kernel/perf_event_paranoid",
+			 paranoid);
+	return buf;
+}

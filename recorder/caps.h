@@ -1,0 +1,16 @@
+#ifndef PREC_RECORDER_CAPS_H
+#define PREC_RECORDER_CAPS_H
+/* Privilege checks behind the permission errors' advice (libcap). */
+#include <stdbool.h>
+#include <stddef.h>
+
+/* True when the effective set holds CAP_PERFMON or CAP_SYS_ADMIN. */
+bool caps__can_perfmon(void);
+
+/*
+ * Writes one line of advice for an EACCES/EPERM from perf_event_open or mmap:
+ * what prec lacks (capability, paranoid level) and how to get it. Returns buf.
+ */
+const char *caps__advice(char *buf, size_t len);
+
+#endif
