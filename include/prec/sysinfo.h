@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef PREC_SYSINFO_H
 #define PREC_SYSINFO_H
 /*
@@ -22,9 +23,11 @@ struct sysinfo {
 };
 
 /*
- * Fills *si from the tree under root (NULL or "/" means the live system).
- * Returns 0, or a negative errno when root itself cannot be opened. Missing
- * parts are left empty. The caller owns *si and releases it with sysinfo__exit.
+ * Fills *si (zeroed first) from the tree under root (NULL or "/" means the
+ * live system; only there does uname(2) fill gaps). Returns 0, or a negative
+ * errno when root itself cannot be opened (or -ENOMEM; *si is then empty).
+ * Missing parts are left empty. The caller owns *si and releases it with
+ * sysinfo__exit.
  */
 int sysinfo__read(struct sysinfo *si, const char *root);
 
