@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef PREC_WRITER_H
 #define PREC_WRITER_H
 /*
@@ -29,13 +30,14 @@ struct writer_event {
 /* Everything the feature sections are built from, gathered by the recorder. */
 struct writer_meta {
 	const struct sysinfo *si;
-	const struct writer_event *events;
+	const struct writer_event *events; /* NULL: those given to writer__begin */
 	uint32_t nr_events;
 	const char *exe; /* first CMDLINE string: the recorder's own path */
 	int argc; /* then argv[1..argc-1] */
 	char *const *argv;
 	const char *version; /* VERSION feature */
-	uint64_t first_sample_time; /* SAMPLE_TIME; both 0 when no sample had a time */
+	uint64_t first_sample_time; /* SAMPLE_TIME; both 0 when no sample had a time
+				     * (written as zeros all the same, as perf does) */
 	uint64_t last_sample_time;
 };
 
@@ -53,7 +55,9 @@ int writer__open(struct writer **out, const char *path);
  */
 int writer__begin(struct writer *w, const struct writer_event *events, uint32_t nr_events);
 
-/* Appends len bytes of records to the data section (buffered). 0 or -errno. */
+/* Appends len bytes of records to the data section (buffered). 0 or -errno
+ * (-EINVAL before writer__begin). After a write error every later write and
+ * writer__finish return that error: the data section is torn. */
 int writer__write(struct writer *w, const void *buf, size_t len);
 
 /*
@@ -73,6 +77,7 @@ uint64_t writer__file_size(const struct writer *w);
  * Flushes the data, writes the feature sections perf record writes for this
  * recording (a feature whose data is missing is left out, its bit cleared),
  * rewrites the header with the final sizes and bits, closes and frees w.
+ * meta may be NULL (HOSTNAME is then written empty; it is always written).
  * Returns 0 or a negative errno; on error the file is removed. w is freed
  * in both cases.
  */

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PREC_WRITER_FEATURES_H
+#define PREC_WRITER_FEATURES_H
+/*
+ * The feature sections: one table row per HEADER_* id, walked in id order.
+ * An encoder appends its payload to a sink and returns 0, -ENOENT when there
+ * is nothing to say (the feature is left out), or another -errno (left out
+ * too: one broken feature never costs the recording).
+ */
+#include <stdint.h>
+
+#include "prec/perf_file.h"
+#include "prec/writer.h"
+#include "feat_sink.h"
+
+struct writer;
+
+struct feat_ops {
+	const char *name; /* as perf names it in "missing features" */
+	int (*write)(struct feat_sink *s, const struct writer_meta *meta);
+};
+
+/* Indexed by HEADER_* id; a row without write is a feature prec does not
+ * write (yet). */
+extern const struct feat_ops feat_ops[HEADER_LAST_FEATURE];
+
+/*
+ * Appends feature id's payload to s. 0, or a negative errno with s exactly as
+ * it was (a failed encoder's partial bytes are rolled back); -ENOENT for a
+ * feature that is left out or has no encoder. meta may be NULL (no metadata).
+ */
+int features__encode_one(int id, const struct writer_meta *meta, struct feat_sink *s);
+
+/*
+ * Writes the feature section table (one perf_file_section per feature
+ * written, in bit order) and then the payloads, at the current file position:
+ * the end of the data section. Sets the bits of the features written.
+ * 0 or -errno (an I/O error; encoder failures only leave features out).
+ */
+int features__write(struct writer *w, const struct writer_meta *meta,
+		    uint64_t feat_bits[HEADER_FEAT_BITS / 64]);
+
+/* feat_system.c */
+int feat__write_hostname(struct feat_sink *s, const struct writer_meta *meta);
+int feat__write_osrelease(struct feat_sink *s, const struct writer_meta *meta);
+int feat__write_version(struct feat_sink *s, const struct writer_meta *meta);
+int feat__write_arch(struct feat_sink *s, const struct writer_meta *meta);
+int feat__write_nrcpus(struct feat_sink *s, const struct writer_meta *meta);
+int feat__write_cpudesc(struct feat_sink *s, const struct writer_meta *meta);
+int feat__write_cpuid(struct feat_sink *s, const struct writer_meta *meta);
+int feat__write_total_mem(struct feat_sink *s, const struct writer_meta *meta);
+int feat__write_cmdline(struct feat_sink *s, const struct writer_meta *meta);
+
+/* feat_events.c */
+int feat__write_event_desc(struct feat_sink *s, const struct writer_meta *meta);
+int feat__write_sample_time(struct feat_sink *s, const struct writer_meta *meta);
+
+#endif

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The output file: creating it (with perf's .old backup), buffered and
+ * vectored data writes, and the finish/abort ends of its life. The layout of
+ * what goes in it lives in file_header.c and features.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "prec/log.h"
+#include "features.h"
+#include "file_header.h"
+#include "writer_int.h"
+
+#ifndef IOV_MAX
+#define IOV_MAX 1024
+#endif
+
+/*
+ * Fails with the errno open() would give when the directory of path cannot
+ * take a new file, so that writer__open renames nothing for a path that will
+ * not be created anyway.
+ */
+static int writer__check_dir(const char *path)
+{
+	char *copy = strdup(path), *dir;
+	struct stat st;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	dir = dirname(copy);
+	if (stat(dir, &st))
+		err = -errno;
+	else if (!S_ISDIR(st.st_mode))
+		err = -ENOTDIR;
+	/* AT_EACCESS: judge by the effective ids, as open() will. */
+	else if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS))
+		err = -errno;
+	free(copy);
+	return err;
+}
+
+/*
+ * perf's check_backup(): a non-empty regular file at path is kept as
+ * path.old (rename() replaces an older .old). Only regular files: a
+ * directory's size is never 0, and open() will refuse it anyway.
+ */
+static int writer__backup(const char *path, char **oldpath)
+{
+	struct stat st;
+	size_t len = strlen(path);
+	char *old;
+
+	*oldpath = NULL;
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size == 0)
+		return 0;
+	old = malloc(len + sizeof(".old"));
+	if (!old)
+		return -ENOMEM;
+	memcpy(old, path, len);
+	memcpy(old + len, ".old", sizeof(".old"));
+	if (rename(path, old)) {
+		int err = -errno;
+
+		free(old);
+		return err;
+	}
+	*oldpath = old;
+	return 0;
+}
+
+int writer__open(struct writer **out, const char *path)
+{
+	struct writer *w = NULL;
+	char *oldpath = NULL;
+	int err;
+
+	if (!out || !path || !*path)
+		return -EINVAL;
+	*out = NULL;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->fd = -1;
+	w->path = strdup(path);
+	w->buf = malloc(WRITER_BUF_SIZE);
+	if (!w->path || !w->buf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = writer__check_dir(path);
+	if (err)
+		goto out;
+	err = writer__backup(path, &oldpath);
+	if (err)
+		goto out;
+	w->fd = open(path, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0600);
+	if (w->fd < 0) {
+		err = -errno;
+		/* Put the old file back: on error nothing may look renamed. */
+		if (oldpath)
+			rename(oldpath, path);
+		goto out;
+	}
+out:
+	free(oldpath);
+	if (err) {
+		free(w->path);
+		free(w->buf);
+		free(w);
+		return err;
+	}
+	*out = w;
+	return 0;
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0) /* no progress and no errno: do not spin */
+			return -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int writer__write_raw(struct writer *w, const void *buf, size_t len)
+{
+	int err;
+
+	if (w->err)
+		return w->err;
+	err = write_all(w->fd, buf, len);
+	if (err)
+		w->err = err;
+	return err;
+}
+
+int writer__pwrite_raw(struct writer *w, const void *buf, size_t len, uint64_t off)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = pwrite(w->fd, p, len, (off_t)off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+int writer__flush(struct writer *w)
+{
+	int err;
+
+	if (!w->buf_len)
+		return w->err;
+	err = writer__write_raw(w, w->buf, w->buf_len);
+	if (err)
+		return err;
+	w->data_flushed += w->buf_len;
+	w->buf_len = 0;
+	return 0;
+}
+
+int writer__begin(struct writer *w, const struct writer_event *events, uint32_t nr_events)
+{
+	int err;
+
+	if (!w || w->begun)
+		return -EINVAL;
+	err = file_header__begin(w, events, nr_events);
+	if (err)
+		return err;
+	w->events = events;
+	w->nr_events = nr_events;
+	w->begun = true;
+	return 0;
+}
+
+int writer__write(struct writer *w, const void *buf, size_t len)
+{
+	int err;
+
+	if (!w || !w->begun || (!buf && len))
+		return -EINVAL;
+	if (w->err)
+		return w->err;
+	if (len > WRITER_BUF_SIZE - w->buf_len) {
+		err = writer__flush(w);
+		if (err)
+			return err;
+	}
+	/* Too big to be worth a copy: it is one write either way. */
+	if (len >= WRITER_BUF_SIZE) {
+		err = writer__write_raw(w, buf, len);
+		if (err)
+			return err;
+		w->data_flushed += len;
+		return 0;
+	}
+	memcpy(w->buf + w->buf_len, buf, len);
+	w->buf_len += len;
+	return 0;
+}
+
+int writer__writev(struct writer *w, const struct iovec *iov, int cnt)
+{
+	int i = 0, err;
+
+	if (!w || !w->begun || cnt < 0 || (!iov && cnt))
+		return -EINVAL;
+	/* Records must land in order: what is buffered goes first. */
+	err = writer__flush(w);
+	if (err)
+		return err;
+	while (i < cnt) {
+		int n = cnt - i < IOV_MAX ? cnt - i : IOV_MAX;
+		ssize_t done = writev(w->fd, iov + i, n);
+		size_t left;
+
+		if (done < 0) {
+			if (errno == EINTR)
+				continue;
+			w->err = -errno;
+			return w->err;
+		}
+		w->data_flushed += (uint64_t)done;
+		left = (size_t)done;
+		/* Skip the spans written whole (and empty ones). */
+		while (i < cnt && left >= iov[i].iov_len) {
+			left -= iov[i].iov_len;
+			i++;
+		}
+		if (i == cnt)
+			break;
+		if (left) {
+			/* A short write stopped inside iov[i]: finish that span
+			 * with plain writes, then go on with writev. The caller's
+			 * array is const, so it is never adjusted in place. */
+			const char *p = (const char *)iov[i].iov_base + left;
+			size_t rest = iov[i].iov_len - left;
+
+			err = writer__write_raw(w, p, rest);
+			if (err)
+				return err;
+			w->data_flushed += rest;
+			i++;
+		} else if (done == 0) {
+			w->err = -EIO; /* no progress and no errno: do not spin */
+			return w->err;
+		}
+	}
+	return 0;
+}
+
+uint64_t writer__data_size(const struct writer *w)
+{
+	return w->data_flushed + w->buf_len;
+}
+
+uint64_t writer__file_size(const struct writer *w)
+{
+	if (!w->begun)
+		return 0;
+	return w->header.data.offset + writer__data_size(w);
+}
+
+const char *writer__path(const struct writer *w)
+{
+	return w->path;
+}
+
+static void writer__free(struct writer *w)
+{
+	free(w->path);
+	free(w->buf);
+	free(w);
+}
+
+int writer__finish(struct writer *w, const struct writer_meta *meta)
+{
+	uint64_t feat_bits[HEADER_FEAT_BITS / 64] = { 0 };
+	int err;
+
+	if (!w)
+		return -EINVAL;
+	if (!w->begun) {
+		err = -EINVAL;
+		goto out;
+	}
+	err = writer__flush(w);
+	if (err)
+		goto out;
+	err = features__write(w, meta, feat_bits);
+	if (err)
+		goto out;
+	err = file_header__finish(w, feat_bits);
+	if (err)
+		goto out;
+	/* close() is where NFS and full disks report late write errors. */
+	if (close(w->fd))
+		err = -errno;
+	w->fd = -1;
+out:
+	if (err) {
+		writer__abort(w);
+		return err;
+	}
+	writer__free(w);
+	return 0;
+}
+
+void writer__abort(struct writer *w)
+{
+	if (!w)
+		return;
+	if (w->fd >= 0)
+		close(w->fd);
+	if (unlink(w->path) && errno != ENOENT)
+		pr_debug("removing %s: %s\n", w->path, strerror(errno));
+	writer__free(w);
+}
