@@ -17,6 +17,7 @@ struct drain_stats {
 	uint64_t samples;
 	uint64_t lost; /* events the kernel dropped (sum of PERF_RECORD_LOST.lost) */
 	uint64_t lost_records; /* PERF_RECORD_LOST records ("chunks") */
+	uint64_t lost_samples; /* read_format LOST counts, read at the end */
 	uint64_t wakeups; /* poll() returns with data ready */
 	uint64_t first_time; /* smallest sample time; 0 when none */
 	uint64_t last_time; /* largest sample time */

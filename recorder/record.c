@@ -170,6 +170,9 @@ static void print_summary(const struct drain_stats *st, uint64_t bytes, const ch
 {
 	pr_info("[ prec record: Woken up %llu times to write data ]\n",
 		(unsigned long long)st->wakeups);
+	if (st->lost_samples)
+		pr_warn("%llu samples lost: the kernel dropped them (try a lower -F)",
+			(unsigned long long)st->lost_samples);
 	if (st->lost)
 		pr_warn("%llu events lost in %llu chunks: the ring buffer filled up (try a larger -m or a lower -F)",
 			(unsigned long long)st->lost, (unsigned long long)st->lost_records);
@@ -324,6 +327,8 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 		drain__pass(&drain);
 	}
 	workload__reap(&wl, true);
+	if (!ret)
+		ret = synth__lost_samples(w, &evlist, wl.pid, &drain.stats.lost_samples);
 	if (ret) {
 		pr_err("cannot write '%s': %s (check free space)", output, strerror(-ret));
 		goto out_abort;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "prec/cpu_map.h"
 #include "prec/event.h"
@@ -229,4 +230,72 @@ int synth__marker(struct writer *w, uint32_t type)
 	struct perf_event_header h = { .type = type, .misc = 0, .size = sizeof(h) };
 
 	return writer__write(w, &h, sizeof(h));
+}
+
+/* The sample_id trailer in the attr's field order, for a record about one fd. */
+static size_t put_id_trailer(uint64_t *t, uint64_t sample_type, pid_t pid, int cpu, uint64_t id)
+{
+	size_t n = 0;
+
+	if (sample_type & PERF_SAMPLE_TID)
+		t[n++] = (uint64_t)(uint32_t)pid | ((uint64_t)(uint32_t)pid << 32);
+	if (sample_type & PERF_SAMPLE_TIME)
+		t[n++] = 0;
+	if (sample_type & PERF_SAMPLE_ID)
+		t[n++] = id;
+	if (sample_type & PERF_SAMPLE_STREAM_ID)
+		t[n++] = 0;
+	if (sample_type & PERF_SAMPLE_CPU)
+		t[n++] = (uint64_t)(uint32_t)cpu;
+	if (sample_type & PERF_SAMPLE_IDENTIFIER)
+		t[n++] = id;
+	return n * sizeof(uint64_t);
+}
+
+int synth__lost_samples(struct writer *w, const struct evlist *evlist, pid_t pid,
+			uint64_t *total)
+{
+	*total = 0;
+	for (int e = 0; e < evlist->nr; e++) {
+		const struct evsel *evsel = &evlist->evsel[e];
+		uint64_t rf = evsel->attr.read_format;
+
+		if (!(rf & PERF_FORMAT_LOST) || (rf & PERF_FORMAT_GROUP))
+			continue;
+		for (int i = 0; i < evsel->nr_cpus; i++) {
+			/* value, [enabled], [running], [id], lost */
+			uint64_t vals[5];
+			int idx = 1;
+			ssize_t n;
+			struct {
+				struct perf_event_header header;
+				uint64_t lost;
+				uint64_t trailer[6];
+			} rec;
+
+			if (evsel->fd[i] < 0)
+				continue;
+			n = read(evsel->fd[i], vals, sizeof(vals));
+			if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+				idx++;
+			if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+				idx++;
+			if (rf & PERF_FORMAT_ID)
+				idx++;
+			if (n < (ssize_t)((idx + 1) * sizeof(uint64_t)) || !vals[idx])
+				continue;
+			memset(&rec, 0, sizeof(rec));
+			rec.header.type = PERF_RECORD_LOST_SAMPLES;
+			rec.lost = vals[idx];
+			rec.header.size = (uint16_t)(sizeof(rec.header) + sizeof(rec.lost) +
+				put_id_trailer(rec.trailer, evsel->attr.sample_type, pid,
+					       evlist->cpus->cpu[i], evsel->id[i]));
+			*total += rec.lost;
+			int ret = writer__write(w, &rec, rec.header.size);
+
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
 }

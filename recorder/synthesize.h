@@ -50,6 +50,14 @@ int synth__cpu_map(struct writer *w, const struct evlist *evlist);
 /* PERF_RECORD_COMM for pid/tid with a zeroed sample_id trailer. */
 int synth__comm(struct writer *w, pid_t pid, pid_t tid, const char *comm, size_t id_hdr_size);
 
+/*
+ * PERF_RECORD_LOST_SAMPLES for every fd whose read_format LOST count is not
+ * zero (samples the kernel dropped), as perf 6.1 writes them at the end.
+ * *total is their sum.
+ */
+int synth__lost_samples(struct writer *w, const struct evlist *evlist, pid_t pid,
+			uint64_t *total);
+
 /* A payload-less user record (FINISHED_INIT, FINISHED_ROUND). */
 int synth__marker(struct writer *w, uint32_t type);
 
