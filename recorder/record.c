@@ -320,7 +320,10 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 			  evlist__sample_time_offset(&evlist));
 	if (!ret)
 		ret = drain__run(&drain, should_stop, &wl, &orig);
-	if (stop_signal && !wl.exited) {
+	if (ret && !wl.exited) {
+		/* The file cannot take more: do not wait for the workload. */
+		workload__kill(&wl, SIGTERM);
+	} else if (stop_signal && !wl.exited) {
 		/* As perf: the workload is asked to end, then its tail drained. */
 		workload__kill(&wl, SIGTERM);
 		drain__pass(&drain);
