@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,15 +119,29 @@ static const struct opt_def *opt__find_short(char c)
 	return NULL;
 }
 
-static const struct opt_def *opt__find_long(const char *name, size_t len)
+/*
+ * An exact long name, or (as perf's parser) a prefix of exactly one.
+ * *ambiguous is set when a prefix fits several.
+ */
+static const struct opt_def *opt__find_long(const char *name, size_t len, bool *ambiguous)
 {
+	const struct opt_def *found = NULL;
+
+	*ambiguous = false;
 	for (size_t i = 0; i < NR_OPTS; i++) {
 		const char *l = opt_table[i].long_name;
 
-		if (l && strlen(l) == len && !strncmp(l, name, len))
+		if (!l || strncmp(l, name, len))
+			continue;
+		if (strlen(l) == len)
 			return &opt_table[i];
+		if (found)
+			*ambiguous = true;
+		found = &opt_table[i];
 	}
-	return NULL;
+	if (!len || *ambiguous)
+		return NULL;
+	return found;
 }
 
 static void opt__label(const struct opt_def *o, char *buf, size_t len)
@@ -281,9 +296,15 @@ static int parse_long(struct record_opts *opts, int argc, char **argv, int *i, c
 	const char *name = argv[*i] + 2;
 	const char *eq = strchr(name, '=');
 	size_t len = eq ? (size_t)(eq - name) : strlen(name);
-	const struct opt_def *o = opt__find_long(name, len);
+	bool ambiguous;
+	const struct opt_def *o = opt__find_long(name, len, &ambiguous);
 	const char *arg = NULL;
 
+	if (ambiguous) {
+		snprintf(err, errlen, "ambiguous option '--%.*s' (spell it out; see 'prec --help')",
+			 (int)len, name);
+		return -EINVAL;
+	}
 	if (!o) {
 		snprintf(err, errlen, "unknown option '--%.*s' (see 'prec --help')", (int)len, name);
 		return -EINVAL;

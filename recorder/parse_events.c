@@ -14,34 +14,35 @@
 struct symbol {
 	const char *name;
 	const char *alias; /* NULL when none */
+	const char *perf_name; /* the name perf derives from the attr, when not name */
 	uint32_t type;
 	uint64_t config;
 };
 
 static const struct symbol symbols[] = {
-	{ "cpu-cycles", "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "instructions", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-	{ "cache-references", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
-	{ "cache-misses", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
-	{ "branch-instructions", "branches", PERF_TYPE_HARDWARE,
+	{ "cpu-cycles", "cycles", "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions", NULL, NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "cache-references", NULL, NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
+	{ "cache-misses", NULL, NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+	{ "branch-instructions", "branches", "branches", PERF_TYPE_HARDWARE,
 	  PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-misses", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-	{ "bus-cycles", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
-	{ "stalled-cycles-frontend", "idle-cycles-frontend", PERF_TYPE_HARDWARE,
+	{ "branch-misses", NULL, NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+	{ "bus-cycles", NULL, NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
+	{ "stalled-cycles-frontend", "idle-cycles-frontend", NULL, PERF_TYPE_HARDWARE,
 	  PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
-	{ "stalled-cycles-backend", "idle-cycles-backend", PERF_TYPE_HARDWARE,
+	{ "stalled-cycles-backend", "idle-cycles-backend", NULL, PERF_TYPE_HARDWARE,
 	  PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
-	{ "ref-cycles", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
-	{ "cpu-clock", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
-	{ "task-clock", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
-	{ "page-faults", "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "context-switches", "cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cpu-migrations", "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "minor-faults", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
-	{ "major-faults", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-	{ "alignment-faults", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
-	{ "emulation-faults", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
-	{ "dummy", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY },
+	{ "ref-cycles", NULL, NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
+	{ "cpu-clock", NULL, NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+	{ "task-clock", NULL, NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+	{ "page-faults", "faults", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "context-switches", "cs", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cpu-migrations", "migrations", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "minor-faults", NULL, NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
+	{ "major-faults", NULL, NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+	{ "alignment-faults", NULL, NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
+	{ "emulation-faults", NULL, NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
+	{ "dummy", NULL, NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY },
 };
 
 #define NR_SYMBOLS (sizeof(symbols) / sizeof(symbols[0]))
@@ -63,7 +64,7 @@ const char *event_name__symbol(uint32_t type, uint64_t config)
 {
 	for (size_t i = 0; i < NR_SYMBOLS; i++) {
 		if (symbols[i].type == type && symbols[i].config == config)
-			return symbols[i].name;
+			return symbols[i].perf_name ? symbols[i].perf_name : symbols[i].name;
 	}
 	return NULL;
 }
@@ -93,8 +94,19 @@ static int apply_modifiers(struct event_spec *spec, const char *mods, size_t len
 	int eu = 0, ek = 0, eh = 0, eH = 0, eG = 0, eI = 0;
 	int exclude = 0, exclude_GH = 0, precise = 0;
 	int pinned = 0, exclusive = 0;
+	bool seen[128] = { false };
 
 	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)mods[i];
+
+		/* perf: every modifier but 'p' may be given once. */
+		if (c < 128 && c != 'p' && seen[c]) {
+			snprintf(err, errlen, "modifier '%c' repeated in '%s' (give each once)",
+				 c, spec->name);
+			return -EINVAL;
+		}
+		if (c < 128)
+			seen[c] = true;
 		switch (mods[i]) {
 		case 'u':
 			if (!exclude)
@@ -256,6 +268,10 @@ int parse_events(struct event_specs *specs, const char *str, char *err, size_t e
 			ret = parse_one(specs, p, len, err, errlen);
 		}
 		if (ret) {
+			/* One line, whatever control characters the argument held. */
+			for (char *c = err; *c; c++)
+				if ((unsigned char)*c < 0x20 || *c == 0x7f)
+					*c = '?';
 			/* All or nothing: drop what this argument added. */
 			while (specs->nr > nr_before)
 				free(specs->v[--specs->nr].name);

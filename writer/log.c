@@ -27,13 +27,18 @@ static void vlog(int level, const char *prefix, const char *fmt, va_list ap)
 
 void pr_err(const char *fmt, ...)
 {
+	char buf[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	/* Errors are printed even under -q: a failure must never be silent. */
-	vlog(LOG_QUIET, "prec: ", fmt, ap);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	/* One line, whatever the user typed into the quoted parts. */
+	for (char *p = buf; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	/* Errors are printed even under -q: a failure must never be silent. */
+	fprintf(stderr, "prec: %s\n", buf);
 }
 
 void pr_warn(const char *fmt, ...)

@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * options__parse: perf record's option names and meanings, never exits,
+ * never prints. Each accepted row lists every field of record_opts it must
+ * produce (the others must stay zero); each rejected row the piece of the
+ * one-line error it must give.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "prec/record.h"
+
+#define MAX_ARGS 12
+
+struct accept_row {
+	const char *args[MAX_ARGS]; /* after argv[0] = "prec", NULL-terminated */
+	const char *output;
+	const char *events[4];
+	uint64_t freq;
+	bool freq_max;
+	uint64_t period;
+	uint64_t mmap_pages; /* expected mmap_bytes = pages * page size, */
+	uint64_t mmap_size; /* or this size rounded up to whole pages */
+	int verbose;
+	bool quiet, help, version;
+	const char *cmd[5]; /* the workload's argv */
+};
+
+static const struct accept_row accept_rows[] = {
+	{ .args = { "true" }, .cmd = { "true" } },
+	{ .args = { "true", "a", "b" }, .cmd = { "true", "a", "b" } },
+	/* -o */
+	{ .args = { "-o", "out.data", "true" }, .output = "out.data", .cmd = { "true" } },
+	{ .args = { "--output", "out.data", "true" }, .output = "out.data", .cmd = { "true" } },
+	{ .args = { "--output=out.data", "true" }, .output = "out.data", .cmd = { "true" } },
+	{ .args = { "-oout.data", "true" }, .output = "out.data", .cmd = { "true" } },
+	{ .args = { "-o", "a", "-o", "b", "true" }, .output = "b", .cmd = { "true" } },
+	{ .args = { "--output=x=y", "true" }, .output = "x=y", .cmd = { "true" } },
+	/* -e, repeatable, kept as written and in order */
+	{ .args = { "-e", "cpu-clock", "true" }, .events = { "cpu-clock" }, .cmd = { "true" } },
+	{ .args = { "-e", "cpu-clock", "-e", "task-clock,faults", "true" },
+	  .events = { "cpu-clock", "task-clock,faults" },
+	  .cmd = { "true" } },
+	{ .args = { "--event=cpu-clock:u", "--event", "faults", "-ecs", "true" },
+	  .events = { "cpu-clock:u", "faults", "cs" },
+	  .cmd = { "true" } },
+	/* -F */
+	{ .args = { "-F", "1000", "true" }, .freq = 1000, .cmd = { "true" } },
+	{ .args = { "-F1000", "true" }, .freq = 1000, .cmd = { "true" } },
+	{ .args = { "--freq=99", "true" }, .freq = 99, .cmd = { "true" } },
+	{ .args = { "--freq", "1", "true" }, .freq = 1, .cmd = { "true" } },
+	{ .args = { "-F", "max", "true" }, .freq_max = true, .cmd = { "true" } },
+	{ .args = { "-Fmax", "true" }, .freq_max = true, .cmd = { "true" } },
+	{ .args = { "-F", "1000", "-F", "max", "true" }, .freq_max = true, .cmd = { "true" } },
+	{ .args = { "-F", "max", "-F", "10", "true" }, .freq = 10, .cmd = { "true" } },
+	/* -c */
+	{ .args = { "-c", "100000", "true" }, .period = 100000, .cmd = { "true" } },
+	{ .args = { "-c1", "true" }, .period = 1, .cmd = { "true" } },
+	{ .args = { "--count=7", "true" }, .period = 7, .cmd = { "true" } },
+	{ .args = { "-c", "5", "-F", "100", "true" }, .period = 5, .freq = 100, .cmd = { "true" } },
+	/* -m: pages (power-of-two rounding is record.c's job) or sizes */
+	{ .args = { "-m", "128", "true" }, .mmap_pages = 128, .cmd = { "true" } },
+	{ .args = { "-m", "3", "true" }, .mmap_pages = 3, .cmd = { "true" } },
+	{ .args = { "-m1", "true" }, .mmap_pages = 1, .cmd = { "true" } },
+	{ .args = { "--mmap-pages=64", "true" }, .mmap_pages = 64, .cmd = { "true" } },
+	{ .args = { "-m", "16K", "true" }, .mmap_size = 16 << 10, .cmd = { "true" } },
+	{ .args = { "-m", "16k", "true" }, .mmap_size = 16 << 10, .cmd = { "true" } },
+	{ .args = { "-m", "1M", "true" }, .mmap_size = 1 << 20, .cmd = { "true" } },
+	{ .args = { "--mmap-pages", "2m", "true" }, .mmap_size = 2 << 20, .cmd = { "true" } },
+	{ .args = { "-m", "1G", "true" }, .mmap_size = 1ULL << 30, .cmd = { "true" } },
+	{ .args = { "-m", "8192B", "true" }, .mmap_size = 8192, .cmd = { "true" } },
+	{ .args = { "-m", "1b", "true" }, .mmap_size = 1, .cmd = { "true" } },
+	{ .args = { "-m", "5000B", "true" }, .mmap_size = 5000, .cmd = { "true" } },
+	/* -q -v -h --version */
+	{ .args = { "-q", "true" }, .quiet = true, .cmd = { "true" } },
+	{ .args = { "--quiet", "true" }, .quiet = true, .cmd = { "true" } },
+	{ .args = { "-v", "true" }, .verbose = 1, .cmd = { "true" } },
+	{ .args = { "-v", "-vv", "true" }, .verbose = 3, .cmd = { "true" } },
+	{ .args = { "--verbose", "-v", "true" }, .verbose = 2, .cmd = { "true" } },
+	{ .args = { "-h" }, .help = true },
+	{ .args = { "--help" }, .help = true },
+	{ .args = { "--version" }, .version = true },
+	{ .args = { "-q", "--version" }, .quiet = true, .version = true },
+	/* clusters */
+	{ .args = { "-qv", "true" }, .quiet = true, .verbose = 1, .cmd = { "true" } },
+	{ .args = { "-vqv", "true" }, .quiet = true, .verbose = 2, .cmd = { "true" } },
+	{ .args = { "-qvF1000", "true" },
+	  .quiet = true,
+	  .verbose = 1,
+	  .freq = 1000,
+	  .cmd = { "true" } },
+	{ .args = { "-qo", "out", "true" }, .quiet = true, .output = "out", .cmd = { "true" } },
+	{ .args = { "-qF", "max", "true" }, .quiet = true, .freq_max = true, .cmd = { "true" } },
+	/* "record" word, "--", where the command starts */
+	{ .args = { "record", "true" }, .cmd = { "true" } },
+	{ .args = { "record", "-q", "true" }, .quiet = true, .cmd = { "true" } },
+	{ .args = { "record", "record" }, .cmd = { "record" } },
+	{ .args = { "-q", "record" }, .quiet = true, .cmd = { "record" } },
+	{ .args = { "--", "true" }, .cmd = { "true" } },
+	{ .args = { "-q", "--", "-x", "y" }, .quiet = true, .cmd = { "-x", "y" } },
+	{ .args = { "-q", "--", "--" }, .quiet = true, .cmd = { "--" } },
+	{ .args = { "-q", "sleep", "-x" }, .quiet = true, .cmd = { "sleep", "-x" } },
+	{ .args = { "sleep", "-e", "cycles", "-q" }, .cmd = { "sleep", "-e", "cycles", "-q" } },
+	{ .args = { "sleep", "--", "1" }, .cmd = { "sleep", "--", "1" } },
+	{ .args = { "-", "x" }, .cmd = { "-", "x" } },
+	{ .args = { "-o", "-x", "true" }, .output = "-x", .cmd = { "true" } },
+	{ .args = { "-e", "-x", "true" }, .events = { "-x" }, .cmd = { "true" } },
+};
+
+static int nargs(const char *const *v, int max)
+{
+	int n = 0;
+
+	while (n < max && v[n])
+		n++;
+	return n;
+}
+
+static int build_argv(char **argv, const char *const *args)
+{
+	int argc = 0;
+
+	argv[argc++] = (char *)"prec";
+	for (int i = 0; i < MAX_ARGS && args[i]; i++)
+		argv[argc++] = (char *)args[i];
+	argv[argc] = NULL;
+	return argc;
+}
+
+static void row_label(char *buf, size_t len, const char *const *args)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < MAX_ARGS && args[i] && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, " '%s'", args[i]);
+}
+
+static uint64_t want_mmap_bytes(const struct accept_row *r)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	if (r->mmap_pages)
+		return r->mmap_pages * page;
+	if (r->mmap_size)
+		return (r->mmap_size + page - 1) / page * page;
+	return 0;
+}
+
+#define ROW_CHECK(cond, ...)                                                \
+	do {                                                                \
+		if (!(cond)) {                                              \
+			print_error("row %zu [%s]: " #cond ": ", i, label); \
+			print_error(__VA_ARGS__);                           \
+			print_error("\n");                                  \
+			ok = false;                                         \
+		}                                                           \
+	} while (0)
+
+static bool accept_row__check(size_t i, const struct accept_row *r)
+{
+	char *argv[MAX_ARGS + 2];
+	int argc = build_argv(argv, r->args);
+	struct record_opts opts;
+	char err[256];
+	char label[256];
+	int nev = nargs(r->events, 4), ncmd = nargs(r->cmd, 5);
+	bool ok = true;
+	int ret;
+
+	row_label(label, sizeof(label), r->args);
+	memset(&opts, 0xa5, sizeof(opts)); /* the parser must clear it */
+	memset(err, 'X', sizeof(err));
+	ret = options__parse(&opts, argc, argv, err, sizeof(err));
+	if (ret) {
+		print_error("row %zu [%s]: ret %d err '%s'\n", i, label, ret, err);
+		return false;
+	}
+	ROW_CHECK(err[0] == '\0', "err '%.40s'", err);
+	if (r->output)
+		ROW_CHECK(opts.output && !strcmp(opts.output, r->output), "output '%s'",
+			  opts.output ? opts.output : "(null)");
+	else
+		ROW_CHECK(opts.output == NULL, "output '%s'", opts.output);
+	ROW_CHECK(opts.nr_events == nev, "nr_events %d", opts.nr_events);
+	for (int e = 0; e < nev && e < opts.nr_events; e++)
+		ROW_CHECK(!strcmp(opts.events[e], r->events[e]), "event %d '%s'", e,
+			  opts.events[e]);
+	if (!nev)
+		ROW_CHECK(opts.events == NULL, "events %p", (void *)opts.events);
+	ROW_CHECK(opts.freq == r->freq, "freq %" PRIu64, opts.freq);
+	ROW_CHECK(opts.freq_max == r->freq_max, "freq_max %d", opts.freq_max);
+	ROW_CHECK(opts.period == r->period, "period %" PRIu64, opts.period);
+	ROW_CHECK(opts.mmap_bytes == want_mmap_bytes(r), "mmap_bytes %" PRIu64 " want %" PRIu64,
+		  opts.mmap_bytes, want_mmap_bytes(r));
+	ROW_CHECK(opts.verbose == r->verbose, "verbose %d", opts.verbose);
+	ROW_CHECK(opts.quiet == r->quiet, "quiet %d", opts.quiet);
+	ROW_CHECK(opts.help == r->help, "help %d", opts.help);
+	ROW_CHECK(opts.version == r->version, "version %d", opts.version);
+	if (!r->help && !r->version) {
+		ROW_CHECK(opts.argc == ncmd, "argc %d", opts.argc);
+		if (opts.argc == ncmd) {
+			for (int a = 0; a < ncmd; a++)
+				ROW_CHECK(!strcmp(opts.argv[a], r->cmd[a]), "argv[%d] '%s'", a,
+					  opts.argv[a]);
+			/* argv is a view into the caller's NULL-terminated array */
+			ROW_CHECK(opts.argv[ncmd] == NULL, "argv not NULL-terminated");
+			ROW_CHECK(opts.argv + ncmd == argv + argc, "argv is not the tail");
+		}
+	}
+	options__exit(&opts);
+	ROW_CHECK(opts.events == NULL && opts.nr_events == 0, "options__exit left events");
+	return ok;
+}
+
+static void test_accepted_table(void **state)
+{
+	int failed = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(accept_rows) / sizeof(accept_rows[0]); i++)
+		failed += !accept_row__check(i, &accept_rows[i]);
+	assert_int_equal(failed, 0);
+}
+
+struct reject_row {
+	const char *args[MAX_ARGS];
+	const char *err_has; /* a piece of the message */
+};
+
+static const struct reject_row reject_rows[] = {
+	/* no command */
+	{ { NULL }, "no command" },
+	{ { "-q" }, "no command" },
+	{ { "record" }, "no command" },
+	{ { "-q", "--" }, "no command" },
+	{ { "-e", "cpu-clock" }, "no command" },
+	/* -F */
+	{ { "-F0", "true" }, "-F" },
+	{ { "-F", "0", "true" }, "'0'" },
+	{ { "--freq=0", "true" }, "'0'" },
+	{ { "-Fabc", "true" }, "'abc'" },
+	{ { "-F", "-1", "true" }, "'-1'" },
+	{ { "-F", "", "true" }, "-F" },
+	{ { "--freq=", "true" }, "-F" },
+	{ { "-F", "1.5", "true" }, "'1.5'" },
+	{ { "-F", "100Hz", "true" }, "'100Hz'" },
+	{ { "-F", " 100", "true" }, "' 100'" },
+	{ { "-F", "+100", "true" }, "'+100'" },
+	{ { "-F", "18446744073709551616", "true" }, "-F" },
+	{ { "-F", "99999999999999999999999", "true" }, "-F" },
+	{ { "-F", "MAX", "true" }, "'MAX'" },
+	{ { "-F" }, "needs a value" },
+	{ { "--freq" }, "needs a value" },
+	/* -c */
+	{ { "-c", "0", "true" }, "-c" },
+	{ { "-c", "abc", "true" }, "'abc'" },
+	{ { "-c", "-5", "true" }, "'-5'" },
+	{ { "--count=", "true" }, "-c" },
+	{ { "-c" }, "needs a value" },
+	/* -m */
+	{ { "-m", "abc", "true" }, "'abc'" },
+	{ { "-m", "0", "true" }, "'0'" },
+	{ { "-m", "-1", "true" }, "'-1'" },
+	{ { "-m", "", "true" }, "-m" },
+	{ { "-m", "K", "true" }, "'K'" },
+	{ { "-m", "0K", "true" }, "'0K'" },
+	{ { "-m", "1T", "true" }, "'1T'" },
+	{ { "-m", "1.5M", "true" }, "'1.5M'" },
+	{ { "-m", "16KB", "true" }, "'16KB'" },
+	{ { "-m", "99999999999999", "true" }, "too large" },
+	{ { "-m", "99999999999G", "true" }, "too large" },
+	{ { "-m", "123456789012345678901234567890", "true" }, "-m" },
+	{ { "--mmap-pages" }, "needs a value" },
+	/* -o */
+	{ { "-o", "-", "true" }, "not supported yet" },
+	{ { "--output=-", "true" }, "not supported yet" },
+	{ { "-o-", "true" }, "not supported yet" },
+	{ { "-o", "", "true" }, "empty" },
+	{ { "--output=", "true" }, "empty" },
+	{ { "-o" }, "needs a value" },
+	{ { "--output" }, "needs a value" },
+	{ { "-e" }, "needs a value" },
+	/* unknown and malformed */
+	{ { "-x", "true" }, "'-x'" },
+	{ { "-qx", "true" }, "'-x'" },
+	{ { "--nosuch", "true" }, "'--nosuch'" },
+	{ { "--nosuch=1", "true" }, "'--nosuch'" },
+	{ { "--quiet=1", "true" }, "takes no value" },
+	{ { "--version=2" }, "takes no value" },
+	{ { "--help=x" }, "takes no value" },
+	{ { "-h", "--nosuch" }, "'--nosuch'" },
+	/* options of later issues: refused, never ignored */
+	{ { "-a", "true" }, "not supported yet" },
+	{ { "--all-cpus", "true" }, "not supported yet" },
+	{ { "-p", "1" }, "not supported yet" },
+	{ { "--pid=1" }, "not supported yet" },
+	{ { "-C", "0", "true" }, "not supported yet" },
+	{ { "-g", "true" }, "not supported yet" },
+	{ { "-qg", "true" }, "not supported yet" },
+	{ { "--call-graph=dwarf", "true" }, "not supported yet" },
+	{ { "--call-graph", "dwarf", "true" }, "not supported yet" },
+	{ { "-z", "true" }, "not supported yet" },
+	{ { "--compression-level=3", "true" }, "not supported yet" },
+	{ { "-T", "true" }, "not supported yet" },
+	{ { "-b", "true" }, "not supported yet" },
+	{ { "--per-thread", "true" }, "not supported yet" },
+	{ { "-i", "true" }, "not supported yet" },
+	{ { "--switch-output", "true" }, "not supported yet" },
+	{ { "-e", "cpu-clock", "-a" }, "not supported yet" },
+};
+
+static bool reject_row__check(size_t i, const struct reject_row *r)
+{
+	char *argv[MAX_ARGS + 2];
+	int argc = build_argv(argv, r->args);
+	struct record_opts opts;
+	char err[256] = "";
+	char label[256];
+	bool ok = true;
+	int ret;
+
+	row_label(label, sizeof(label), r->args);
+	ret = options__parse(&opts, argc, argv, err, sizeof(err));
+	ROW_CHECK(ret == -EINVAL, "ret %d", ret);
+	ROW_CHECK(err[0] != '\0' && !strchr(err, '\n'), "err '%s'", err);
+	ROW_CHECK(strstr(err, r->err_has) != NULL, "err '%s' lacks '%s'", err, r->err_has);
+	/* On failure nothing is left allocated. */
+	ROW_CHECK(opts.events == NULL && opts.nr_events == 0, "events left: %d", opts.nr_events);
+	options__exit(&opts);
+	return ok;
+}
+
+static void test_rejected_table(void **state)
+{
+	int failed = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(reject_rows) / sizeof(reject_rows[0]); i++)
+		failed += !reject_row__check(i, &reject_rows[i]);
+	assert_int_equal(failed, 0);
+}
+
+/* The messages name the option the way the user can find it in --help. */
+static void test_error_messages(void **state)
+{
+	char *argv[MAX_ARGS + 2];
+	struct record_opts opts;
+	char err[256];
+	int argc;
+
+	(void)state;
+	argc = build_argv(argv, (const char *const[]){ "-a", "true", NULL });
+	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "option -a/--all-cpus is not supported yet");
+
+	argc = build_argv(argv, (const char *const[]){ "-g", "true", NULL });
+	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "option -g is not supported yet");
+
+	argc = build_argv(argv, (const char *const[]){ "--call-graph=dwarf", "true", NULL });
+	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "option --call-graph is not supported yet");
+
+	argc = build_argv(argv, (const char *const[]){ "-y", "true", NULL });
+	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "unknown option '-y' (see 'prec --help')");
+
+	argc = build_argv(argv, (const char *const[]){ "-F", "0", "true", NULL });
+	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), -EINVAL);
+	assert_string_equal(
+		err, "invalid -F/--freq value '0' (give a frequency in Hz above 0, or 'max')");
+}
+
+/* Events collected before a later error are freed by the parser itself. */
+static void test_failure_frees_events(void **state)
+{
+	char *argv[MAX_ARGS + 2];
+	struct record_opts opts;
+	char err[256];
+	int argc;
+
+	(void)state;
+	argc = build_argv(argv, (const char *const[]){ "-e", "a", "-e", "b", "-F0", "true", NULL });
+	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), -EINVAL);
+	assert_null(opts.events);
+	assert_int_equal(opts.nr_events, 0);
+	options__exit(&opts); /* twice is harmless */
+}
+
+/* A small err buffer is cut, never overrun. */
+static void test_err_truncation(void **state)
+{
+	char *argv[MAX_ARGS + 2];
+	struct record_opts opts;
+	char err[16];
+	int argc;
+
+	(void)state;
+	memset(err, 'X', sizeof(err));
+	argc = build_argv(argv, (const char *const[]){ "--a-very-long-unknown-option", NULL });
+	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err) - 4), -EINVAL);
+	assert_int_equal(strlen(err), sizeof(err) - 5);
+	for (size_t k = sizeof(err) - 4; k < sizeof(err); k++)
+		assert_int_equal(err[k], 'X');
+}
+
+/* The usage text goes to stdout and lists only what this version accepts. */
+static void test_usage(void **state)
+{
+	FILE *tmp = tmpfile();
+	char text[8192];
+	size_t n;
+	int saved;
+
+	(void)state;
+	assert_non_null(tmp);
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	assert_true(saved >= 0);
+	assert_int_equal(dup2(fileno(tmp), STDOUT_FILENO), STDOUT_FILENO);
+	options__usage();
+	fflush(stdout);
+	assert_int_equal(dup2(saved, STDOUT_FILENO), STDOUT_FILENO);
+	close(saved);
+	rewind(tmp);
+	n = fread(text, 1, sizeof(text) - 1, tmp);
+	fclose(tmp);
+	text[n] = '\0';
+	assert_non_null(strstr(text, "Usage: prec [record] [<options>] [--] <command> [<args>]"));
+	assert_non_null(strstr(text, "-o, --output <file>"));
+	assert_non_null(strstr(text, "-e, --event <event>"));
+	assert_non_null(strstr(text, "-F, --freq <freq|max>"));
+	assert_non_null(strstr(text, "-m, --mmap-pages <pages|size>"));
+	assert_non_null(strstr(text, "    --version"));
+	assert_null(strstr(text, "all-cpus"));
+	assert_null(strstr(text, "call-graph"));
+}
+
+int main(void)
+{
+	/* clang-format off */
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_accepted_table),
+		cmocka_unit_test(test_rejected_table),
+		cmocka_unit_test(test_error_messages),
+		cmocka_unit_test(test_failure_frees_events),
+		cmocka_unit_test(test_err_truncation),
+		cmocka_unit_test(test_usage),
+	};
+	/* clang-format on */
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
