@@ -28,7 +28,7 @@ bool caps__can_perfmon(void)
 	return cap_effective(CAP_SYS_ADMIN);
 }
 
-static int paranoid_level(void)
+int caps__paranoid(void)
 {
 	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
 	int v = 2;
@@ -43,7 +43,7 @@ static int paranoid_level(void)
 
 const char *caps__advice(char *buf, size_t len)
 {
-	int paranoid = paranoid_level();
+	int paranoid = caps__paranoid();
 
 	if (caps__can_perfmon())
 		/* Privileged and still refused: a seccomp filter or LSM is in the way. */

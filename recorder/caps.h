@@ -7,6 +7,9 @@
 /* True when the effective set holds CAP_PERFMON or CAP_SYS_ADMIN. */
 bool caps__can_perfmon(void);
 
+/* kernel.perf_event_paranoid (2, perf's assumption, when unreadable). */
+int caps__paranoid(void);
+
 /*
  * Writes one line of advice for an EACCES/EPERM from perf_event_open or mmap:
  * what prec lacks (capability, paranoid level) and how to get it. Returns buf.

@@ -137,17 +137,10 @@ int evlist__open(struct evlist *evlist, int pid)
 		if (evsel->name_from_attr) {
 			/* The default event is named after what was finally opened,
 			 * with perf's modifier suffix (e.g. cpu-clock:pppH). */
-			char buf[128];
 			const char *base = event_name__symbol(evsel->attr.type, evsel->attr.config);
-			char *name;
 
-			event_name__from_attr(buf, sizeof(buf), base ? base : evsel->name,
-					      &evsel->attr);
-			name = strdup(buf);
-			if (!name)
+			if (evsel__rename_from_attr(evsel, base ? base : evsel->name))
 				return -ENOMEM;
-			free(evsel->name);
-			evsel->name = name;
 		}
 	}
 	return 0;

@@ -10,22 +10,10 @@
 #include "prec/evsel.h"
 #include "prec/log.h"
 #include "prec/parse_events.h"
+#include "caps.h"
 #include "sys.h"
 
-static int read_paranoid(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-	int v = 2;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 2;
-		fclose(f);
-	}
-	return v;
-}
-
-static int evsel__rename_from_attr(struct evsel *evsel, const char *base)
+int evsel__rename_from_attr(struct evsel *evsel, const char *base)
 {
 	char buf[128];
 	char *name;
@@ -83,8 +71,8 @@ static bool evsel__fallback(struct evsel *evsel, int err)
 		evsel__rename_from_attr(evsel, "cpu-clock");
 		return true;
 	}
-	if ((err == EACCES || err == EPERM) && !attr->exclude_kernel && read_paranoid() > 1) {
-		int paranoid = read_paranoid();
+	if ((err == EACCES || err == EPERM) && !attr->exclude_kernel && caps__paranoid() > 1) {
+		int paranoid = caps__paranoid();
 		char buf[160];
 		char *name;
 

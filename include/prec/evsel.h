@@ -24,6 +24,12 @@ struct evsel {
  */
 int evsel__open(struct evsel *evsel, int pid, const int *cpus, int nr_cpus, int *failed_cpu);
 
+/*
+ * Renames the event to base plus perf's modifier suffix for its attr (e.g.
+ * "cpu-clock:pppH"), as perf names an event it had to change. 0 or -ENOMEM.
+ */
+int evsel__rename_from_attr(struct evsel *evsel, const char *base);
+
 /* Closes every fd; safe to call twice. */
 void evsel__close(struct evsel *evsel);
 
