@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -204,6 +205,24 @@ static int finish(struct writer *w, const struct sysinfo *si, const struct write
 	return writer__finish(w, &meta);
 }
 
+static const char *output_hint(const char *output, int err)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	const char *slash = strrchr(output, '/');
+
+	if (err == -EACCES || err == -EPERM || err == -EROFS)
+		return "choose a writable place with -o";
+	if (err != -ENOENT)
+		return "choose another path with -o";
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - output) + 1 : 1,
+		 slash ? output : ".");
+	if (stat(dir, &st) == 0)
+		/* The directory is there (e.g. /proc): its filesystem takes no new files. */
+		return "that filesystem does not take new files; choose another path with -o";
+	return "its directory does not exist; create it or choose another path with -o";
+}
+
 int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *fatal_sig)
 {
 	struct record_opts opts = *opts_in;
@@ -289,10 +308,7 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	ret = writer__open(&w, output);
 	if (ret) {
 		pr_err("cannot create the output file '%s': %s (%s)", output, strerror(-ret),
-		       ret == -ENOENT ? "does its directory exist?" :
-		       ret == -EACCES || ret == -EPERM || ret == -EROFS ?
-					 "choose a writable place with -o" :
-					 "choose another path with -o");
+		       output_hint(output, ret));
 		goto out_kill;
 	}
 	wev = calloc((size_t)evlist.nr, sizeof(*wev));

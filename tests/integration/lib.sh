@@ -1,0 +1,277 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Helpers for the integration tests; each test starts with
+#   source "$TEST_LIB"
+# ctest sets PREC (the prec binary), WORKLOAD_DIR (the built workloads),
+# FIXTURES (tests/fixtures) and TEST_LIB (this file). Run by hand, a test
+# falls back to the build/ tree of the checkout it lives in.
+#
+# Stock perf (/usr/bin/perf) is the reader that judges prec's output, and
+# `perf record` is run beside prec in the same test wherever the two can be
+# compared. Tests pass (exit 0) or fail (exit 1); nothing is skipped.
+
+set -uo pipefail
+
+_lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+_repo_root=$(cd "$_lib_dir/../.." && pwd)
+: "${PREC:=$_repo_root/build/prec}"
+: "${WORKLOAD_DIR:=$_repo_root/build/tests/fixtures}"
+: "${FIXTURES:=$_repo_root/tests/fixtures}"
+: "${PERF:=perf}"
+export PREC WORKLOAD_DIR FIXTURES PERF
+export PAGER=cat PERF_PAGER=cat LC_ALL=C
+
+TEST_NAME=$(basename "${BASH_SOURCE[1]:-$0}" .sh)
+WORKLOAD=$WORKLOAD_DIR/prec_workload
+EXIT_WORKLOAD=$WORKLOAD_DIR/prec_exit
+
+# Longest any single prec/perf run may take before it counts as a hang.
+RUN_TIMEOUT=${RUN_TIMEOUT:-120}
+
+# ---- temp dir, cleanup, messages -------------------------------------------
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/prec-$TEST_NAME.XXXXXX") || exit 1
+_bg_pids=()
+
+_cleanup()
+{
+	local pid
+	for pid in "${_bg_pids[@]}"; do
+		kill -KILL "$pid" 2>/dev/null
+	done
+	# Keep the evidence of a failed run when asked to.
+	if [[ -n "${KEEP_TMP:-}" ]]; then
+		echo "$TEST_NAME: temp dir kept: $TMP" >&2
+	else
+		rm -rf "$TMP"
+	fi
+}
+trap _cleanup EXIT
+cd "$TMP" || exit 1
+
+# Remember a background process so it is killed if the test dies.
+track_pid()
+{
+	_bg_pids+=("$1")
+}
+
+log()
+{
+	echo "$TEST_NAME: $*" >&2
+}
+
+# fail MESSAGE...: print why, with the last prec run's stderr, and exit 1.
+fail()
+{
+	echo "FAIL: $TEST_NAME: $*" >&2
+	if [[ -n "${LAST_CMD:-}" ]]; then
+		echo "  last command: $LAST_CMD (rc=$LAST_RC)" >&2
+		if [[ -s "$LAST_ERR" ]]; then
+			echo "  its stderr (first 20 lines):" >&2
+			head -n 20 "$LAST_ERR" | sed 's/^/    | /' >&2
+		fi
+	fi
+	exit 1
+}
+
+pass()
+{
+	echo "PASS: $TEST_NAME${1:+: $*}" >&2
+	exit 0
+}
+
+# ---- running prec and perf -------------------------------------------------
+
+# _run TAG CMD...: run CMD with stdout/stderr in $TMP/TAG.out/.err, under a
+# timeout; set LAST_RC, LAST_OUT, LAST_ERR, LAST_CMD. A command killed by a
+# signal gives 128+sig, as in the shell.
+_run()
+{
+	local tag=$1
+	shift
+	LAST_CMD="$*"
+	LAST_OUT=$TMP/$tag.out
+	LAST_ERR=$TMP/$tag.err
+	# The subshell keeps bash's "Killed"/"Segmentation fault" job notices
+	# (for commands that die of a signal on purpose) out of the test log.
+	(
+		timeout --kill-after=10 "$RUN_TIMEOUT" "$@" >"$LAST_OUT" 2>"$LAST_ERR"
+		exit $?
+	) 2>/dev/null
+	LAST_RC=$?
+	if ((LAST_RC == 124)); then
+		echo "$TEST_NAME: timed out after ${RUN_TIMEOUT}s: $*" >&2
+	fi
+	return 0
+}
+
+# run_prec ARGS...: run prec; results in PREC_RC, PREC_OUT, PREC_ERR (files).
+run_prec()
+{
+	_run prec "$PREC" "$@"
+	PREC_RC=$LAST_RC PREC_OUT=$LAST_OUT PREC_ERR=$LAST_ERR
+}
+
+# run_perf ARGS...: run stock perf; results in PERF_RC, PERF_OUT, PERF_ERR.
+run_perf()
+{
+	_run perf "$PERF" "$@"
+	PERF_RC=$LAST_RC PERF_OUT=$LAST_OUT PERF_ERR=$LAST_ERR
+}
+
+# prec_record_ok ARGS...: run prec and fail unless it exits 0.
+prec_record_ok()
+{
+	run_prec "$@"
+	((PREC_RC == 0)) || fail "prec $* exited $PREC_RC, expected 0"
+}
+
+# perf_record_ok ARGS...: run `perf record` and fail unless it exits 0.
+perf_record_ok()
+{
+	run_perf record "$@"
+	((PERF_RC == 0)) || fail "perf record $* exited $PERF_RC, expected 0"
+}
+
+# ---- judging output --------------------------------------------------------
+
+# The words in perf's stderr that mean it did not like a file.
+WARNING_RE='WARNING|Warning|unprocessable|failed|Error'
+
+# require_no_warning FILE [WHAT]: FILE (perf's stderr) has none of WARNING_RE.
+require_no_warning()
+{
+	local file=$1 what=${2:-$1}
+	if grep -Eq "$WARNING_RE" "$file"; then
+		echo "  offending lines:" >&2
+		grep -E "$WARNING_RE" "$file" | head -n 10 | sed 's/^/    | /' >&2
+		fail "perf complained about $what"
+	fi
+}
+
+# require_valid [--allow-empty] DATAFILE: `perf report --stdio` reads it with
+# exit 0 and no warning. With --allow-empty a recording without samples
+# (perf's "Error: The FILE data has no samples!") is accepted too, for
+# commands such as `sleep` that may not run long enough on a CPU to be
+# sampled. The report is left in $TMP/report.out (stderr: report.err).
+require_valid()
+{
+	local allow_empty=0 data
+	if [[ "$1" == --allow-empty ]]; then
+		allow_empty=1
+		shift
+	fi
+	data=$1
+	[[ -s "$data" ]] || fail "$data is missing or empty"
+	_run report "$PERF" report --stdio -i "$data"
+	((LAST_RC == 0)) || fail "perf report -i $data exited $LAST_RC"
+	if ((allow_empty)); then
+		awk '/^Error:$/ { getline nx; if (nx ~ /data has no samples!$/) next; print; print nx; next } { print }' \
+			"$LAST_ERR" >"$LAST_ERR.filtered"
+		require_no_warning "$LAST_ERR.filtered" "perf report -i $data"
+	else
+		require_no_warning "$LAST_ERR" "perf report -i $data"
+	fi
+}
+
+# report_percent DATAFILE SYMBOL [EVENT]: the Overhead of SYMBOL (summed over
+# its rows) in `perf report --stdio --sort sym`, for EVENT (default: the
+# first event in the report). Prints 0 when the symbol has no samples.
+report_percent()
+{
+	local data=$1 sym=$2 event=${3:-}
+	"$PERF" report --stdio --sort sym -i "$data" 2>/dev/null |
+		awk -v sym="$sym" -v want="$event" '
+			/^# Samples: .* of event / {
+				ev = $0
+				sub(/^[^\047]*\047/, "", ev)
+				sub(/\047.*$/, "", ev)
+				if (want == "")
+					want = ev
+				next
+			}
+			/^#/ || NF < 3 { next }
+			ev == want && $1 ~ /%$/ && $NF == sym { sum += $1 + 0 }
+			END { printf "%.2f\n", sum }'
+}
+
+# report_rows DATAFILE: "pct comm dso symbol" per row of
+# `perf report --stdio --sort comm,dso,sym`.
+report_rows()
+{
+	"$PERF" report --stdio --sort comm,dso,sym -i "$1" 2>/dev/null |
+		awk '!/^#/ && $1 ~ /%$/ && NF >= 5 { print $1, $2, $3, $NF }'
+}
+
+# within POINTS A B: |A - B| <= POINTS.
+within()
+{
+	awk -v d="$1" -v a="$2" -v b="$3" 'BEGIN { x = a - b; if (x < 0) x = -x; exit !(x <= d) }'
+}
+
+# summary_samples STDERRFILE: N from "[ prec record: Captured and wrote X MB
+# FILE (N samples) ]"; 0 when the line has no sample count; fails when there
+# is no summary line at all.
+summary_samples()
+{
+	local line
+	line=$(grep -E '^\[ (prec|perf) record: Captured and wrote ' "$1" | tail -n 1)
+	[[ -n "$line" ]] || fail "no 'Captured and wrote' summary line in $1"
+	if [[ "$line" =~ \(([0-9]+)\ samples\) ]]; then
+		echo "${BASH_REMATCH[1]}"
+	else
+		echo 0
+	fi
+}
+
+# header DATAFILE: `perf report --header-only -I` into $TMP/<basename>.hdr,
+# failing on a perf error; prints the file name.
+header()
+{
+	local data=$1 out
+	out=$TMP/$(basename "$data").hdr
+	"$PERF" report --header-only -I -i "$data" >"$out" 2>"$out.err" ||
+		fail "perf report --header-only -I -i $data failed: $(head -n 3 "$out.err")"
+	echo "$out"
+}
+
+# header_field HDRFILE NAME: the value of "# NAME : value" in a header dump.
+header_field()
+{
+	sed -n "s/^# $2 *: //p" "$1" | head -n 1
+}
+
+# evlist DATAFILE: `perf evlist -v -i DATAFILE`, one line per event.
+evlist()
+{
+	"$PERF" evlist -v -i "$1" 2>/dev/null
+}
+
+# evlist_field LINE KEY: the value of "KEY: value" in one `perf evlist -v`
+# line (e.g. evlist_field "$line" sample_type).
+evlist_field()
+{
+	local line=$1 key=$2
+	line=${line#*" $key: "}
+	[[ "$line" == "$1" ]] && return 0
+	echo "${line%%, *}"
+}
+
+# grep_or_fail PATTERN FILE WHAT: FILE must contain the extended regex.
+grep_or_fail()
+{
+	grep -Eq -- "$1" "$2" || fail "$3: no line matching /$1/ in $(basename "$2")"
+}
+
+# no_grep_or_fail PATTERN FILE WHAT: FILE must not contain the extended regex.
+no_grep_or_fail()
+{
+	if grep -Eq -- "$1" "$2"; then
+		grep -E -- "$1" "$2" | head -n 5 | sed 's/^/    | /' >&2
+		fail "$3: unexpected line matching /$1/ in $(basename "$2")"
+	fi
+}
+
+# Sanity: the things every test needs are there.
+[[ -x "$PREC" ]] || fail "prec binary not found at $PREC (build first: scripts/build)"
+[[ -x "$WORKLOAD" ]] || fail "workload not found at $WORKLOAD"
+command -v "$PERF" >/dev/null || fail "perf not found (scripts/bootstrap installs linux-perf)"
