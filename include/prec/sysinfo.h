@@ -11,6 +11,75 @@
 
 #define SYSINFO_STR_MAX 65 /* utsname field size */
 
+/* Where one CPU sits (CPU_TOPOLOGY); -1 for a CPU that is offline or unknown. */
+struct sysinfo_cpu {
+	int32_t core_id;
+	int32_t socket_id;
+	int32_t die_id;
+};
+
+/*
+ * CPU_TOPOLOGY as perf builds it: the distinct sibling lists of the online
+ * CPUs, in the order CPUs first show them, and every available CPU's ids.
+ */
+struct sysinfo_topology {
+	char **package_cpus; /* package_cpus_list (or core_siblings_list) strings */
+	uint32_t nr_package;
+	char **die_cpus; /* die_cpus_list strings; nr_die 0 when the kernel has none */
+	uint32_t nr_die;
+	char **core_cpus; /* core_cpus_list (or thread_siblings_list) strings */
+	uint32_t nr_core;
+	struct sysinfo_cpu *cpu; /* [nr_cpu], nr_cpu == nr_cpus_avail */
+	uint32_t nr_cpu;
+};
+
+/* NUMA_TOPOLOGY: one online node. */
+struct sysinfo_numa_node {
+	uint32_t node;
+	uint64_t mem_total_kb;
+	uint64_t mem_free_kb;
+	char *cpus; /* cpulist string, "" for a CPU-less node */
+};
+
+/* MEM_TOPOLOGY: the memory blocks of one node, as a bitmap of block indexes. */
+struct sysinfo_mem_node {
+	uint64_t node;
+	uint64_t nr_bits; /* highest block index + 1 */
+	uint64_t *bits; /* [(nr_bits + 63) / 64] */
+};
+
+struct sysinfo_mem_topology {
+	uint64_t block_size; /* bytes; 0 when the kernel has no memory blocks */
+	struct sysinfo_mem_node *nodes;
+	uint32_t nr_nodes;
+};
+
+/* CACHE: one distinct cache, perf's strings as sysfs prints them. */
+struct sysinfo_cache {
+	uint32_t level;
+	uint32_t line_size;
+	uint32_t sets;
+	uint32_t ways;
+	char *type; /* "Data", "Instruction", "Unified" */
+	char *size; /* "48K" */
+	char *map; /* shared_cpu_list, "0-1" */
+};
+
+/* One caps/ file of a PMU: name and trimmed value. */
+struct sysinfo_pmu_cap {
+	char *name;
+	char *value;
+};
+
+/* PMU_MAPPINGS, CPU_PMU_CAPS, PMU_CAPS: every event source. */
+struct sysinfo_pmu {
+	char *name;
+	uint32_t type;
+	struct sysinfo_pmu_cap *caps; /* NULL when the PMU has no caps/ */
+	uint32_t nr_caps;
+	char *cpus; /* cpus file (hybrid core PMUs), NULL when absent */
+};
+
 struct sysinfo {
 	char hostname[SYSINFO_STR_MAX]; /* "" when unknown */
 	char osrelease[SYSINFO_STR_MAX];
@@ -20,6 +89,15 @@ struct sysinfo {
 	char *cpudesc; /* CPU model, runs of blanks squashed; NULL when unknown */
 	char *cpuid; /* e.g. "GenuineIntel,6,167,1"; NULL when unknown */
 	uint64_t total_mem_kb; /* MemTotal; 0 when unknown */
+
+	struct sysinfo_topology topo; /* nr_cpu 0 when unknown */
+	struct sysinfo_numa_node *numa; /* online nodes, ascending */
+	uint32_t nr_numa;
+	struct sysinfo_mem_topology mem;
+	struct sysinfo_cache *caches; /* distinct, in perf's order */
+	uint32_t nr_caches;
+	struct sysinfo_pmu *pmus; /* in directory order, as perf lists them */
+	uint32_t nr_pmus;
 };
 
 /*

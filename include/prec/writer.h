@@ -39,6 +39,46 @@ struct writer_meta {
 	uint64_t first_sample_time; /* SAMPLE_TIME; both 0 when no sample had a time
 				     * (written as zeros all the same, as perf does) */
 	uint64_t last_sample_time;
+
+	/* CLOCKID and CLOCK_DATA: written only when use_clockid (-k). */
+	bool use_clockid;
+	int32_t clockid;
+	uint64_t clockid_res_ns; /* clock_getres; CLOCKID is left out when 0 */
+	uint64_t clock_tod_ns; /* gettimeofday and the clock, read back to back */
+	uint64_t clock_clockid_ns;
+
+	/* GROUP_DESC: written only when nr_groups > 0 (event groups). */
+	const struct writer_group *groups;
+	uint32_t nr_groups;
+
+	/* BRANCH_STACK: an empty section, written only with -b/-j. */
+	bool branch_stack;
+
+	/* COMPRESSED: written only when compressed (-z). */
+	bool compressed;
+	uint32_t comp_level;
+	uint32_t comp_ratio; /* original bytes / compressed bytes, rounded */
+	uint32_t comp_mmap_len; /* ring bytes per CPU the reader must be ready for */
+
+	/* DIR_FORMAT: written only for directory output (dir_version > 0). */
+	uint64_t dir_version;
+
+	/* AUXTRACE: the file offsets and sizes of AUXTRACE records, when any. */
+	const struct writer_auxtrace_entry *auxtrace;
+	uint32_t nr_auxtrace;
+};
+
+/* One event group for GROUP_DESC. */
+struct writer_group {
+	const char *name; /* NULL: perf's "{anon_group}" */
+	uint32_t leader_idx; /* index of the leader in the events */
+	uint32_t nr_members;
+};
+
+/* One entry of the AUXTRACE index. */
+struct writer_auxtrace_entry {
+	uint64_t file_offset;
+	uint64_t size;
 };
 
 /*
