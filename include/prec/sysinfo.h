@@ -9,6 +9,8 @@
  */
 #include <stdint.h>
 
+struct sysinfo_bpf; /* sysinfo/bpf.h */
+
 #define SYSINFO_STR_MAX 65 /* utsname field size */
 
 /* Where one CPU sits (CPU_TOPOLOGY); -1 for a CPU that is offline or unknown. */
@@ -98,6 +100,7 @@ struct sysinfo {
 	uint32_t nr_caches;
 	struct sysinfo_pmu *pmus; /* in directory order, as perf lists them */
 	uint32_t nr_pmus;
+	struct sysinfo_bpf *bpf; /* loaded BPF programs and BTFs (live only); NULL: none */
 };
 
 /*
