@@ -39,6 +39,10 @@ static void evsel__config(struct evsel *evsel, const struct record_opts *opts, b
 		attr->sample_freq = opts->freq;
 		attr->sample_type |= PERF_SAMPLE_PERIOD;
 	}
+	if (opts->use_clockid) {
+		attr->use_clockid = 1;
+		attr->clockid = opts->clockid;
+	}
 	if (tracking) {
 		/* One event carries the side-band the reader needs to resolve IPs. */
 		attr->mmap = 1;

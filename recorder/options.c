@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "prec/clock.h"
 #include "prec/record.h"
 
 enum opt_id {
@@ -23,6 +24,7 @@ enum opt_id {
 	OPT_VERBOSE,
 	OPT_HELP,
 	OPT_VERSION,
+	OPT_CLOCKID,
 	OPT_LATER, /* a perf record option a later version of prec adds */
 };
 
@@ -46,6 +48,8 @@ static const struct opt_def opt_table[] = {
 	{ 'v', "verbose", OPT_VERBOSE, 0, NULL, "be more verbose (repeat for more)" },
 	{ 'h', "help", OPT_HELP, 0, NULL, "show this help" },
 	{ 0, "version", OPT_VERSION, 0, NULL, "show the version" },
+	{ 'k', "clockid", OPT_CLOCKID, 1, "clockid",
+	  "clock for sample times: monotonic, monotonic_raw, realtime, boottime, tai, or a number" },
 
 	/* perf record options that later issues implement: refused, never ignored. */
 	{ 'a', "all-cpus", OPT_LATER, 0, NULL, NULL },
@@ -67,7 +71,6 @@ static const struct opt_def opt_table[] = {
 	{ 's', "stat", OPT_LATER, 0, NULL, NULL },
 	{ 'n', "no-samples", OPT_LATER, 0, NULL, NULL },
 	{ 'D', "delay", OPT_LATER, 1, NULL, NULL },
-	{ 'k', "clockid", OPT_LATER, 1, NULL, NULL },
 	{ 'B', "no-buildid", OPT_LATER, 0, NULL, NULL },
 	{ 'N', "no-buildid-cache", OPT_LATER, 0, NULL, NULL },
 	{ 'S', "snapshot", OPT_LATER, 2, NULL, NULL },
@@ -282,6 +285,15 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		return 0;
 	case OPT_VERSION:
 		opts->version = true;
+		return 0;
+	case OPT_CLOCKID:
+		if (clockid__parse(arg, &opts->clockid)) {
+			snprintf(err, errlen,
+				 "unknown clockid '%s' (use monotonic, monotonic_raw, realtime, boottime, tai, or a number)",
+				 arg);
+			return -EINVAL;
+		}
+		opts->use_clockid = true;
 		return 0;
 	case OPT_LATER:
 		snprintf(err, errlen, "option %s is not supported yet", label);

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "prec/clock.h"
 #include "prec/cpu_map.h"
 #include "prec/event.h"
 #include "prec/evlist.h"
@@ -181,8 +182,16 @@ static void print_summary(const struct drain_stats *st, uint64_t bytes, const ch
 		(double)bytes / 1024.0 / 1024.0, path, (unsigned long long)st->samples);
 }
 
+/* The -k clock's resolution and a reading beside the time of day (CLOCK_DATA). */
+struct clock_ref {
+	bool use;
+	int id;
+	uint64_t res_ns, tod_ns, clock_ns;
+};
+
 static int finish(struct writer *w, const struct sysinfo *si, const struct writer_event *wev,
-		  const struct evlist *evlist, const struct drain_stats *st, int argc, char **argv)
+		  const struct evlist *evlist, const struct drain_stats *st,
+		  const struct clock_ref *clk, int argc, char **argv)
 {
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -196,6 +205,11 @@ static int finish(struct writer *w, const struct sysinfo *si, const struct write
 		.version = PREC_VERSION,
 		.first_sample_time = st->first_time,
 		.last_sample_time = st->last_time,
+		.use_clockid = clk->use,
+		.clockid = clk->id,
+		.clockid_res_ns = clk->res_ns,
+		.clock_tod_ns = clk->tod_ns,
+		.clock_clockid_ns = clk->clock_ns,
 	};
 
 	if (n > 0)
@@ -235,6 +249,7 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	struct writer_event *wev = NULL;
 	struct cpu_map *cpus = NULL;
 	struct drain drain = { 0 };
+	struct clock_ref clk = { .use = opts_in->use_clockid, .id = opts_in->clockid };
 	sigset_t block, orig;
 	struct sigaction sa;
 	char err[512], path[PATH_MAX];
@@ -261,6 +276,15 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 					"it is not an executable file");
 		status = ret == -ENOENT ? PREC_EXIT_NOTFOUND : PREC_EXIT_NOEXEC;
 		goto out;
+	}
+	if (clk.use) {
+		ret = clock__snapshot(clk.id, &clk.res_ns, &clk.tod_ns, &clk.clock_ns);
+		if (ret) {
+			pr_err("cannot use clock %d for -k: %s (pick one this kernel has, e.g. -k monotonic)",
+			       clk.id, strerror(-ret));
+			status = PREC_EXIT_USAGE;
+			goto out;
+		}
 	}
 	if (!opts.period)
 		opts.freq = effective_freq(&opts);
@@ -323,7 +347,10 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 		goto out_abort;
 	}
 
-	/* 6. Go: the kernel enables the events at exec. */
+	/* 6. Go: the kernel enables the events at exec. The reference reading
+	 * of the -k clock is taken right before, as perf does. */
+	if (clk.use)
+		clock__snapshot(clk.id, &clk.res_ns, &clk.tod_ns, &clk.clock_ns);
 	ret = workload__start(&wl);
 	if (ret) {
 		pr_err("cannot run '%s': %s", opts.argv[0], strerror(-ret));
@@ -356,7 +383,7 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	/* 8. Finish: feature sections, final header, summary. */
 	uint64_t bytes = writer__data_size(w);
 
-	ret = finish(w, &si, wev, &evlist, &drain.stats, argc, argv);
+	ret = finish(w, &si, wev, &evlist, &drain.stats, &clk, argc, argv);
 	w = NULL;
 	if (ret) {
 		pr_err("cannot finish '%s': %s (check free space)", output, strerror(-ret));

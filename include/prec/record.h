@@ -19,6 +19,8 @@ struct record_opts {
 	bool freq_max; /* -F max */
 	uint64_t period; /* -c; 0 when not given */
 	uint64_t mmap_bytes; /* -m as bytes of ring data; 0 means the default */
+	bool use_clockid; /* -k given */
+	int clockid; /* -k: the clock sample times come from */
 	int verbose; /* -v count */
 	bool quiet; /* -q */
 	bool help; /* -h */
