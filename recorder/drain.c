@@ -102,50 +102,41 @@ int64_t drain__pass(struct drain *d)
 	return (int64_t)bytes;
 }
 
-int drain__run(struct drain *d, bool (*stop)(void *arg), void *arg, const sigset_t *sigmask)
+int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
+	       bool (*stop)(void *arg), void *arg, const sigset_t *sigmask)
 {
-	struct pollfd *pfd = calloc((size_t)d->nr_rings, sizeof(*pfd));
 	int64_t n;
-	int ret = 0;
+	int live = nfds;
 
-	if (!pfd)
-		return -ENOMEM;
-	for (int i = 0; i < d->nr_rings; i++) {
-		pfd[i].fd = d->rings[i].fd;
-		pfd[i].events = POLLIN;
-	}
 	for (;;) {
 		n = drain__pass(d);
-		if (n < 0) {
-			ret = (int)n;
-			goto out;
-		}
-		if (stop(arg))
+		if (n < 0)
+			return (int)n;
+		if (stop(arg) || (stop_on_hup && live == 0))
 			break;
 		if (n > 0)
 			continue; /* busy: look again before sleeping */
-		int p = ppoll(pfd, (nfds_t)d->nr_rings, NULL, sigmask);
+		int p = ppoll(pfd, (nfds_t)nfds, NULL, sigmask);
 
 		if (p < 0) {
 			if (errno == EINTR)
 				continue;
-			ret = -errno;
-			goto out;
+			return -errno;
 		}
 		d->stats.wakeups++;
-		for (int i = 0; i < d->nr_rings; i++) {
-			/* A ring whose task is gone reports HUP forever: stop
-			 * polling it, but keep draining it each pass. */
-			if ((pfd[i].revents & (POLLHUP | POLLERR)) && !(pfd[i].revents & POLLIN))
+		for (int i = 0; i < nfds; i++) {
+			/* An fd whose task is gone reports HUP forever: stop polling
+			 * it; its ring is still drained every pass. When every
+			 * target is gone, -p/-t recordings end, as perf's do. */
+			if (pfd[i].fd >= 0 && (pfd[i].revents & (POLLHUP | POLLERR)) &&
+			    !(pfd[i].revents & POLLIN)) {
 				pfd[i].fd = -1;
+				live--;
+			}
 		}
 	}
 	do {
 		n = drain__pass(d);
 	} while (n > 0);
-	if (n < 0)
-		ret = (int)n;
-out:
-	free(pfd);
-	return ret;
+	return n < 0 ? (int)n : 0;
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+struct pollfd;
 struct ring;
 struct writer;
 
@@ -41,11 +42,13 @@ int drain__init(struct drain *d, struct ring *rings, int nr_rings, struct writer
 int64_t drain__pass(struct drain *d);
 
 /*
- * Passes and sleeps (ppoll with sigmask, so the flags the signal handlers set
- * are never missed) until stop(arg) is true, then drains what is left.
- * Returns 0 or the writer's negative errno.
+ * Passes and sleeps (ppoll on pfd with sigmask, so the flags the signal
+ * handlers set are never missed) until stop(arg) is true, or, with
+ * stop_on_hup, until every fd has hung up (all target threads gone); then
+ * drains what is left. Returns 0 or the writer's negative errno.
  */
-int drain__run(struct drain *d, bool (*stop)(void *arg), void *arg, const sigset_t *sigmask);
+int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
+	       bool (*stop)(void *arg), void *arg, const sigset_t *sigmask);
 
 /* Frees the loop's arrays (not the rings or the writer). */
 void drain__exit(struct drain *d);

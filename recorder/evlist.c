@@ -7,7 +7,10 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <poll.h>
+
 #include "prec/cpu_map.h"
+#include "prec/thread_map.h"
 #include "prec/evlist.h"
 #include "prec/log.h"
 #include "prec/parse_events.h"
@@ -15,21 +18,28 @@
 #include "prec/record.h"
 #include "caps.h"
 
-static void evsel__config(struct evsel *evsel, const struct record_opts *opts, bool tracking,
-			  bool several)
+/* How the recording is targeted: decides enable_on_exec, inherit, CPU bits. */
+struct target_kind {
+	bool has_cpu; /* -a or -C: per-CPU events for any task */
+	bool workload_only; /* only a forked command: enable at its exec */
+	bool inherit;
+};
+
+static void evsel__config(struct evsel *evsel, const struct record_opts *opts,
+			  const struct target_kind *tk, bool tracking)
 {
 	struct perf_event_attr *attr = &evsel->attr;
 
 	attr->size = PREC_ATTR_SIZE;
-	attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-	/* Several events: every record says which one it is, in the place
-	 * readers find without knowing the event (IDENTIFIER). */
-	if (several)
-		attr->sample_type |= PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER;
+	attr->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	if (tk->has_cpu)
+		attr->sample_type |= PERF_SAMPLE_CPU;
 	attr->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	attr->disabled = 1;
-	attr->inherit = 1;
-	attr->enable_on_exec = 1;
+	attr->inherit = tk->inherit;
+	/* Only a forked workload is enabled by its exec; other targets are
+	 * enabled once the side-band is written. */
+	attr->enable_on_exec = tk->workload_only && !opts->delay_ms;
 	attr->sample_id_all = 1;
 	if (opts->period) {
 		attr->freq = 0;
@@ -55,6 +65,33 @@ static void evsel__config(struct evsel *evsel, const struct record_opts *opts, b
 	}
 }
 
+/*
+ * perf's tracking dummy for -a/-C and -D: it records the side-band from the
+ * moment it is opened (immediately enabled, or at exec for a delayed workload),
+ * while the sampling events may start later.
+ */
+static void dummy__config(struct evsel *evsel, const struct record_opts *opts,
+			  const struct target_kind *tk)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+
+	evsel__config(evsel, opts, tk, true);
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->config = PERF_COUNT_SW_DUMMY;
+	attr->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
+	attr->freq = 0;
+	attr->sample_period = 1;
+	attr->exclude_guest = 0;
+	attr->exclude_host = 0;
+	if (tk->workload_only) {
+		attr->enable_on_exec = 1;
+	} else {
+		attr->disabled = 0;
+		attr->enable_on_exec = 0;
+		evsel->immediate = true;
+	}
+}
+
 static size_t id_hdr_size(uint64_t sample_type)
 {
 	size_t size = 0;
@@ -75,26 +112,60 @@ static size_t id_hdr_size(uint64_t sample_type)
 }
 
 int evlist__init(struct evlist *evlist, const struct event_specs *specs,
-		 const struct record_opts *opts, struct cpu_map *cpus)
+		 const struct record_opts *opts, struct cpu_map *cpus, struct thread_map *threads)
 {
+	struct target_kind tk = {
+		.has_cpu = opts->system_wide || opts->cpu_list,
+		.workload_only = !opts->system_wide && !opts->cpu_list && !opts->pid_list &&
+				 !opts->tid_list && !opts->uid_str,
+		/* -t means just those threads, as perf: no children. */
+		.inherit = !opts->no_inherit && !opts->tid_list,
+	};
+	bool dummy = tk.has_cpu || opts->delay_ms;
+	int nr = specs->nr + (dummy ? 1 : 0);
+	bool same_type = true;
+
 	memset(evlist, 0, sizeof(*evlist));
 	evlist->cpus = cpus;
-	evlist->evsel = calloc(specs->nr, sizeof(*evlist->evsel));
+	evlist->threads = threads;
+	evlist->workload_only = tk.workload_only;
+	evlist->evsel = calloc((size_t)nr, sizeof(*evlist->evsel));
 	if (!evlist->evsel)
 		return -ENOMEM;
-	for (int i = 0; i < specs->nr; i++) {
+	for (int i = 0; i < nr; i++) {
 		struct evsel *evsel = &evlist->evsel[i];
+
+		evsel->idx = i;
+		evsel->cgroup_fd = opts->cgroup_fd;
+		if (i == specs->nr) {
+			evsel->name = strdup("dummy:HG");
+			if (!evsel->name)
+				return -ENOMEM;
+			evlist->nr++;
+			dummy__config(evsel, opts, &tk);
+			continue;
+		}
 		const struct event_spec *spec = &specs->v[i];
 
 		evsel->attr = spec->attr;
-		evsel->idx = i;
 		evsel->precise_max = spec->precise_max;
 		evsel->name_from_attr = spec->name_from_attr;
 		evsel->name = strdup(spec->name);
 		if (!evsel->name)
 			return -ENOMEM;
 		evlist->nr++;
-		evsel__config(evsel, opts, i == 0, specs->nr > 1);
+		evsel__config(evsel, opts, &tk, i == 0 && !dummy);
+	}
+	for (int i = 1; i < nr; i++)
+		if (evlist->evsel[i].attr.sample_type != evlist->evsel[0].attr.sample_type)
+			same_type = false;
+	if (nr > 1) {
+		/* Several events: every record says which one it is, where readers
+		 * find it without knowing the event (IDENTIFIER); ID too when the
+		 * layouts agree, as perf writes it then. */
+		for (int i = 0; i < nr; i++)
+			evlist->evsel[i].attr.sample_type |=
+				PERF_SAMPLE_IDENTIFIER | (same_type ? PERF_SAMPLE_ID : 0);
 	}
 	evlist->id_hdr_size = id_hdr_size(evlist->evsel[0].attr.sample_type);
 	return 0;
@@ -122,17 +193,26 @@ static const char *open_hint(int err, char *buf, size_t len)
 	}
 }
 
-int evlist__open(struct evlist *evlist, int pid)
+int evlist__open(struct evlist *evlist)
 {
+	const struct cpu_map *cpus = evlist->cpus;
+	const struct thread_map *threads = evlist->threads;
+
 	for (int i = 0; i < evlist->nr; i++) {
 		struct evsel *evsel = &evlist->evsel[i];
-		int cpu = -1;
-		int ret = evsel__open(evsel, pid, evlist->cpus->cpu, evlist->cpus->nr, &cpu);
+		int cpu = -1, tid = -1;
+		int ret = evsel__open(evsel, cpus->cpu, cpus->nr, threads->pid, threads->nr, &cpu,
+				      &tid);
 
 		if (ret) {
 			char advice[256];
+			char where[64];
 
-			pr_err("cannot open event '%s' on CPU %d: %s (%s)", evsel->name, cpu,
+			if (ret == -ESRCH && tid != -1)
+				snprintf(where, sizeof(where), "for thread %d", tid);
+			else
+				snprintf(where, sizeof(where), "on CPU %d", cpu);
+			pr_err("cannot open event '%s' %s: %s (%s)", evsel->name, where,
 			       strerror(-ret), open_hint(-ret, advice, sizeof(advice)));
 			for (int j = 0; j < i; j++)
 				evsel__close(&evlist->evsel[j]);
@@ -150,50 +230,121 @@ int evlist__open(struct evlist *evlist, int pid)
 	return 0;
 }
 
+static void evlist__mmap_error(int ret, int cpu, size_t data_bytes)
+{
+	if (ret == -EPERM)
+		pr_err("cannot map %zu KiB ring buffers per CPU: %s (raise /proc/sys/kernel/perf_event_mlock_kb or use a smaller -m)",
+		       data_bytes >> 10, strerror(-ret));
+	else
+		pr_err("cannot map the ring buffer of CPU %d: %s (try a smaller -m)", cpu,
+		       strerror(-ret));
+}
+
+/* Per-CPU rings normally; one ring per thread when the CPU is "any" (--per-thread). */
+static bool evlist__per_thread(const struct evlist *evlist)
+{
+	return evlist->cpus->nr == 1 && evlist->cpus->cpu[0] == -1;
+}
+
 int evlist__mmap(struct evlist *evlist, size_t data_bytes)
 {
-	int nr = evlist->cpus->nr;
-	int ret = 0;
+	bool per_thread = evlist__per_thread(evlist);
+	int nr_cpus = evlist->cpus->nr, nr_threads = evlist->threads->nr;
+	int nr = per_thread ? nr_threads : nr_cpus;
 
-	evlist->rings = calloc(nr, sizeof(*evlist->rings));
+	evlist->rings = calloc((size_t)nr, sizeof(*evlist->rings));
 	if (!evlist->rings)
 		return -ENOMEM;
-	for (int i = 0; i < nr; i++) {
-		int cpu = evlist->cpus->cpu[i];
+	for (int m = 0; m < nr; m++) {
+		int ring_fd = -1;
+		int cpu = per_thread ? -1 : evlist->cpus->cpu[m];
 
-		ret = ring__mmap(&evlist->rings[i], evlist->evsel[0].fd[i], cpu, data_bytes);
-		if (ret) {
-			if (ret == -EPERM)
-				pr_err("cannot map %zu KiB ring buffers per CPU: %s (raise /proc/sys/kernel/perf_event_mlock_kb or use a smaller -m)",
-				       data_bytes >> 10, strerror(-ret));
-			else
-				pr_err("cannot map the ring buffer of CPU %d: %s (try a smaller -m)",
-				       cpu, strerror(-ret));
-			return ret;
-		}
-		evlist->nr_rings++;
-		for (int e = 1; e < evlist->nr; e++) {
-			if (ioctl(evlist->evsel[e].fd[i], PERF_EVENT_IOC_SET_OUTPUT,
-				  evlist->rings[i].fd) < 0) {
-				ret = -errno;
-				pr_err("cannot redirect event '%s' to the ring of CPU %d: %s",
-				       evlist->evsel[e].name, cpu, strerror(-ret));
-				return ret;
+		/* Every fd of this CPU (or thread) writes into one ring: the first
+		 * open fd owns the mapping, the others are redirected to it. */
+		for (int e = 0; e < evlist->nr; e++) {
+			struct evsel *evsel = &evlist->evsel[e];
+			int c0 = per_thread ? 0 : m, c1 = per_thread ? 1 : m + 1;
+			int t0 = per_thread ? m : 0, t1 = per_thread ? m + 1 : nr_threads;
+
+			for (int c = c0; c < c1; c++) {
+				for (int t = t0; t < t1; t++) {
+					int fd = EVSEL_FD(evsel, c, t);
+					int ret;
+
+					if (fd < 0)
+						continue;
+					if (ring_fd < 0) {
+						ret = ring__mmap(&evlist->rings[evlist->nr_rings], fd,
+								 cpu, data_bytes);
+						if (ret) {
+							evlist__mmap_error(ret, cpu, data_bytes);
+							return ret;
+						}
+						evlist->nr_rings++;
+						ring_fd = fd;
+						continue;
+					}
+					if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring_fd) < 0) {
+						ret = -errno;
+						pr_err("cannot redirect event '%s' to the ring of CPU %d: %s",
+						       evsel->name, cpu, strerror(-ret));
+						return ret;
+					}
+				}
 			}
 		}
 	}
 	return 0;
 }
 
-void evlist__disable(struct evlist *evlist)
+/* Applies an ioctl to every open fd; immediate events only when all is set. */
+static void evlist__ioctl(struct evlist *evlist, unsigned long req, bool all)
 {
 	for (int e = 0; e < evlist->nr; e++) {
 		struct evsel *evsel = &evlist->evsel[e];
 
-		for (int i = 0; evsel->fd && i < evsel->nr_cpus; i++)
+		if (evsel->immediate && !all)
+			continue;
+		for (int i = 0; evsel->fd && i < evsel->nr_cpus * evsel->nr_threads; i++)
 			if (evsel->fd[i] >= 0)
-				ioctl(evsel->fd[i], PERF_EVENT_IOC_DISABLE, 0);
+				ioctl(evsel->fd[i], req, 0);
 	}
+}
+
+void evlist__enable(struct evlist *evlist)
+{
+	evlist__ioctl(evlist, PERF_EVENT_IOC_ENABLE, false);
+}
+
+void evlist__disable(struct evlist *evlist)
+{
+	evlist__ioctl(evlist, PERF_EVENT_IOC_DISABLE, true);
+}
+
+int evlist__pollfds(const struct evlist *evlist, struct pollfd **out)
+{
+	int n = 0;
+	struct pollfd *pfd;
+
+	for (int e = 0; e < evlist->nr; e++)
+		n += evlist->evsel[e].nr_cpus * evlist->evsel[e].nr_threads;
+	pfd = calloc((size_t)n + 1, sizeof(*pfd));
+	if (!pfd)
+		return -ENOMEM;
+	n = 0;
+	for (int e = 0; e < evlist->nr; e++) {
+		const struct evsel *evsel = &evlist->evsel[e];
+
+		for (int i = 0; i < evsel->nr_cpus * evsel->nr_threads; i++) {
+			if (evsel->fd[i] < 0)
+				continue;
+			pfd[n].fd = evsel->fd[i];
+			pfd[n].events = POLLIN;
+			n++;
+		}
+	}
+	*out = pfd;
+	return n;
 }
 
 void evlist__exit(struct evlist *evlist)
@@ -205,6 +356,7 @@ void evlist__exit(struct evlist *evlist)
 		evsel__exit(&evlist->evsel[e]);
 	free(evlist->evsel);
 	cpu_map__delete(evlist->cpus);
+	thread_map__delete(evlist->threads);
 	memset(evlist, 0, sizeof(*evlist));
 }
 

@@ -91,55 +91,89 @@ static bool evsel__fallback(struct evsel *evsel, int err)
 	return false;
 }
 
-static int evsel__alloc(struct evsel *evsel, int nr_cpus)
+static int evsel__alloc(struct evsel *evsel, int nr_cpus, int nr_threads)
 {
+	size_t n = (size_t)nr_cpus * (size_t)nr_threads;
+
 	if (evsel->fd)
 		return 0;
-	evsel->fd = malloc(nr_cpus * sizeof(*evsel->fd));
-	evsel->id = calloc(nr_cpus, sizeof(*evsel->id));
+	evsel->fd = malloc(n * sizeof(*evsel->fd));
+	evsel->id = calloc(n, sizeof(*evsel->id));
 	if (!evsel->fd || !evsel->id)
 		return -ENOMEM;
 	evsel->nr_cpus = nr_cpus;
-	for (int i = 0; i < nr_cpus; i++)
+	evsel->nr_threads = nr_threads;
+	for (size_t i = 0; i < n; i++)
 		evsel->fd[i] = -1;
 	return 0;
 }
 
-int evsel__open(struct evsel *evsel, int pid, const int *cpus, int nr_cpus, int *failed_cpu)
+int evsel__open(struct evsel *evsel, const int *cpus, int nr_cpus, const int *threads,
+		int nr_threads, int *failed_cpu, int *failed_thread)
 {
-	int ret = evsel__alloc(evsel, nr_cpus);
+	int ret = evsel__alloc(evsel, nr_cpus, nr_threads);
+	unsigned long flags = PERF_FLAG_FD_CLOEXEC;
 
 	if (ret)
 		return ret;
+	if (evsel->cgroup_fd >= 0)
+		flags |= PERF_FLAG_PID_CGROUP;
 	if (evsel->precise_max && !evsel->attr.precise_ip)
 		evsel->attr.precise_ip = 3;
 retry:
-	for (int i = 0; i < nr_cpus; i++) {
-		int fd = sys_perf_event_open(&evsel->attr, pid, cpus[i], -1, PERF_FLAG_FD_CLOEXEC);
+	for (int t = 0; t < nr_threads; t++) {
+		int gone = 0;
 
-		if (fd < 0) {
-			int err = errno;
+		for (int c = 0; c < nr_cpus; c++) {
+			int pid = evsel->cgroup_fd >= 0 ? evsel->cgroup_fd : threads[t];
+			int fd = sys_perf_event_open(&evsel->attr, pid, cpus[c], -1, flags);
 
-			evsel__close(evsel);
-			if (evsel__fallback(evsel, err))
-				goto retry;
-			*failed_cpu = cpus[i];
-			return -err;
+			if (fd < 0) {
+				int err = errno;
+
+				/* A thread that exited since the list was made: skip it,
+				 * as perf does, while other threads remain. */
+				if (err == ESRCH && threads[t] != -1 && nr_threads > 1) {
+					gone = 1;
+					break;
+				}
+				evsel__close(evsel);
+				if (evsel__fallback(evsel, err))
+					goto retry;
+				*failed_cpu = cpus[c];
+				*failed_thread = threads[t];
+				return -err;
+			}
+			EVSEL_FD(evsel, c, t) = fd;
+			if (ioctl(fd, PERF_EVENT_IOC_ID, &EVSEL_ID(evsel, c, t)) < 0) {
+				ret = -errno;
+				evsel__close(evsel);
+				*failed_cpu = cpus[c];
+				*failed_thread = threads[t];
+				return ret;
+			}
 		}
-		evsel->fd[i] = fd;
-		if (ioctl(fd, PERF_EVENT_IOC_ID, &evsel->id[i]) < 0) {
-			ret = -errno;
-			evsel__close(evsel);
-			*failed_cpu = cpus[i];
-			return ret;
+		if (gone) {
+			for (int c = 0; c < nr_cpus; c++) {
+				if (EVSEL_FD(evsel, c, t) >= 0)
+					close(EVSEL_FD(evsel, c, t));
+				EVSEL_FD(evsel, c, t) = -1;
+				EVSEL_ID(evsel, c, t) = 0;
+			}
 		}
 	}
-	return 0;
+	for (int i = 0; i < nr_cpus * nr_threads; i++)
+		if (evsel->fd[i] >= 0)
+			return 0;
+	/* Every thread was gone. */
+	*failed_cpu = cpus[0];
+	*failed_thread = threads[0];
+	return -ESRCH;
 }
 
 void evsel__close(struct evsel *evsel)
 {
-	for (int i = 0; evsel->fd && i < evsel->nr_cpus; i++) {
+	for (int i = 0; evsel->fd && i < evsel->nr_cpus * evsel->nr_threads; i++) {
 		if (evsel->fd[i] >= 0)
 			close(evsel->fd[i]);
 		evsel->fd[i] = -1;

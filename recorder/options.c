@@ -25,6 +25,15 @@ enum opt_id {
 	OPT_HELP,
 	OPT_VERSION,
 	OPT_CLOCKID,
+	OPT_ALL_CPUS,
+	OPT_CPU,
+	OPT_PID,
+	OPT_TID,
+	OPT_UID,
+	OPT_PER_THREAD,
+	OPT_NO_INHERIT,
+	OPT_CGROUP,
+	OPT_DELAY,
 	OPT_LATER, /* a perf record option a later version of prec adds */
 };
 
@@ -51,14 +60,17 @@ static const struct opt_def opt_table[] = {
 	{ 'k', "clockid", OPT_CLOCKID, 1, "clockid",
 	  "clock for sample times: monotonic, monotonic_raw, realtime, boottime, tai, or a number" },
 
+	{ 'a', "all-cpus", OPT_ALL_CPUS, 0, NULL, "system-wide collection from all CPUs" },
+	{ 'C', "cpu", OPT_CPU, 1, "cpu", "list of CPUs to monitor (e.g. 0-2,5)" },
+	{ 'p', "pid", OPT_PID, 1, "pid", "record events on existing process ids (comma list)" },
+	{ 't', "tid", OPT_TID, 1, "tid", "record events on existing thread ids (comma list)" },
+	{ 'u', "uid", OPT_UID, 1, "user", "record events in threads owned by this user" },
+	{ 0, "per-thread", OPT_PER_THREAD, 0, NULL, "use per-thread rings (events on any CPU)" },
+	{ 'i', "no-inherit", OPT_NO_INHERIT, 0, NULL, "child tasks do not inherit counters" },
+	{ 'G', "cgroup", OPT_CGROUP, 1, "name", "monitor only this cgroup (with -a or -C)" },
+	{ 'D', "delay", OPT_DELAY, 1, "msecs", "start sampling after this delay (-1: disabled)" },
+
 	/* perf record options that later issues implement: refused, never ignored. */
-	{ 'a', "all-cpus", OPT_LATER, 0, NULL, NULL },
-	{ 'C', "cpu", OPT_LATER, 1, NULL, NULL },
-	{ 'p', "pid", OPT_LATER, 1, NULL, NULL },
-	{ 't', "tid", OPT_LATER, 1, NULL, NULL },
-	{ 'u', "uid", OPT_LATER, 1, NULL, NULL },
-	{ 'G', "cgroup", OPT_LATER, 1, NULL, NULL },
-	{ 'i', "no-inherit", OPT_LATER, 0, NULL, NULL },
 	{ 'g', NULL, OPT_LATER, 0, NULL, NULL },
 	{ 0, "call-graph", OPT_LATER, 1, NULL, NULL },
 	{ 'z', "compression-level", OPT_LATER, 2, NULL, NULL },
@@ -70,14 +82,12 @@ static const struct opt_def opt_table[] = {
 	{ 'R', "raw-samples", OPT_LATER, 0, NULL, NULL },
 	{ 's', "stat", OPT_LATER, 0, NULL, NULL },
 	{ 'n', "no-samples", OPT_LATER, 0, NULL, NULL },
-	{ 'D', "delay", OPT_LATER, 1, NULL, NULL },
 	{ 'B', "no-buildid", OPT_LATER, 0, NULL, NULL },
 	{ 'N', "no-buildid-cache", OPT_LATER, 0, NULL, NULL },
 	{ 'S', "snapshot", OPT_LATER, 2, NULL, NULL },
 	{ 'W', "weight", OPT_LATER, 0, NULL, NULL },
 	{ 'I', "intr-regs", OPT_LATER, 2, NULL, NULL },
 	{ 'r', "realtime", OPT_LATER, 1, NULL, NULL },
-	{ 0, "per-thread", OPT_LATER, 0, NULL, NULL },
 	{ 0, "filter", OPT_LATER, 1, NULL, NULL },
 	{ 0, "exclude-perf", OPT_LATER, 0, NULL, NULL },
 	{ 0, "all-user", OPT_LATER, 0, NULL, NULL },
@@ -295,6 +305,49 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		}
 		opts->use_clockid = true;
 		return 0;
+	case OPT_ALL_CPUS:
+		opts->system_wide = true;
+		return 0;
+	case OPT_CPU:
+		opts->cpu_list = arg;
+		return 0;
+	case OPT_PID:
+		opts->pid_list = arg;
+		return 0;
+	case OPT_TID:
+		opts->tid_list = arg;
+		return 0;
+	case OPT_UID:
+		if (!*arg) {
+			snprintf(err, errlen, "empty -u/--uid value (give a user name or uid)");
+			return -EINVAL;
+		}
+		opts->uid_str = arg;
+		return 0;
+	case OPT_PER_THREAD:
+		opts->per_thread = true;
+		return 0;
+	case OPT_NO_INHERIT:
+		opts->no_inherit = true;
+		return 0;
+	case OPT_CGROUP:
+		opts->cgroup = arg;
+		return 0;
+	case OPT_DELAY: {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (!*arg || *end || errno || v < -1) {
+			snprintf(err, errlen,
+				 "invalid -D/--delay value '%s' (give milliseconds, or -1 to start disabled)",
+				 arg);
+			return -EINVAL;
+		}
+		opts->delay_ms = v;
+		return 0;
+	}
 	case OPT_LATER:
 		snprintf(err, errlen, "option %s is not supported yet", label);
 		return -EINVAL;
@@ -381,6 +434,7 @@ int options__parse(struct record_opts *opts, int argc, char **argv, char *err, s
 	int ret;
 
 	memset(opts, 0, sizeof(*opts));
+	opts->cgroup_fd = -1;
 	err[0] = '\0';
 	/* "perf record ..." becomes "prec record ..." or "prec ...". */
 	if (i < argc && !strcmp(argv[i], "record"))
@@ -403,14 +457,37 @@ int options__parse(struct record_opts *opts, int argc, char **argv, char *err, s
 	}
 	if (opts->help || opts->version)
 		return 0;
-	if (i >= argc) {
-		snprintf(err, errlen,
-			 "no command given (usage: prec [options] -- command [args]; system-wide recording is not supported yet)");
+	if (opts->cgroup && !opts->system_wide && !opts->cpu_list) {
+		snprintf(err, errlen, "-G/--cgroup works per CPU only: add -a or -C");
 		ret = -EINVAL;
 		goto fail;
 	}
-	opts->argc = argc - i;
-	opts->argv = argv + i;
+	if (!!opts->pid_list + !!opts->tid_list + !!opts->uid_str > 1) {
+		snprintf(err, errlen, "give only one of -p, -t and -u");
+		ret = -EINVAL;
+		goto fail;
+	}
+	if ((opts->pid_list || opts->tid_list || opts->uid_str) &&
+	    (opts->system_wide || opts->cpu_list)) {
+		/* perf lets -a win silently; a target the user named must not be dropped. */
+		snprintf(err, errlen, "-p/-t/-u and -a/-C are exclusive (pick threads or CPUs)");
+		ret = -EINVAL;
+		goto fail;
+	}
+	if (opts->per_thread && (opts->system_wide || opts->cpu_list)) {
+		snprintf(err, errlen, "--per-thread cannot be combined with -a or -C");
+		ret = -EINVAL;
+		goto fail;
+	}
+	if (i < argc) {
+		opts->argc = argc - i;
+		opts->argv = argv + i;
+	} else if (!opts->pid_list && !opts->tid_list && !opts->uid_str && !opts->cpu_list) {
+		/* As perf: no command and no target records the whole system. */
+		opts->system_wide = true;
+	}
+	/* With a target, a command only sets how long to record (perf's
+	 * "prec -p PID -- sleep 1"). */
 	return 0;
 fail:
 	options__exit(opts);

@@ -5,6 +5,7 @@
  * checked, so bad input never leaves a file behind.
  */
 #include <errno.h>
+#include <poll.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,11 +23,13 @@
 #include "prec/parse_events.h"
 #include "prec/record.h"
 #include "prec/sysinfo.h"
+#include "prec/thread_map.h"
 #include "prec/version.h"
 #include "prec/workload.h"
 #include "prec/writer.h"
 #include "drain.h"
 #include "synthesize.h"
+#include "target.h"
 
 static volatile sig_atomic_t child_done;
 static volatile sig_atomic_t stop_signal;
@@ -130,21 +133,72 @@ static int exit_status(const struct workload *w)
 	return PREC_EXIT_FAILURE;
 }
 
-static void fill_events(struct writer_event *out, const struct evlist *evlist)
+/*
+ * The events as the file lists them, with the ids of the fds that opened
+ * (a thread that exited before opening has none). The ids live in *idbuf,
+ * which the caller frees.
+ */
+static int fill_events(struct writer_event *out, const struct evlist *evlist, uint64_t **idbuf)
 {
+	size_t total = 0, n = 0;
+	uint64_t *ids;
+
+	for (int i = 0; i < evlist->nr; i++)
+		total += (size_t)evlist->evsel[i].nr_cpus * (size_t)evlist->evsel[i].nr_threads;
+	ids = calloc(total ? total : 1, sizeof(*ids));
+	if (!ids)
+		return -ENOMEM;
 	for (int i = 0; i < evlist->nr; i++) {
-		out[i].attr = &evlist->evsel[i].attr;
-		out[i].name = evlist->evsel[i].name;
-		out[i].ids = evlist->evsel[i].id;
-		out[i].nr_ids = (uint32_t)evlist->evsel[i].nr_cpus;
+		const struct evsel *evsel = &evlist->evsel[i];
+
+		out[i].attr = &evsel->attr;
+		out[i].name = evsel->name;
+		out[i].ids = ids + n;
+		out[i].nr_ids = 0;
+		for (int k = 0; k < evsel->nr_cpus * evsel->nr_threads; k++) {
+			if (evsel->fd[k] < 0)
+				continue;
+			ids[n++] = evsel->id[k];
+			out[i].nr_ids++;
+		}
 	}
+	*idbuf = ids;
+	return 0;
+}
+
+/*
+ * Targets other than a lone command are enabled here, after the side-band
+ * (perf does the same); -D delays that, -D -1 leaves them disabled. Returns
+ * nonzero when a signal ended the delay.
+ */
+static int start_events(struct evlist *evlist, const struct record_opts *opts,
+			const sigset_t *sigmask)
+{
+	if (opts->delay_ms > 0) {
+		struct timespec ts = { opts->delay_ms / 1000, (opts->delay_ms % 1000) * 1000000L };
+
+		/* Sleeps, but wakes for SIGINT/SIGTERM/SIGCHLD. */
+		ppoll(NULL, 0, &ts, sigmask);
+		if (stop_signal)
+			return 1;
+	}
+	if (opts->delay_ms < 0) {
+		pr_info("Events disabled\n");
+		return 0;
+	}
+	if (!evlist->workload_only || opts->delay_ms > 0) {
+		evlist__enable(evlist);
+		if (opts->delay_ms > 0)
+			pr_info("Events enabled\n");
+	}
+	return 0;
 }
 
 static int synthesize(struct writer *w, const struct evlist *evlist, pid_t pid)
 {
 	int ret;
 
-	ret = synth__id_index(w, evlist, pid);
+	ret = synth__id_index(w, evlist, evlist->threads->pid[0]);
 	if (ret)
 		return ret;
 	ret = synth__kernel_mmap(w, "/proc", evlist->id_hdr_size);
@@ -158,10 +212,11 @@ static int synthesize(struct writer *w, const struct evlist *evlist, pid_t pid)
 	ret = synth__module_mmaps(w, "/proc", evlist->id_hdr_size);
 	if (ret)
 		pr_verbose("Problems creating module maps, continuing anyway...\n");
-	ret = synth__thread_map(w, pid);
+	ret = synth__thread_map(w, evlist->threads->pid[0]);
 	if (!ret)
 		ret = synth__cpu_map(w, evlist);
-	if (!ret)
+	/* The forked command, named until its exec renames it. */
+	if (!ret && pid > 0)
 		ret = synth__comm(w, pid, pid, "prec-exec", evlist->id_hdr_size);
 	if (!ret)
 		ret = synth__marker(w, PERF_RECORD_FINISHED_INIT);
@@ -247,7 +302,11 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	struct sysinfo si = { 0 };
 	struct writer *w = NULL;
 	struct writer_event *wev = NULL;
+	uint64_t *idbuf = NULL;
 	struct cpu_map *cpus = NULL;
+	struct thread_map *threads = NULL;
+	struct pollfd *pfd = NULL;
+	int nr_pfd = 0;
 	struct drain drain = { 0 };
 	struct clock_ref clk = { .use = opts_in->use_clockid, .id = opts_in->clockid };
 	sigset_t block, orig;
@@ -269,7 +328,7 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	}
 	if (!specs.nr && parse_events__add_default(&specs))
 		goto out;
-	ret = workload__resolve(opts.argv[0], path, sizeof(path));
+	ret = opts.argc ? workload__resolve(opts.argv[0], path, sizeof(path)) : 0;
 	if (ret) {
 		pr_err("cannot run '%s': %s (%s)", opts.argv[0], strerror(-ret),
 		       ret == -ENOENT ? "check the command name and $PATH" :
@@ -290,17 +349,13 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 		opts.freq = effective_freq(&opts);
 	data_bytes = ring_bytes(&opts);
 
-	/* 2. The machine: CPUs to open on, the sysinfo snapshot for the header. */
-	ret = cpu_map__online(&cpus);
-	if (ret) {
-		pr_err("cannot read the online CPUs: %s (is /sys mounted?)", strerror(-ret));
+	/* 2. The machine: the CPUs to open on, the sysinfo snapshot for the header. */
+	if (target__cpus(&opts, &cpus))
 		goto out;
-	}
-	ret = evlist__init(&evlist, &specs, &opts, cpus);
-	if (ret) {
-		cpu_map__delete(cpus);
-		pr_err("cannot set up the events: %s", strerror(-ret));
-		goto out;
+	if (opts.cgroup) {
+		opts.cgroup_fd = target__cgroup_fd(opts.cgroup);
+		if (opts.cgroup_fd < 0)
+			goto out;
 	}
 	sysinfo__read(&si, getenv(PREC_SYSROOT_ENV));
 
@@ -318,14 +373,30 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	sigaddset(&block, SIGTERM);
 	sigprocmask(SIG_BLOCK, &block, &orig);
 
-	/* 4. Fork the workload corked, open the events on it, map the rings. */
-	ret = workload__prepare(&wl, opts.argv, &orig);
+	/* 4. Fork the command corked, find the threads, open the events, map. */
+	if (opts.argc) {
+		ret = workload__prepare(&wl, opts.argv, &orig);
+		if (ret) {
+			pr_err("cannot fork the workload: %s", strerror(-ret));
+			goto out_signals;
+		}
+	}
+	if (target__threads(&opts, wl.pid, &threads)) {
+		status = PREC_EXIT_USAGE;
+		goto out_kill;
+	}
+	ret = evlist__init(&evlist, &specs, &opts, cpus, threads);
+	cpus = NULL;
+	threads = NULL;
 	if (ret) {
-		pr_err("cannot fork the workload: %s", strerror(-ret));
-		goto out_signals;
+		pr_err("cannot set up the events: %s", strerror(-ret));
+		goto out_kill;
 	}
 	pr_verbose("mmap size %zuB\n", data_bytes + (size_t)sysconf(_SC_PAGESIZE));
-	if (evlist__open(&evlist, wl.pid) || evlist__mmap(&evlist, data_bytes))
+	if (evlist__open(&evlist) || evlist__mmap(&evlist, data_bytes))
+		goto out_kill;
+	nr_pfd = evlist__pollfds(&evlist, &pfd);
+	if (nr_pfd < 0)
 		goto out_kill;
 
 	/* 5. The file: header, attrs with their ids, the synthesized side-band. */
@@ -336,9 +407,8 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 		goto out_kill;
 	}
 	wev = calloc((size_t)evlist.nr, sizeof(*wev));
-	if (!wev)
+	if (!wev || fill_events(wev, &evlist, &idbuf))
 		goto out_abort;
-	fill_events(wev, &evlist);
 	ret = writer__begin(w, wev, (uint32_t)evlist.nr);
 	if (!ret)
 		ret = synthesize(w, &evlist, wl.pid);
@@ -351,18 +421,23 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	 * of the -k clock is taken right before, as perf does. */
 	if (clk.use)
 		clock__snapshot(clk.id, &clk.res_ns, &clk.tod_ns, &clk.clock_ns);
-	ret = workload__start(&wl);
+	ret = opts.argc ? workload__start(&wl) : 0;
 	if (ret) {
 		pr_err("cannot run '%s': %s", opts.argv[0], strerror(-ret));
 		status = ret == -ENOENT ? PREC_EXIT_NOTFOUND : PREC_EXIT_NOEXEC;
 		goto out_abort;
 	}
+	if (start_events(&evlist, &opts, &orig))
+		goto out_stopped;
 
-	/* 7. Drain until the workload ends or prec is told to stop. */
+	/* 7. Drain until the command ends, every target thread is gone, or
+	 * prec is told to stop. */
 	ret = drain__init(&drain, evlist.rings, evlist.nr_rings, w,
 			  evlist__sample_time_offset(&evlist));
 	if (!ret)
-		ret = drain__run(&drain, should_stop, &wl, &orig);
+		ret = drain__run(&drain, pfd, nr_pfd, !opts.argc && !opts.system_wide &&
+			         !opts.cpu_list, should_stop, &wl, &orig);
+out_stopped:
 	if (ret && !wl.exited) {
 		/* The file cannot take more: do not wait for the workload. */
 		workload__kill(&wl, SIGTERM);
@@ -402,8 +477,14 @@ out_kill:
 out_signals:
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 out:
+	if (opts.cgroup_fd >= 0)
+		close(opts.cgroup_fd);
+	free(pfd);
+	cpu_map__delete(cpus);
+	thread_map__delete(threads);
 	drain__exit(&drain);
 	free(wev);
+	free(idbuf);
 	sysinfo__exit(&si);
 	evlist__exit(&evlist);
 	event_specs__exit(&specs);

@@ -10,30 +10,47 @@
 
 struct cpu_map;
 struct event_specs;
+struct pollfd;
 struct record_opts;
+struct thread_map;
 
 struct evlist {
 	struct evsel *evsel;
 	int nr;
-	struct cpu_map *cpus; /* owned */
-	struct ring *rings; /* one per CPU index, the first event's fd owns it */
+	struct cpu_map *cpus; /* owned; the single -1 of --per-thread means any CPU */
+	struct thread_map *threads; /* owned; the single -1 of -a/-C means any thread */
+	bool workload_only; /* events follow a forked command, enabled at its exec */
+	struct ring *rings; /* one per CPU (per thread with --per-thread) */
 	int nr_rings;
 	size_t id_hdr_size; /* bytes of the sample_id trailer on non-sample records */
 };
 
 /*
  * Builds the evsels from the parsed specs and configures their attrs as perf
- * record does for opts (sample_type, read_format, frequency or period,
- * tracking bits on the first event). Takes ownership of cpus. 0 or -errno.
+ * record does for opts and its target (sample_type, read_format, frequency or
+ * period, inherit, enable_on_exec, the tracking bits on the first event or on
+ * the dummy perf adds for -a/-C/-D). Takes ownership of cpus and threads
+ * (also on error). 0 or -errno.
  */
 int evlist__init(struct evlist *evlist, const struct event_specs *specs,
-		 const struct record_opts *opts, struct cpu_map *cpus);
+		 const struct record_opts *opts, struct cpu_map *cpus, struct thread_map *threads);
 
 /*
- * Opens every event on every CPU for pid. On failure prints one line that
- * names the event and the fix, and returns a negative errno with nothing open.
+ * Opens every event for every (CPU, thread) pair. On failure prints one line
+ * that names the event and the fix, and returns a negative errno with nothing
+ * open.
  */
-int evlist__open(struct evlist *evlist, int pid);
+int evlist__open(struct evlist *evlist);
+
+/* Enables every event that is not enabled at open or at exec (ioctl). */
+void evlist__enable(struct evlist *evlist);
+
+/*
+ * A pollfd for every open event fd (ring owners and redirected ones), so a
+ * target's exit shows as POLLHUP. Returns the count and *out (caller frees),
+ * or -ENOMEM.
+ */
+int evlist__pollfds(const struct evlist *evlist, struct pollfd **out);
 
 /*
  * Maps one ring of data_bytes per CPU and redirects the other events to it.

@@ -11,18 +11,28 @@ struct evsel {
 	int idx; /* position in the evlist */
 	bool precise_max; /* lower precise_ip until the kernel accepts it */
 	bool name_from_attr; /* rename from the attr after a fallback */
+	bool immediate; /* enabled at open, not by evlist__enable (tracking dummy) */
+	int cgroup_fd; /* -G: open for this cgroup (PERF_FLAG_PID_CGROUP); -1 none */
 	int nr_cpus;
-	int *fd; /* [cpu index], -1 when closed */
-	uint64_t *id; /* [cpu index], the kernel's event id */
+	int nr_threads;
+	int *fd; /* [cpu index * nr_threads + thread index], -1 when not open */
+	uint64_t *id; /* same index, the kernel's event id (0 when not open) */
 };
 
+/* The fd slot of one (cpu index, thread index) pair. */
+#define EVSEL_FD(e, c, t) ((e)->fd[(c) * (e)->nr_threads + (t)])
+#define EVSEL_ID(e, c, t) ((e)->id[(c) * (e)->nr_threads + (t)])
+
 /*
- * Opens the event on every CPU index for pid, retrying with perf's fallbacks
- * (hardware -> cpu-clock, precise_ip lowered, kernel excluded when paranoid,
- * read_format without LOST on old kernels). Fills fd[] and id[]. Returns 0, or
- * a negative errno with nothing left open; *failed_cpu tells which CPU failed.
+ * Opens the event for every (cpu, thread) pair (a cpu or thread of -1 means
+ * any), retrying with perf's fallbacks (hardware -> cpu-clock, precise_ip
+ * lowered, kernel excluded when paranoid, read_format without LOST on old
+ * kernels). A thread that has exited (ESRCH) is skipped while others remain.
+ * Fills fd[] and id[]. Returns 0, or a negative errno with nothing left open
+ * and *failed_cpu / *failed_thread naming the pair that failed.
  */
-int evsel__open(struct evsel *evsel, int pid, const int *cpus, int nr_cpus, int *failed_cpu);
+int evsel__open(struct evsel *evsel, const int *cpus, int nr_cpus, const int *threads,
+		int nr_threads, int *failed_cpu, int *failed_thread);
 
 /*
  * Renames the event to base plus perf's modifier suffix for its attr (e.g.

@@ -19,6 +19,17 @@ struct record_opts {
 	bool freq_max; /* -F max */
 	uint64_t period; /* -c; 0 when not given */
 	uint64_t mmap_bytes; /* -m as bytes of ring data; 0 means the default */
+	/* Targets: none of these means the command alone. */
+	bool system_wide; /* -a */
+	const char *cpu_list; /* -C */
+	const char *pid_list; /* -p */
+	const char *tid_list; /* -t */
+	const char *uid_str; /* -u: a user name or uid */
+	bool per_thread; /* --per-thread: one ring per thread, events on any CPU */
+	bool no_inherit; /* -i */
+	const char *cgroup; /* -G (with -a/-C) */
+	int cgroup_fd; /* -G's directory, opened by the recorder; -1 none */
+	long delay_ms; /* -D: enable after this many ms; -1 start disabled */
 	bool use_clockid; /* -k given */
 	int clockid; /* -k: the clock sample times come from */
 	int verbose; /* -v count */

@@ -78,11 +78,18 @@ bad err '-c|count|period' -- -c 0 -o @OUT@ -- true
 bad err '-5' -- -c -5 -o @OUT@ -- true
 bad err 'abc' '-m|mmap' -- -m abc -o @OUT@ -- true
 bad err 'nosuch' -- -e nosuch -o @OUT@ -- true
-bad err 'not supported yet' '-a|all-cpus' -- -a -o @OUT@ -- true
-bad err 'not supported yet' '-p|pid' -- -p 1 -o @OUT@
 bad err 'not supported yet' '-g|call-?graph|callchain' -- -g -o @OUT@ -- true
 bad err 'not supported yet' '-z|compress' -- -z -o @OUT@ -- true
-bad err 'command' -- -o @OUT@
+bad err 'modifier' 'z' -- -e cpu-clock:zz -o @OUT@ -- true
+# Targets (issue 4): CPUs that are not there, processes and users that do not exist.
+bad err 'CPU 99' 'online' -- -C 99 -o @OUT@ -- true
+bad err '-C|cpu' "1-" -- -C 1- -o @OUT@ -- true
+bad err '-C|cpu' -- -C '' -o @OUT@ -- true
+bad err '999999' 'process' -- -p 999999 -o @OUT@
+bad err 'abc' '-t|tid' -- -t abc -o @OUT@
+bad err 'nosuchuser' 'user' -- -u nosuchuser -o @OUT@
+bad err '-G|cgroup' '-a' -- -G x -o @OUT@ -- true
+bad err 'nosuchcgroup' 'cgroup' -- -a -G nosuchcgroup -o @OUT@ -- true
 bad err 'requires|argument|missing|value' "-o|output|'o'" -- -o
 
 # Output paths that cannot be created (the second fails for root too).

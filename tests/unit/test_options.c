@@ -34,10 +34,39 @@ struct accept_row {
 	int verbose;
 	bool quiet, help, version;
 	const char *cmd[5]; /* the workload's argv */
+	/* targets (all zero/NULL unless named) */
+	bool system_wide, per_thread, no_inherit, use_clockid;
+	const char *cpu_list, *pid_list, *tid_list, *uid_str, *cgroup;
+	long delay_ms;
+	int clockid;
 };
 
 static const struct accept_row accept_rows[] = {
 	{ .args = { "true" }, .cmd = { "true" } },
+	/* no command and no target: system-wide until SIGINT, as perf */
+	{ .args = { NULL }, .system_wide = true },
+	{ .args = { "-q" }, .quiet = true, .system_wide = true },
+	{ .args = { "record" }, .system_wide = true },
+	{ .args = { "-q", "--" }, .quiet = true, .system_wide = true },
+	{ .args = { "-e", "cpu-clock" }, .events = { "cpu-clock" }, .system_wide = true },
+	/* targets */
+	{ .args = { "-a", "true" }, .system_wide = true, .cmd = { "true" } },
+	{ .args = { "--all-cpus", "true" }, .system_wide = true, .cmd = { "true" } },
+	{ .args = { "-e", "cpu-clock", "-a" }, .events = { "cpu-clock" }, .system_wide = true },
+	{ .args = { "-C", "0", "true" }, .cpu_list = "0", .cmd = { "true" } },
+	{ .args = { "-C1" }, .cpu_list = "1" },
+	{ .args = { "-p", "1" }, .pid_list = "1" },
+	{ .args = { "--pid=1,2" }, .pid_list = "1,2" },
+	{ .args = { "-p", "1", "--", "sleep", "1" }, .pid_list = "1", .cmd = { "sleep", "1" } },
+	{ .args = { "-t", "5" }, .tid_list = "5" },
+	{ .args = { "-u", "root" }, .uid_str = "root" },
+	{ .args = { "--per-thread", "-p", "7" }, .per_thread = true, .pid_list = "7" },
+	{ .args = { "-i", "true" }, .no_inherit = true, .cmd = { "true" } },
+	{ .args = { "-a", "-G", "system.slice" }, .system_wide = true, .cgroup = "system.slice" },
+	{ .args = { "-D", "100", "true" }, .delay_ms = 100, .cmd = { "true" } },
+	{ .args = { "--delay=-1", "true" }, .delay_ms = -1, .cmd = { "true" } },
+	{ .args = { "-k", "mono", "true" }, .use_clockid = true, .clockid = 1, .cmd = { "true" } },
+	{ .args = { "--clockid=4", "true" }, .use_clockid = true, .clockid = 4, .cmd = { "true" } },
 	{ .args = { "true", "a", "b" }, .cmd = { "true", "a", "b" } },
 	/* -o */
 	{ .args = { "-o", "out.data", "true" }, .output = "out.data", .cmd = { "true" } },
@@ -207,9 +236,28 @@ static bool accept_row__check(size_t i, const struct accept_row *r)
 	ROW_CHECK(opts.quiet == r->quiet, "quiet %d", opts.quiet);
 	ROW_CHECK(opts.help == r->help, "help %d", opts.help);
 	ROW_CHECK(opts.version == r->version, "version %d", opts.version);
+	ROW_CHECK(opts.system_wide == r->system_wide, "system_wide %d", opts.system_wide);
+	ROW_CHECK(opts.per_thread == r->per_thread, "per_thread %d", opts.per_thread);
+	ROW_CHECK(opts.no_inherit == r->no_inherit, "no_inherit %d", opts.no_inherit);
+	ROW_CHECK(opts.use_clockid == r->use_clockid, "use_clockid %d", opts.use_clockid);
+	if (r->use_clockid)
+		ROW_CHECK(opts.clockid == r->clockid, "clockid %d", opts.clockid);
+	ROW_CHECK(opts.delay_ms == r->delay_ms, "delay_ms %ld", opts.delay_ms);
+	ROW_CHECK(opts.cgroup_fd == -1, "cgroup_fd %d", opts.cgroup_fd);
+#define STR_FIELD(f)                                                                   \
+	ROW_CHECK(r->f ? (opts.f && !strcmp(opts.f, r->f)) : opts.f == NULL, #f " '%s'", \
+		  opts.f ? opts.f : "(null)")
+	STR_FIELD(cpu_list);
+	STR_FIELD(pid_list);
+	STR_FIELD(tid_list);
+	STR_FIELD(uid_str);
+	STR_FIELD(cgroup);
+#undef STR_FIELD
 	if (!r->help && !r->version) {
 		ROW_CHECK(opts.argc == ncmd, "argc %d", opts.argc);
-		if (opts.argc == ncmd) {
+		if (ncmd == 0)
+			ROW_CHECK(opts.argc == 0 && opts.argv == NULL, "argv set without a command");
+		else if (opts.argc == ncmd) {
 			for (int a = 0; a < ncmd; a++)
 				ROW_CHECK(!strcmp(opts.argv[a], r->cmd[a]), "argv[%d] '%s'", a,
 					  opts.argv[a]);
@@ -239,12 +287,18 @@ struct reject_row {
 };
 
 static const struct reject_row reject_rows[] = {
-	/* no command */
-	{ { NULL }, "no command" },
-	{ { "-q" }, "no command" },
-	{ { "record" }, "no command" },
-	{ { "-q", "--" }, "no command" },
-	{ { "-e", "cpu-clock" }, "no command" },
+	/* targets that do not go together, or bad values */
+	{ { "-G", "x", "true" }, "add -a or -C" },
+	{ { "-p", "1", "-t", "2" }, "only one of -p, -t and -u" },
+	{ { "-p", "1", "-a" }, "exclusive" },
+	{ { "-C", "0", "-u", "root" }, "exclusive" },
+	{ { "--per-thread", "-a" }, "--per-thread cannot" },
+	{ { "-D", "abc", "true" }, "-D/--delay" },
+	{ { "-D", "-2", "true" }, "-D/--delay" },
+	{ { "-D", "", "true" }, "-D/--delay" },
+	{ { "-u", "", "true" }, "-u/--uid" },
+	{ { "-k", "nosuch", "true" }, "unknown clockid" },
+	{ { "-p" }, "needs a value" },
 	/* -F */
 	{ { "-F0", "true" }, "-F" },
 	{ { "-F", "0", "true" }, "'0'" },
@@ -301,11 +355,6 @@ static const struct reject_row reject_rows[] = {
 	{ { "--help=x" }, "takes no value" },
 	{ { "-h", "--nosuch" }, "'--nosuch'" },
 	/* options of later issues: refused, never ignored */
-	{ { "-a", "true" }, "not supported yet" },
-	{ { "--all-cpus", "true" }, "not supported yet" },
-	{ { "-p", "1" }, "not supported yet" },
-	{ { "--pid=1" }, "not supported yet" },
-	{ { "-C", "0", "true" }, "not supported yet" },
 	{ { "-g", "true" }, "not supported yet" },
 	{ { "-qg", "true" }, "not supported yet" },
 	{ { "--call-graph=dwarf", "true" }, "not supported yet" },
@@ -314,10 +363,7 @@ static const struct reject_row reject_rows[] = {
 	{ { "--compression-level=3", "true" }, "not supported yet" },
 	{ { "-T", "true" }, "not supported yet" },
 	{ { "-b", "true" }, "not supported yet" },
-	{ { "--per-thread", "true" }, "not supported yet" },
-	{ { "-i", "true" }, "not supported yet" },
 	{ { "--switch-output", "true" }, "not supported yet" },
-	{ { "-e", "cpu-clock", "-a" }, "not supported yet" },
 };
 
 static bool reject_row__check(size_t i, const struct reject_row *r)
@@ -360,9 +406,9 @@ static void test_error_messages(void **state)
 	int argc;
 
 	(void)state;
-	argc = build_argv(argv, (const char *const[]){ "-a", "true", NULL });
+	argc = build_argv(argv, (const char *const[]){ "-z", "true", NULL });
 	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "option -a/--all-cpus is not supported yet");
+	assert_string_equal(err, "option -z/--compression-level is not supported yet");
 
 	argc = build_argv(argv, (const char *const[]){ "-g", "true", NULL });
 	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), -EINVAL);
@@ -443,7 +489,8 @@ static void test_usage(void **state)
 	assert_non_null(strstr(text, "-F, --freq <freq|max>"));
 	assert_non_null(strstr(text, "-m, --mmap-pages <pages|size>"));
 	assert_non_null(strstr(text, "    --version"));
-	assert_null(strstr(text, "all-cpus"));
+	assert_non_null(strstr(text, "-a, --all-cpus"));
+	assert_non_null(strstr(text, "-p, --pid <pid>"));
 	assert_null(strstr(text, "call-graph"));
 }
 

@@ -613,7 +613,7 @@ static void test_drain_run_final_drain(void **state)
 	publish(f, TAIL, &s);
 	add_sample(&p.s, 0x403000, 5, 4000, 1);
 	assert_int_equal(drain__init(&d, &f->ring, 1, w, TIME_OFF), 0);
-	assert_int_equal(drain__run(&d, stop_after_producing, &p, &mask), 0);
+	assert_int_equal(drain__run(&d, NULL, 0, false, stop_after_producing, &p, &mask), 0);
 	assert_int_equal(p.calls, 1);
 	assert_int_equal(d.stats.samples, 4);
 	assert_int_equal(d.stats.last_time, 4000);

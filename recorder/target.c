@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The CPUs and threads of a recording (target.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <mntent.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "prec/cpu_map.h"
+#include "prec/log.h"
+#include "prec/record.h"
+#include "prec/thread_map.h"
+#include "target.h"
+
+static int cpu_map__online_has(const struct cpu_map *online, int cpu)
+{
+	for (int i = 0; i < online->nr; i++)
+		if (online->cpu[i] == cpu)
+			return 1;
+	return 0;
+}
+
+int target__cpus(const struct record_opts *opts, struct cpu_map **out)
+{
+	struct cpu_map *online = NULL, *list = NULL;
+	int ret;
+
+	if (opts->per_thread) {
+		list = malloc(sizeof(*list) + sizeof(int));
+		if (!list)
+			return -ENOMEM;
+		list->nr = 1;
+		list->cpu[0] = -1;
+		*out = list;
+		return 0;
+	}
+	ret = cpu_map__online(&online);
+	if (ret) {
+		pr_err("cannot read the online CPUs: %s (is /sys mounted?)", strerror(-ret));
+		return ret;
+	}
+	if (!opts->cpu_list) {
+		*out = online;
+		return 0;
+	}
+	ret = cpu_map__parse(&list, opts->cpu_list);
+	if (ret) {
+		pr_err("invalid -C/--cpu list '%s' (give CPUs like 0-2,5)", opts->cpu_list);
+		cpu_map__delete(online);
+		return ret;
+	}
+	for (int i = 0; i < list->nr; i++) {
+		if (!cpu_map__online_has(online, list->cpu[i])) {
+			pr_err("CPU %d in -C/--cpu is not online (online CPUs: %d-%d; see /sys/devices/system/cpu/online)",
+			       list->cpu[i], online->cpu[0], online->cpu[online->nr - 1]);
+			cpu_map__delete(online);
+			cpu_map__delete(list);
+			return -EINVAL;
+		}
+	}
+	cpu_map__delete(online);
+	*out = list;
+	return 0;
+}
+
+static int resolve_uid(const char *str, uid_t *uid)
+{
+	struct passwd *pw = getpwnam(str);
+	char *end;
+	long v;
+
+	if (pw) {
+		*uid = pw->pw_uid;
+		return 0;
+	}
+	errno = 0;
+	v = strtol(str, &end, 10);
+	if (*str && !*end && !errno && v >= 0) {
+		*uid = (uid_t)v;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int target__threads(const struct record_opts *opts, pid_t workload_pid, struct thread_map **out)
+{
+	pid_t bad = 0;
+	uid_t uid;
+	int ret;
+
+	if (opts->pid_list || opts->tid_list) {
+		const char *list = opts->pid_list ? opts->pid_list : opts->tid_list;
+		const char *opt = opts->pid_list ? "-p/--pid" : "-t/--tid";
+
+		ret = opts->pid_list ? thread_map__new_pids(out, list, "/proc", &bad) :
+				       thread_map__new_tids(out, list, "/proc", &bad);
+		if (ret == -EINVAL)
+			pr_err("invalid %s list '%s' (give ids like 1234 or 1234,5678)", opt, list);
+		else if (ret == -ESRCH)
+			pr_err("no such %s %d for %s (check it with ps)",
+			       opts->pid_list ? "process" : "thread", (int)bad, opt);
+		else if (ret)
+			pr_err("cannot list the threads of %s: %s", list, strerror(-ret));
+		return ret;
+	}
+	if (opts->uid_str) {
+		if (resolve_uid(opts->uid_str, &uid)) {
+			pr_err("unknown user '%s' for -u/--uid (give a user name or a numeric uid)",
+			       opts->uid_str);
+			return -EINVAL;
+		}
+		ret = thread_map__new_uid(out, uid, "/proc");
+		if (ret == -ESRCH)
+			pr_err("user '%s' runs no process to record", opts->uid_str);
+		else if (ret)
+			pr_err("cannot list the processes of user '%s': %s", opts->uid_str,
+			       strerror(-ret));
+		return ret;
+	}
+	*out = thread_map__new_one(opts->system_wide || opts->cpu_list ? -1 : workload_pid);
+	return *out ? 0 : -ENOMEM;
+}
+
+/* The cgroup2 mount point, from /proc/mounts; "/sys/fs/cgroup" if none is found. */
+static void cgroup2_root(char *buf, size_t len)
+{
+	FILE *f = setmntent("/proc/mounts", "re");
+	struct mntent *m;
+
+	snprintf(buf, len, "/sys/fs/cgroup");
+	if (!f)
+		return;
+	while ((m = getmntent(f))) {
+		if (!strcmp(m->mnt_type, "cgroup2")) {
+			snprintf(buf, len, "%s", m->mnt_dir);
+			break;
+		}
+	}
+	endmntent(f);
+}
+
+int target__cgroup_fd(const char *name)
+{
+	char root[512], path[1024];
+	int fd;
+
+	cgroup2_root(root, sizeof(root));
+	snprintf(path, sizeof(path), "%s/%s", root, name[0] == '/' ? name + 1 : name);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		int err = -errno;
+
+		pr_err("cannot open cgroup '%s' (%s): %s (give a cgroup path relative to %s)", name,
+		       path, strerror(-err), root);
+		return err;
+	}
+	return fd;
+}
