@@ -18,6 +18,62 @@
 #include "prec/record.h"
 #include "caps.h"
 
+/* The sample contents perf record's flags ask for (-d, -R, -W, -b, --user-regs...). */
+static void evsel__config_sample(struct evsel *evsel, const struct record_opts *opts,
+				 bool tracking)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+
+	if (opts->sample_addr) {
+		attr->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+		attr->mmap_data = tracking;
+	}
+	if (opts->sample_cpu)
+		attr->sample_type |= PERF_SAMPLE_CPU;
+	if (opts->raw_samples)
+		attr->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
+	if (opts->sample_weight)
+		attr->sample_type |= PERF_SAMPLE_WEIGHT_STRUCT;
+	if (opts->phys_data)
+		attr->sample_type |= PERF_SAMPLE_PHYS_ADDR;
+	if (opts->data_page_size)
+		attr->sample_type |= PERF_SAMPLE_DATA_PAGE_SIZE;
+	if (opts->code_page_size)
+		attr->sample_type |= PERF_SAMPLE_CODE_PAGE_SIZE;
+	if (opts->sample_identifier)
+		attr->sample_type |= PERF_SAMPLE_IDENTIFIER;
+	if (opts->sample_period)
+		attr->sample_type |= PERF_SAMPLE_PERIOD;
+	if (opts->inherit_stat) {
+		attr->inherit_stat = 1;
+		attr->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	}
+	if (opts->no_samples) {
+		/* perf -n: the event counts, never samples. */
+		attr->sample_freq = 0;
+		attr->sample_period = 0;
+	}
+	if (opts->all_cgroups)
+		attr->sample_type |= PERF_SAMPLE_CGROUP;
+	if (opts->branch_filter) {
+		attr->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		attr->branch_sample_type = opts->branch_filter;
+	}
+	if (opts->user_regs) {
+		attr->sample_type |= PERF_SAMPLE_REGS_USER;
+		attr->sample_regs_user = opts->user_regs;
+	}
+	if (opts->intr_regs) {
+		attr->sample_type |= PERF_SAMPLE_REGS_INTR;
+		attr->sample_regs_intr = opts->intr_regs;
+	}
+	if (tracking) {
+		attr->context_switch = opts->switch_events;
+		attr->namespaces = opts->namespaces;
+		attr->cgroup = opts->all_cgroups;
+	}
+}
+
 /* How the recording is targeted: decides enable_on_exec, inherit, CPU bits. */
 struct target_kind {
 	bool has_cpu; /* -a or -C: per-CPU events for any task */
@@ -53,6 +109,7 @@ static void evsel__config(struct evsel *evsel, const struct record_opts *opts,
 		attr->use_clockid = 1;
 		attr->clockid = opts->clockid;
 	}
+	evsel__config_sample(evsel, opts, tracking);
 	if (tracking) {
 		/* One event carries the side-band the reader needs to resolve IPs. */
 		attr->mmap = 1;
@@ -213,7 +270,11 @@ int evlist__open(struct evlist *evlist)
 			else
 				snprintf(where, sizeof(where), "on CPU %d", cpu);
 			pr_err("cannot open event '%s' %s: %s (%s)", evsel->name, where,
-			       strerror(-ret), open_hint(-ret, advice, sizeof(advice)));
+			       strerror(-ret),
+			       (ret == -EOPNOTSUPP || ret == -EINVAL) &&
+					       (evsel->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) ?
+				       "this event's PMU cannot sample branch stacks; drop -b/-j" :
+				       open_hint(-ret, advice, sizeof(advice)));
 			for (int j = 0; j < i; j++)
 				evsel__close(&evlist->evsel[j]);
 			return ret;

@@ -4,6 +4,8 @@
  * and meanings; never prints, never exits: errors come back as one line.
  */
 #include <errno.h>
+#include <stddef.h>
+#include <linux/perf_event.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 
 #include "prec/clock.h"
 #include "prec/record.h"
+#include "regs.h"
 
 enum opt_id {
 	OPT_OUTPUT,
@@ -34,11 +37,17 @@ enum opt_id {
 	OPT_NO_INHERIT,
 	OPT_CGROUP,
 	OPT_DELAY,
+	OPT_FLAG, /* a bool of record_opts, found by offset */
+	OPT_BRANCH_ANY,
+	OPT_BRANCH_FILTER,
+	OPT_USER_REGS,
+	OPT_INTR_REGS,
 	OPT_LATER, /* a perf record option a later version of prec adds */
 };
 
 struct opt_def {
 	char short_name; /* 0 when none */
+	size_t flag_off; /* OPT_FLAG: offsetof(struct record_opts, the bool) */
 	const char *long_name;
 	enum opt_id id;
 	int has_arg; /* 0 none, 1 required, 2 optional (only as --opt=val) */
@@ -47,79 +56,82 @@ struct opt_def {
 };
 
 static const struct opt_def opt_table[] = {
-	{ 'o', "output", OPT_OUTPUT, 1, "file", "output file name (default perf.data)" },
-	{ 'e', "event", OPT_EVENT, 1, "event", "event selector (repeatable, comma lists)" },
-	{ 'F', "freq", OPT_FREQ, 1, "freq|max", "profile at this frequency (default 4000)" },
-	{ 'c', "count", OPT_COUNT, 1, "n", "event period to sample" },
-	{ 'm', "mmap-pages", OPT_MMAP_PAGES, 1, "pages|size",
+	{ 'o', 0, "output", OPT_OUTPUT, 1, "file", "output file name (default perf.data)" },
+	{ 'e', 0, "event", OPT_EVENT, 1, "event", "event selector (repeatable, comma lists)" },
+	{ 'F', 0, "freq", OPT_FREQ, 1, "freq|max", "profile at this frequency (default 4000)" },
+	{ 'c', 0, "count", OPT_COUNT, 1, "n", "event period to sample" },
+	{ 'm', 0, "mmap-pages", OPT_MMAP_PAGES, 1, "pages|size",
 	  "ring buffer data pages per CPU (power of two) or a size with B/K/M/G" },
-	{ 'q', "quiet", OPT_QUIET, 0, NULL, "don't print any message but errors" },
-	{ 'v', "verbose", OPT_VERBOSE, 0, NULL, "be more verbose (repeat for more)" },
-	{ 'h', "help", OPT_HELP, 0, NULL, "show this help" },
-	{ 0, "version", OPT_VERSION, 0, NULL, "show the version" },
-	{ 'k', "clockid", OPT_CLOCKID, 1, "clockid",
+	{ 'q', 0, "quiet", OPT_QUIET, 0, NULL, "don't print any message but errors" },
+	{ 'v', 0, "verbose", OPT_VERBOSE, 0, NULL, "be more verbose (repeat for more)" },
+	{ 'h', 0, "help", OPT_HELP, 0, NULL, "show this help" },
+	{ 0, 0, "version", OPT_VERSION, 0, NULL, "show the version" },
+	{ 'k', 0, "clockid", OPT_CLOCKID, 1, "clockid",
 	  "clock for sample times: monotonic, monotonic_raw, realtime, boottime, tai, or a number" },
 
-	{ 'a', "all-cpus", OPT_ALL_CPUS, 0, NULL, "system-wide collection from all CPUs" },
-	{ 'C', "cpu", OPT_CPU, 1, "cpu", "list of CPUs to monitor (e.g. 0-2,5)" },
-	{ 'p', "pid", OPT_PID, 1, "pid", "record events on existing process ids (comma list)" },
-	{ 't', "tid", OPT_TID, 1, "tid", "record events on existing thread ids (comma list)" },
-	{ 'u', "uid", OPT_UID, 1, "user", "record events in threads owned by this user" },
-	{ 0, "per-thread", OPT_PER_THREAD, 0, NULL, "use per-thread rings (events on any CPU)" },
-	{ 'i', "no-inherit", OPT_NO_INHERIT, 0, NULL, "child tasks do not inherit counters" },
-	{ 'G', "cgroup", OPT_CGROUP, 1, "name", "monitor only this cgroup (with -a or -C)" },
-	{ 'D', "delay", OPT_DELAY, 1, "msecs", "start sampling after this delay (-1: disabled)" },
+	{ 'a', 0, "all-cpus", OPT_ALL_CPUS, 0, NULL, "system-wide collection from all CPUs" },
+	{ 'C', 0, "cpu", OPT_CPU, 1, "cpu", "list of CPUs to monitor (e.g. 0-2,5)" },
+	{ 'p', 0, "pid", OPT_PID, 1, "pid", "record events on existing process ids (comma list)" },
+	{ 't', 0, "tid", OPT_TID, 1, "tid", "record events on existing thread ids (comma list)" },
+	{ 'u', 0, "uid", OPT_UID, 1, "user", "record events in threads owned by this user" },
+	{ 0, 0, "per-thread", OPT_PER_THREAD, 0, NULL, "use per-thread rings (events on any CPU)" },
+	{ 'i', 0, "no-inherit", OPT_NO_INHERIT, 0, NULL, "child tasks do not inherit counters" },
+	{ 'G', 0, "cgroup", OPT_CGROUP, 1, "name", "monitor only this cgroup (with -a or -C)" },
+	{ 'D', 0, "delay", OPT_DELAY, 1, "msecs", "start sampling after this delay (-1: disabled)" },
+
+#define FLAG(c, name, field, help) { c, offsetof(struct record_opts, field), name, OPT_FLAG, 0, NULL, help }
+	FLAG('T', "timestamp", sample_time, "record the sample time (always on, as in perf record)"),
+	FLAG('P', "period", sample_period, "record the sample period"),
+	FLAG('d', "data", sample_addr, "record the sample addresses"),
+	FLAG(0, "sample-cpu", sample_cpu, "record the sample cpu"),
+	FLAG('R', "raw-samples", raw_samples, "collect raw sample records from all opened counters"),
+	FLAG('W', "weight", sample_weight, "enable weighted sampling"),
+	FLAG(0, "phys-data", phys_data, "record the sample physical addresses"),
+	FLAG(0, "data-page-size", data_page_size, "record the sampled data address data page size"),
+	FLAG(0, "code-page-size", code_page_size, "record the sampled code address page size"),
+	FLAG('s', "stat", inherit_stat, "per thread counts"),
+	FLAG('n', "no-samples", no_samples, "don't sample"),
+	FLAG(0, "switch-events", switch_events, "record context switch events"),
+	FLAG(0, "sample-identifier", sample_identifier, "record the sample identifier"),
+	FLAG(0, "namespaces", namespaces, "record namespaces events"),
+	FLAG(0, "all-cgroups", all_cgroups, "record cgroup events"),
+#undef FLAG
+	{ 'b', 0, "branch-any", OPT_BRANCH_ANY, 0, NULL, "sample any taken branches" },
+	{ 'j', 0, "branch-filter", OPT_BRANCH_FILTER, 1, "filter", "branch stack filter modes" },
+	{ 0, 0, "user-regs", OPT_USER_REGS, 2, "regs", "sample user registers (=ax,bx,... or all)" },
+	{ 'I', 0, "intr-regs", OPT_INTR_REGS, 2, "regs", "sample registers at interrupt (=ax,bx,... or all)" },
 
 	/* perf record options that later issues implement: refused, never ignored. */
-	{ 'g', NULL, OPT_LATER, 0, NULL, NULL },
-	{ 0, "call-graph", OPT_LATER, 1, NULL, NULL },
-	{ 'z', "compression-level", OPT_LATER, 2, NULL, NULL },
-	{ 'b', "branch-any", OPT_LATER, 0, NULL, NULL },
-	{ 'j', "branch-filter", OPT_LATER, 1, NULL, NULL },
-	{ 'T', "timestamp", OPT_LATER, 0, NULL, NULL },
-	{ 'P', "period", OPT_LATER, 0, NULL, NULL },
-	{ 'd', "data", OPT_LATER, 0, NULL, NULL },
-	{ 'R', "raw-samples", OPT_LATER, 0, NULL, NULL },
-	{ 's', "stat", OPT_LATER, 0, NULL, NULL },
-	{ 'n', "no-samples", OPT_LATER, 0, NULL, NULL },
-	{ 'B', "no-buildid", OPT_LATER, 0, NULL, NULL },
-	{ 'N', "no-buildid-cache", OPT_LATER, 0, NULL, NULL },
-	{ 'S', "snapshot", OPT_LATER, 2, NULL, NULL },
-	{ 'W', "weight", OPT_LATER, 0, NULL, NULL },
-	{ 'I', "intr-regs", OPT_LATER, 2, NULL, NULL },
-	{ 'r', "realtime", OPT_LATER, 1, NULL, NULL },
-	{ 0, "filter", OPT_LATER, 1, NULL, NULL },
-	{ 0, "exclude-perf", OPT_LATER, 0, NULL, NULL },
-	{ 0, "all-user", OPT_LATER, 0, NULL, NULL },
-	{ 0, "all-kernel", OPT_LATER, 0, NULL, NULL },
-	{ 0, "sample-cpu", OPT_LATER, 0, NULL, NULL },
-	{ 0, "sample-identifier", OPT_LATER, 0, NULL, NULL },
-	{ 0, "phys-data", OPT_LATER, 0, NULL, NULL },
-	{ 0, "data-page-size", OPT_LATER, 0, NULL, NULL },
-	{ 0, "code-page-size", OPT_LATER, 0, NULL, NULL },
-	{ 0, "switch-events", OPT_LATER, 0, NULL, NULL },
-	{ 0, "namespaces", OPT_LATER, 0, NULL, NULL },
-	{ 0, "all-cgroups", OPT_LATER, 0, NULL, NULL },
-	{ 0, "user-regs", OPT_LATER, 1, NULL, NULL },
-	{ 0, "kernel-callchains", OPT_LATER, 0, NULL, NULL },
-	{ 0, "user-callchains", OPT_LATER, 0, NULL, NULL },
-	{ 0, "mmap-flush", OPT_LATER, 1, NULL, NULL },
-	{ 0, "switch-output", OPT_LATER, 2, NULL, NULL },
-	{ 0, "switch-max-files", OPT_LATER, 1, NULL, NULL },
-	{ 0, "timestamp-filename", OPT_LATER, 0, NULL, NULL },
-	{ 0, "max-size", OPT_LATER, 1, NULL, NULL },
-	{ 0, "overwrite", OPT_LATER, 0, NULL, NULL },
-	{ 0, "tail-synthesize", OPT_LATER, 0, NULL, NULL },
-	{ 0, "no-buffering", OPT_LATER, 0, NULL, NULL },
-	{ 0, "buildid-all", OPT_LATER, 0, NULL, NULL },
-	{ 0, "buildid-mmap", OPT_LATER, 0, NULL, NULL },
-	{ 0, "strict-freq", OPT_LATER, 0, NULL, NULL },
-	{ 0, "group", OPT_LATER, 0, NULL, NULL },
-	{ 0, "aio", OPT_LATER, 2, NULL, NULL },
-	{ 0, "affinity", OPT_LATER, 1, NULL, NULL },
-	{ 0, "threads", OPT_LATER, 2, NULL, NULL },
-	{ 0, "control", OPT_LATER, 1, NULL, NULL },
-	{ 0, "list-events", OPT_LATER, 0, NULL, NULL },
+	{ 'g', 0, NULL, OPT_LATER, 0, NULL, NULL },
+	{ 0, 0, "call-graph", OPT_LATER, 1, NULL, NULL },
+	{ 'z', 0, "compression-level", OPT_LATER, 2, NULL, NULL },
+	{ 'B', 0, "no-buildid", OPT_LATER, 0, NULL, NULL },
+	{ 'N', 0, "no-buildid-cache", OPT_LATER, 0, NULL, NULL },
+	{ 'S', 0, "snapshot", OPT_LATER, 2, NULL, NULL },
+	{ 'r', 0, "realtime", OPT_LATER, 1, NULL, NULL },
+	{ 0, 0, "filter", OPT_LATER, 1, NULL, NULL },
+	{ 0, 0, "exclude-perf", OPT_LATER, 0, NULL, NULL },
+	{ 0, 0, "all-user", OPT_LATER, 0, NULL, NULL },
+	{ 0, 0, "all-kernel", OPT_LATER, 0, NULL, NULL },
+	{ 0, 0, "kernel-callchains", OPT_LATER, 0, NULL, NULL },
+	{ 0, 0, "user-callchains", OPT_LATER, 0, NULL, NULL },
+	{ 0, 0, "mmap-flush", OPT_LATER, 1, NULL, NULL },
+	{ 0, 0, "switch-output", OPT_LATER, 2, NULL, NULL },
+	{ 0, 0, "switch-max-files", OPT_LATER, 1, NULL, NULL },
+	{ 0, 0, "timestamp-filename", OPT_LATER, 0, NULL, NULL },
+	{ 0, 0, "max-size", OPT_LATER, 1, NULL, NULL },
+	{ 0, 0, "overwrite", OPT_LATER, 0, NULL, NULL },
+	{ 0, 0, "tail-synthesize", OPT_LATER, 0, NULL, NULL },
+	{ 0, 0, "no-buffering", OPT_LATER, 0, NULL, NULL },
+	{ 0, 0, "buildid-all", OPT_LATER, 0, NULL, NULL },
+	{ 0, 0, "buildid-mmap", OPT_LATER, 0, NULL, NULL },
+	{ 0, 0, "strict-freq", OPT_LATER, 0, NULL, NULL },
+	{ 0, 0, "group", OPT_LATER, 0, NULL, NULL },
+	{ 0, 0, "aio", OPT_LATER, 2, NULL, NULL },
+	{ 0, 0, "affinity", OPT_LATER, 1, NULL, NULL },
+	{ 0, 0, "threads", OPT_LATER, 2, NULL, NULL },
+	{ 0, 0, "control", OPT_LATER, 1, NULL, NULL },
+	{ 0, 0, "list-events", OPT_LATER, 0, NULL, NULL },
 };
 
 #define NR_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
@@ -348,6 +360,29 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		opts->delay_ms = v;
 		return 0;
 	}
+	case OPT_FLAG:
+		*(bool *)((char *)opts + o->flag_off) = true;
+		return 0;
+	case OPT_BRANCH_ANY:
+		opts->branch_filter = PERF_SAMPLE_BRANCH_ANY;
+		return 0;
+	case OPT_BRANCH_FILTER:
+		return branch_filter__parse(arg, &opts->branch_filter, err, errlen);
+	case OPT_USER_REGS:
+	case OPT_INTR_REGS: {
+		uint64_t *mask = o->id == OPT_USER_REGS ? &opts->user_regs : &opts->intr_regs;
+
+		if (!arg) {
+			*mask = regs__default_mask();
+			if (!*mask) {
+				snprintf(err, errlen, "%s: register sampling is not supported on this architecture yet",
+					 label);
+				return -EINVAL;
+			}
+			return 0;
+		}
+		return regs__parse(arg, mask, err, errlen) ? -EINVAL : 0;
+	}
 	case OPT_LATER:
 		snprintf(err, errlen, "option %s is not supported yet", label);
 		return -EINVAL;
@@ -380,6 +415,8 @@ static int parse_long(struct record_opts *opts, int argc, char **argv, int *i, c
 		snprintf(err, errlen, "option '--%s' takes no value", o->long_name);
 		return -EINVAL;
 	}
+	if (o->has_arg == 2 && eq)
+		arg = eq + 1;
 	if (o->has_arg == 1) {
 		if (eq) {
 			arg = eq + 1;

@@ -30,6 +30,25 @@ struct record_opts {
 	const char *cgroup; /* -G (with -a/-C) */
 	int cgroup_fd; /* -G's directory, opened by the recorder; -1 none */
 	long delay_ms; /* -D: enable after this many ms; -1 start disabled */
+	/* Sample contents (perf record's flags of the same names). */
+	bool sample_time; /* -T: TIME is always sampled; accepted for perf's command lines */
+	bool sample_addr; /* -d: ADDR, DATA_SRC, data mmaps */
+	bool sample_cpu; /* --sample-cpu */
+	bool raw_samples; /* -R */
+	bool sample_weight; /* -W */
+	bool phys_data; /* --phys-data */
+	bool data_page_size; /* --data-page-size */
+	bool code_page_size; /* --code-page-size */
+	bool inherit_stat; /* -s */
+	bool no_samples; /* -n */
+	bool switch_events; /* --switch-events */
+	bool sample_identifier; /* --sample-identifier */
+	bool sample_period; /* -P: PERIOD even with -c */
+	bool namespaces; /* --namespaces */
+	bool all_cgroups; /* --all-cgroups */
+	uint64_t branch_filter; /* -b / -j: branch_sample_type; 0 none */
+	uint64_t user_regs; /* --user-regs: REGS_USER mask; 0 none */
+	uint64_t intr_regs; /* -I: REGS_INTR mask; 0 none */
 	bool use_clockid; /* -k given */
 	int clockid; /* -k: the clock sample times come from */
 	int verbose; /* -v count */

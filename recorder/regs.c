@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Register and branch-filter names (regs.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <linux/perf_event.h>
+
+#include "regs.h"
+
+struct name_bit {
+	const char *name;
+	int bit;
+};
+
+#ifdef __x86_64__
+/* arch/x86/include/uapi/asm/perf_regs.h; DS, ES, FS, GS are not sampled on x86-64. */
+static const struct name_bit reg_names[] = {
+	{ "ax", 0 },	{ "bx", 1 },	{ "cx", 2 },	{ "dx", 3 },	{ "si", 4 },
+	{ "di", 5 },	{ "bp", 6 },	{ "sp", 7 },	{ "ip", 8 },	{ "flags", 9 },
+	{ "cs", 10 },	{ "ss", 11 },	{ "r8", 16 },	{ "r9", 17 },	{ "r10", 18 },
+	{ "r11", 19 },	{ "r12", 20 },	{ "r13", 21 },	{ "r14", 22 },	{ "r15", 23 },
+};
+#define NR_REGS (sizeof(reg_names) / sizeof(reg_names[0]))
+#else
+static const struct name_bit reg_names[1];
+#define NR_REGS 0
+#endif
+
+uint64_t regs__default_mask(void)
+{
+	uint64_t mask = 0;
+
+	for (size_t i = 0; i < NR_REGS; i++)
+		mask |= 1ULL << reg_names[i].bit;
+	return mask;
+}
+
+static void list_names(char *buf, size_t len, const struct name_bit *v, size_t n)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " " : "", v[i].name);
+}
+
+/* Splits list at commas and ORs each name's bit; 0 or -EINVAL (bad name in *bad). */
+static int parse_names(const char *list, const struct name_bit *v, size_t n, uint64_t *bits,
+		       char *bad, size_t badlen)
+{
+	const char *p = list;
+
+	*bits = 0;
+	if (!*p)
+		return -EINVAL;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		size_t i;
+
+		for (i = 0; i < n; i++)
+			if (strlen(v[i].name) == len && !strncasecmp(v[i].name, p, len))
+				break;
+		if (i == n || !len) {
+			snprintf(bad, badlen, "%.*s", (int)len, p);
+			return -EINVAL;
+		}
+		*bits |= 1ULL << v[i].bit;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
+int regs__parse(const char *list, uint64_t *mask, char *err, size_t errlen)
+{
+	char bad[64], names[256];
+
+	if (!NR_REGS) {
+		snprintf(err, errlen, "register sampling is not supported on this architecture yet");
+		return -EOPNOTSUPP;
+	}
+	list_names(names, sizeof(names), reg_names, NR_REGS);
+	if (parse_names(list, reg_names, NR_REGS, mask, bad, sizeof(bad))) {
+		snprintf(err, errlen, "unknown register '%s' (available registers: %s)", bad, names);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* perf's -j names, with the bit each one sets. */
+static const struct name_bit branch_names[] = {
+	{ "u", 0 },	     { "k", 1 },	 { "hv", 2 },	       { "any", 3 },
+	{ "any_call", 4 },   { "any_ret", 5 },	 { "ind_call", 6 },    { "abort_tx", 7 },
+	{ "in_tx", 8 },	     { "no_tx", 9 },	 { "cond", 10 },       { "call_stack", 11 },
+	{ "ind_jmp", 12 },   { "call", 13 },	 { "no_flags", 14 },   { "no_cycles", 15 },
+	{ "save_type", 16 }, { "hw_index", 17 }, { "priv_save", 18 },
+};
+#define NR_BRANCH (sizeof(branch_names) / sizeof(branch_names[0]))
+
+int branch_filter__parse(const char *list, uint64_t *bits, char *err, size_t errlen)
+{
+	const uint64_t plm = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL |
+			     PERF_SAMPLE_BRANCH_HV;
+	char bad[64], names[512];
+
+	if (parse_names(list, branch_names, NR_BRANCH, bits, bad, sizeof(bad))) {
+		list_names(names, sizeof(names), branch_names, NR_BRANCH);
+		snprintf(err, errlen, "unknown branch filter '%s' for -j (available: %s)", bad,
+			 names);
+		return -EINVAL;
+	}
+	/* Only privilege levels: perf samples any branch at those levels. */
+	if (!(*bits & ~plm))
+		*bits |= PERF_SAMPLE_BRANCH_ANY;
+	return 0;
+}
