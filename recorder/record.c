@@ -246,7 +246,7 @@ struct clock_ref {
 
 static int finish(struct writer *w, const struct sysinfo *si, const struct writer_event *wev,
 		  const struct evlist *evlist, const struct drain_stats *st,
-		  const struct clock_ref *clk, int argc, char **argv)
+		  const struct clock_ref *clk, const struct record_opts *opts, int argc, char **argv)
 {
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -265,6 +265,7 @@ static int finish(struct writer *w, const struct sysinfo *si, const struct write
 		.clockid_res_ns = clk->res_ns,
 		.clock_tod_ns = clk->tod_ns,
 		.clock_clockid_ns = clk->clock_ns,
+		.branch_stack = opts->branch_filter != 0,
 	};
 
 	if (n > 0)
@@ -458,7 +459,7 @@ out_stopped:
 	/* 8. Finish: feature sections, final header, summary. */
 	uint64_t bytes = writer__data_size(w);
 
-	ret = finish(w, &si, wev, &evlist, &drain.stats, &clk, argc, argv);
+	ret = finish(w, &si, wev, &evlist, &drain.stats, &clk, &opts, argc, argv);
 	w = NULL;
 	if (ret) {
 		pr_err("cannot finish '%s': %s (check free space)", output, strerror(-ret));
