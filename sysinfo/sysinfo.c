@@ -6,6 +6,9 @@
  */
 #define _GNU_SOURCE /* O_PATH */
 #include "sysinfo_int.h"
+#include "bpf.h"
+#include "cache_pmu.h"
+#include "topology.h"
 
 #include <prec/sysinfo.h>
 
@@ -26,11 +29,25 @@ int sysinfo__read(struct sysinfo *si, const char *root)
 	if (rootfd < 0)
 		return -errno;
 
-	/* uts first: the cpu part picks perf's per-arch rules by si->arch. */
+	/* uts first: the cpu part picks perf's per-arch rules by si->arch;
+	 * topology and caches need the CPU counts. */
 	sysinfo__read_uts(si, rootfd, live);
 	err = sysinfo__read_cpu(si, rootfd);
 	if (!err)
 		err = sysinfo__read_mem(si, rootfd);
+	if (!err)
+		err = sysinfo__read_topology(si, rootfd);
+	if (!err)
+		err = sysinfo__read_numa(si, rootfd, live);
+	if (!err)
+		err = sysinfo__read_mem_topology(si, rootfd);
+	if (!err)
+		err = sysinfo__read_caches(si, rootfd);
+	if (!err)
+		err = sysinfo__read_pmus(si, rootfd);
+	/* Loaded BPF programs exist only on the live system. */
+	if (!err && live)
+		err = sysinfo__read_bpf(&si->bpf);
 	close(rootfd);
 	if (err)
 		sysinfo__exit(si);
@@ -45,4 +62,8 @@ void sysinfo__exit(struct sysinfo *si)
 	free(si->cpuid);
 	si->cpudesc = NULL;
 	si->cpuid = NULL;
+	sysinfo__free_topology(si);
+	sysinfo__free_cache_pmu(si);
+	sysinfo_bpf__delete(si->bpf);
+	si->bpf = NULL;
 }

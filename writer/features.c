@@ -14,42 +14,48 @@
 #include "features.h"
 #include "writer_int.h"
 
-#define FEAT(id, fn) [HEADER_##id] = { #id, fn }
+/* R: perf 6.1 also sends it in pipe mode (FEAT_OPR); N: file only (FEAT_OPN). */
+#define FEAT_R(id, fn) [HEADER_##id] = { #id, fn, true }
+#define FEAT_N(id, fn) [HEADER_##id] = { #id, fn, false }
 
-/* Names as perf prints them ("missing features: ..."). */
+/*
+ * Names as perf prints them ("missing features: ..."). Which features a
+ * recording gets is perf record's record__init_features(): each encoder
+ * returns -ENOENT when its option is off or its data is missing.
+ */
 const struct feat_ops feat_ops[HEADER_LAST_FEATURE] = {
-	FEAT(RESERVED, NULL),
-	FEAT(TRACING_DATA, NULL),
-	FEAT(BUILD_ID, NULL),
-	FEAT(HOSTNAME, feat__write_hostname),
-	FEAT(OSRELEASE, feat__write_osrelease),
-	FEAT(VERSION, feat__write_version),
-	FEAT(ARCH, feat__write_arch),
-	FEAT(NRCPUS, feat__write_nrcpus),
-	FEAT(CPUDESC, feat__write_cpudesc),
-	FEAT(CPUID, feat__write_cpuid),
-	FEAT(TOTAL_MEM, feat__write_total_mem),
-	FEAT(CMDLINE, feat__write_cmdline),
-	FEAT(EVENT_DESC, feat__write_event_desc),
-	FEAT(CPU_TOPOLOGY, NULL),
-	FEAT(NUMA_TOPOLOGY, NULL),
-	FEAT(BRANCH_STACK, NULL),
-	FEAT(PMU_MAPPINGS, NULL),
-	FEAT(GROUP_DESC, NULL),
-	FEAT(AUXTRACE, NULL),
-	FEAT(STAT, NULL),
-	FEAT(CACHE, NULL),
-	FEAT(SAMPLE_TIME, feat__write_sample_time),
-	FEAT(MEM_TOPOLOGY, NULL),
-	FEAT(CLOCKID, NULL),
-	FEAT(DIR_FORMAT, NULL),
-	FEAT(BPF_PROG_INFO, NULL),
-	FEAT(BPF_BTF, NULL),
-	FEAT(COMPRESSED, NULL),
-	FEAT(CPU_PMU_CAPS, NULL),
-	FEAT(CLOCK_DATA, NULL),
-	FEAT(HYBRID_TOPOLOGY, NULL),
-	FEAT(PMU_CAPS, NULL),
+	FEAT_N(RESERVED, NULL),
+	FEAT_N(TRACING_DATA, NULL), /* tracepoint formats: not yet */
+	FEAT_N(BUILD_ID, NULL), /* the hit DSOs' build-ids: not yet */
+	FEAT_R(HOSTNAME, feat__write_hostname),
+	FEAT_R(OSRELEASE, feat__write_osrelease),
+	FEAT_R(VERSION, feat__write_version),
+	FEAT_R(ARCH, feat__write_arch),
+	FEAT_R(NRCPUS, feat__write_nrcpus),
+	FEAT_R(CPUDESC, feat__write_cpudesc),
+	FEAT_R(CPUID, feat__write_cpuid),
+	FEAT_R(TOTAL_MEM, feat__write_total_mem),
+	FEAT_R(CMDLINE, feat__write_cmdline),
+	FEAT_R(EVENT_DESC, feat__write_event_desc),
+	FEAT_R(CPU_TOPOLOGY, feat__write_cpu_topology),
+	FEAT_R(NUMA_TOPOLOGY, feat__write_numa_topology),
+	FEAT_N(BRANCH_STACK, feat__write_branch_stack),
+	FEAT_R(PMU_MAPPINGS, feat__write_pmu_mappings),
+	FEAT_R(GROUP_DESC, feat__write_group_desc),
+	FEAT_N(AUXTRACE, feat__write_auxtrace),
+	FEAT_N(STAT, NULL), /* perf stat record only */
+	FEAT_N(CACHE, feat__write_cache),
+	FEAT_R(SAMPLE_TIME, feat__write_sample_time),
+	FEAT_R(MEM_TOPOLOGY, feat__write_mem_topology),
+	FEAT_R(CLOCKID, feat__write_clockid),
+	FEAT_N(DIR_FORMAT, feat__write_dir_format),
+	FEAT_R(BPF_PROG_INFO, feat_bpf_prog_info__write),
+	FEAT_R(BPF_BTF, feat_bpf_btf__write),
+	FEAT_R(COMPRESSED, feat__write_compressed),
+	FEAT_R(CPU_PMU_CAPS, feat__write_cpu_pmu_caps),
+	FEAT_R(CLOCK_DATA, feat__write_clock_data),
+	FEAT_N(HYBRID_TOPOLOGY, feat__write_hybrid_topology),
+	FEAT_R(PMU_CAPS, feat__write_pmu_caps),
 };
 
 int features__encode_one(int id, const struct writer_meta *meta, struct feat_sink *s)

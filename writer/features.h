@@ -7,6 +7,7 @@
  * is nothing to say (the feature is left out), or another -errno (left out
  * too: one broken feature never costs the recording).
  */
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "prec/perf_file.h"
@@ -18,6 +19,9 @@ struct writer;
 struct feat_ops {
 	const char *name; /* as perf names it in "missing features" */
 	int (*write)(struct feat_sink *s, const struct writer_meta *meta);
+	/* perf 6.1 sends it as a HEADER_FEATURE record in pipe mode (its
+	 * FEAT_OPR rows); the others exist only in a seekable file. */
+	bool synth;
 };
 
 /* Indexed by HEADER_* id; a row without write is a feature prec does not
@@ -54,5 +58,31 @@ int feat__write_cmdline(struct feat_sink *s, const struct writer_meta *meta);
 /* feat_events.c */
 int feat__write_event_desc(struct feat_sink *s, const struct writer_meta *meta);
 int feat__write_sample_time(struct feat_sink *s, const struct writer_meta *meta);
+
+/* feat_topology.c */
+int feat__write_cpu_topology(struct feat_sink *s, const struct writer_meta *meta);
+int feat__write_numa_topology(struct feat_sink *s, const struct writer_meta *meta);
+int feat__write_cache(struct feat_sink *s, const struct writer_meta *meta);
+int feat__write_mem_topology(struct feat_sink *s, const struct writer_meta *meta);
+
+/* feat_pmu.c */
+int feat__write_pmu_mappings(struct feat_sink *s, const struct writer_meta *meta);
+int feat__write_cpu_pmu_caps(struct feat_sink *s, const struct writer_meta *meta);
+int feat__write_hybrid_topology(struct feat_sink *s, const struct writer_meta *meta);
+int feat__write_pmu_caps(struct feat_sink *s, const struct writer_meta *meta);
+
+/* feat_misc.c: the features a record option turns on */
+int feat__write_branch_stack(struct feat_sink *s, const struct writer_meta *meta);
+int feat__write_group_desc(struct feat_sink *s, const struct writer_meta *meta);
+int feat__write_auxtrace(struct feat_sink *s, const struct writer_meta *meta);
+int feat__write_clockid(struct feat_sink *s, const struct writer_meta *meta);
+int feat__write_dir_format(struct feat_sink *s, const struct writer_meta *meta);
+int feat__write_compressed(struct feat_sink *s, const struct writer_meta *meta);
+int feat__write_clock_data(struct feat_sink *s, const struct writer_meta *meta);
+
+/* feat_bpf.c: BPF_PROG_INFO and BPF_BTF, always written (a count of 0
+ * when no program is loaded), as perf does. */
+int feat_bpf_prog_info__write(struct feat_sink *sink, const struct writer_meta *meta);
+int feat_bpf_btf__write(struct feat_sink *sink, const struct writer_meta *meta);
 
 #endif

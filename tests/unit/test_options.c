@@ -62,6 +62,11 @@ static const struct accept_row accept_rows[] = {
 	{ .args = { "-u", "root" }, .uid_str = "root" },
 	{ .args = { "--per-thread", "-p", "7" }, .per_thread = true, .pid_list = "7" },
 	{ .args = { "-i", "true" }, .no_inherit = true, .cmd = { "true" } },
+	/* sample contents: accepted (their attrs are checked by the integration tests) */
+	{ .args = { "-T", "true" }, .cmd = { "true" } },
+	{ .args = { "-b", "true" }, .cmd = { "true" } },
+	{ .args = { "-d", "--sample-cpu", "-R", "-W", "true" }, .cmd = { "true" } },
+	{ .args = { "--user-regs=ax,bx", "-I", "true" }, .cmd = { "true" } },
 	{ .args = { "-a", "-G", "system.slice" }, .system_wide = true, .cgroup = "system.slice" },
 	{ .args = { "-D", "100", "true" }, .delay_ms = 100, .cmd = { "true" } },
 	{ .args = { "--delay=-1", "true" }, .delay_ms = -1, .cmd = { "true" } },
@@ -361,8 +366,8 @@ static const struct reject_row reject_rows[] = {
 	{ { "--call-graph", "dwarf", "true" }, "not supported yet" },
 	{ { "-z", "true" }, "not supported yet" },
 	{ { "--compression-level=3", "true" }, "not supported yet" },
-	{ { "-T", "true" }, "not supported yet" },
-	{ { "-b", "true" }, "not supported yet" },
+	{ { "-N", "true" }, "not supported yet" },
+	{ { "--overwrite", "true" }, "not supported yet" },
 	{ { "--switch-output", "true" }, "not supported yet" },
 };
 

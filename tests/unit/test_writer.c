@@ -305,6 +305,13 @@ static struct tbuf expected_feature(int id, const struct writer_meta *m)
 		tb_u64(&t, m->first_sample_time);
 		tb_u64(&t, m->last_sample_time);
 		break;
+	case HEADER_BPF_PROG_INFO:
+	case HEADER_BPF_BTF:
+	case HEADER_PMU_CAPS:
+		/* Written as perf does even when empty: a count of 0 (the hand-made
+		 * sysinfo here has no BPF programs and no PMU with caps). */
+		tb_u32(&t, 0);
+		break;
 	default:
 		fail_msg("unexpected feature %d", id);
 	}
@@ -387,7 +394,10 @@ static void check_file(const char *path, const struct tbuf *data, const struct w
 #define ALL_BITS                                                                                 \
 	(BIT(HEADER_HOSTNAME) | BIT(HEADER_OSRELEASE) | BIT(HEADER_VERSION) | BIT(HEADER_ARCH) | \
 	 BIT(HEADER_NRCPUS) | BIT(HEADER_CPUDESC) | BIT(HEADER_CPUID) | BIT(HEADER_TOTAL_MEM) |  \
-	 BIT(HEADER_CMDLINE) | BIT(HEADER_EVENT_DESC) | BIT(HEADER_SAMPLE_TIME))
+	 BIT(HEADER_CMDLINE) | BIT(HEADER_EVENT_DESC) | BIT(HEADER_SAMPLE_TIME) |              \
+	 BIT(HEADER_BPF_PROG_INFO) | BIT(HEADER_BPF_BTF) | BIT(HEADER_PMU_CAPS))
+/* Always written, also without a sysinfo: perf's empty BPF sections. */
+#define BPF_BITS (BIT(HEADER_BPF_PROG_INFO) | BIT(HEADER_BPF_BTF))
 
 /* Runs "perf report <args> -i path"; returns its stdout, *err its stderr
  * (both malloc'd), or NULL when perf is not installed. */
@@ -612,7 +622,7 @@ static void test_hostile_meta(void **state)
 	/* No sysinfo: HOSTNAME still there (empty); the rest left out cleanly. */
 	check_file(t->path, &data, &m,
 		   BIT(HEADER_HOSTNAME) | BIT(HEADER_CMDLINE) | BIT(HEADER_EVENT_DESC) |
-			   BIT(HEADER_SAMPLE_TIME));
+			   BIT(HEADER_SAMPLE_TIME) | BPF_BITS);
 	out = perf_header(t->path, &err);
 	if (out) {
 		assert_perf_clean(err);
@@ -638,7 +648,7 @@ static void test_zero_events(void **state)
 	assert_int_equal(writer__begin(w, NULL, 0), 0);
 	assert_int_equal(writer__file_size(w), 104);
 	assert_int_equal(writer__finish(w, NULL), 0);
-	check_file(t->path, &data, &m, BIT(HEADER_HOSTNAME) | BIT(HEADER_SAMPLE_TIME));
+	check_file(t->path, &data, &m, BIT(HEADER_HOSTNAME) | BIT(HEADER_SAMPLE_TIME) | BPF_BITS);
 }
 
 /* meta without events: EVENT_DESC describes the events given to begin. */

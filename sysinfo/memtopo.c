@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * MEM_TOPOLOGY as perf 6.1 builds it (util/header.c): the memory block size,
+ * and for every nodeN directory under sys/devices/system/node a bitmap of the
+ * memoryM entries in it, nr_bits = highest M + 1 (1 for a node without
+ * blocks). Only the names count: the memoryM links may dangle.
+ */
+#include "topology.h"
+#include "fsread.h"
+
+#include <prec/sysinfo.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* "<prefix><digits>" and nothing else; the number saturates at UINT64_MAX. */
+static bool name__index(const char *name, const char *prefix, uint64_t *idx)
+{
+	size_t plen = strlen(prefix);
+	const char *p = name + plen;
+	uint64_t v = 0;
+
+	if (strncmp(name, prefix, plen) || !*p)
+		return false;
+	for (; *p; p++) {
+		uint64_t d = (uint64_t)(*p - '0');
+
+		if (*p < '0' || *p > '9')
+			return false;
+		v = v > (UINT64_MAX - d) / 10 ? UINT64_MAX : v * 10 + d;
+	}
+	*idx = v;
+	return true;
+}
+
+/*
+ * The memory blocks of one node directory. Returns 0, -ENOMEM, or -EINVAL
+ * when perf would drop the feature (no directory) or a block index is beyond
+ * belief.
+ */
+static int mem_node__read(int nodedirfd, const char *name, uint64_t node, struct sysinfo_mem_node *n)
+{
+	uint64_t *bits = NULL, max = 0;
+	uint32_t *idx = NULL, nr = 0, cap = 0;
+	struct dirent *ent;
+	DIR *dir;
+	int fd, err = 0;
+
+	fd = openat(nodedirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -EINVAL;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return errno == ENOMEM ? -ENOMEM : -EINVAL;
+	}
+	while ((ent = readdir(dir))) {
+		uint64_t m;
+
+		if (!name__index(ent->d_name, "memory", &m))
+			continue;
+		if (m >= MEMTOPO_BLOCK_LIMIT) {
+			err = -EINVAL;
+			goto out;
+		}
+		if (nr == cap) {
+			uint32_t ncap = cap ? cap * 2 : 256;
+			uint32_t *nidx = realloc(idx, ncap * sizeof(*nidx));
+
+			if (!nidx) {
+				err = -ENOMEM;
+				goto out;
+			}
+			idx = nidx;
+			cap = ncap;
+		}
+		idx[nr++] = (uint32_t)m;
+		if (m > max)
+			max = m;
+	}
+	/* perf starts from 0 and adds one: a node without blocks still has a 1-bit map. */
+	bits = calloc((max + 1 + 63) / 64, sizeof(*bits));
+	if (!bits) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t i = 0; i < nr; i++)
+		bits[idx[i] / 64] |= UINT64_C(1) << (idx[i] % 64);
+	n->node = node;
+	n->nr_bits = max + 1;
+	n->bits = bits;
+out:
+	free(idx);
+	closedir(dir);
+	return err;
+}
+
+static int mem_node__cmp(const void *a, const void *b)
+{
+	const struct sysinfo_mem_node *x = a, *y = b;
+
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+static void mem_nodes__free(struct sysinfo_mem_node *nodes, uint32_t nr)
+{
+	for (uint32_t i = 0; i < nr; i++)
+		free(nodes[i].bits);
+	free(nodes);
+}
+
+int sysinfo__read_mem_topology(struct sysinfo *si, int rootfd)
+{
+	struct sysinfo_mem_node *nodes = NULL;
+	uint32_t nr = 0, cap = 0;
+	uint64_t block_size;
+	struct dirent *ent;
+	DIR *dir;
+	int fd, err = 0;
+
+	memset(&si->mem, 0, sizeof(si->mem));
+	if (fsread__u64(rootfd, "sys/devices/system/memory/block_size_bytes", 16, &block_size))
+		return 0;
+	fd = openat(rootfd, "sys/devices/system/node", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return errno == ENOMEM ? -ENOMEM : 0;
+	}
+	while ((ent = readdir(dir))) {
+		uint64_t node;
+
+		if (!name__index(ent->d_name, "node", &node) || node > UINT32_MAX)
+			continue;
+		if (nr == MEMTOPO_MAX_NODES) {
+			err = -EINVAL;
+			goto out;
+		}
+		if (nr == cap) {
+			uint32_t ncap = cap ? cap * 2 : 8;
+			struct sysinfo_mem_node *nn = realloc(nodes, ncap * sizeof(*nn));
+
+			if (!nn) {
+				err = -ENOMEM;
+				goto out;
+			}
+			nodes = nn;
+			cap = ncap;
+		}
+		memset(&nodes[nr], 0, sizeof(nodes[nr]));
+		err = mem_node__read(dirfd(dir), ent->d_name, node, &nodes[nr]);
+		if (err)
+			goto out;
+		nr++;
+	}
+	if (nr)
+		qsort(nodes, nr, sizeof(*nodes), mem_node__cmp);
+	si->mem.block_size = block_size;
+	si->mem.nodes = nodes;
+	si->mem.nr_nodes = nr;
+	nodes = NULL;
+	nr = 0;
+out:
+	mem_nodes__free(nodes, nr);
+	closedir(dir);
+	return err == -ENOMEM ? err : 0;
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Sample options and targets as perf record sets them: for each command line,
+# `perf evlist -v` on prec's file and on perf record's file of the same
+# command prints the same attrs (ids aside), event for event.
+source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
+
+# Ids differ between any two recordings. (The one known attr difference,
+# prec's IDENTIFIER beside ID for several events of one layout, does not
+# arise in these command lines.)
+attrs()
+{
+	evlist "$1" | sed -E 's/, (id|ids): [^,]*//g'
+}
+
+same_attrs()
+{
+	local label=$1
+	shift
+	run_prec -q "$@" -o prec.data -- "$EXIT_WORKLOAD" 0
+	((PREC_RC == 0)) || fail "prec $* exited $PREC_RC: $(head -n 2 "$PREC_ERR")"
+	run_perf record -q "$@" -o perf.data -- "$EXIT_WORKLOAD" 0
+	((PERF_RC == 0)) || fail "perf record $* exited $PERF_RC"
+	attrs prec.data >prec.attrs
+	attrs perf.data >perf.attrs
+	if ! diff -u perf.attrs prec.attrs >attrs.diff; then
+		sed 's/^/    | /' attrs.diff >&2
+		fail "$label: prec's attrs differ from perf record's (- perf, + prec)"
+	fi
+}
+
+for opt in -T "-P -c 1000" -d --sample-cpu -R -W --phys-data --data-page-size \
+	--code-page-size -s -n --switch-events --sample-identifier --user-regs=ax,bx \
+	--user-regs -I --namespaces --all-cgroups "-k monotonic" "-c 50000" "-F 1000" \
+	"-e cpu-clock:u" "-e faults:k" "-e cycles:pp" -i; do
+	# shellcheck disable=SC2086
+	same_attrs "$opt" $opt
+done
+
+# System-wide and per-CPU targets: perf's tracking dummy and CPU samples.
+same_attrs "-a" -a
+same_attrs "-C 0" -C 0
+same_attrs "-a -e cpu-clock,task-clock" -a -e cpu-clock,task-clock
+
+# A branch stack on a PMU without one: one clear line, as perf refuses too.
+run_prec -b -o b.data -- true
+((PREC_RC >= 1 && PREC_RC <= 125)) || fail "prec -b on a software event exited $PREC_RC"
+grep -q '^prec: .*branch stack' "$PREC_ERR" || fail "prec -b: no line about branch stacks: $(cat "$PREC_ERR")"
+pass

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Encoders for the event sources: PMU_MAPPINGS, CPU_PMU_CAPS,
+ * HYBRID_TOPOLOGY and PMU_CAPS, byte for byte as perf 6.1's
+ * write_pmu_mappings(), write_cpu_pmu_caps(), write_hybrid_topology() and
+ * write_pmu_caps(). The PMUs come from sysinfo in directory order, which is
+ * the order perf_pmu__scan() walks them.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+
+#include "prec/sysinfo.h"
+#include "features.h"
+
+/*
+ * perf 6.1's perf_pmu__hybrid_mounted(): a "cpu_*" PMU whose cpus file
+ * fscanf("%u") can read a number from (cpu_core, cpu_atom on Intel hybrid
+ * parts): blanks, an optional sign, a digit.
+ */
+static bool pmu_is_hybrid(const struct sysinfo_pmu *p)
+{
+	const char *c = p->cpus;
+
+	if (!p->name || strncmp(p->name, "cpu_", 4) || !c)
+		return false;
+	while (isspace((unsigned char)*c))
+		c++;
+	if (*c == '+' || *c == '-')
+		c++;
+	return isdigit((unsigned char)*c);
+}
+
+static bool pmu_is_cpu(const struct sysinfo_pmu *p)
+{
+	return p->name && !strcmp(p->name, "cpu");
+}
+
+static bool pmus_ok(const struct sysinfo *si)
+{
+	return !si->nr_pmus || si->pmus;
+}
+
+/* u32 nr_caps, then {string name, string value} for each caps/ file. */
+static int put_caps(struct feat_sink *s, const struct sysinfo_pmu *p)
+{
+	if (p->nr_caps && !p->caps)
+		return -EINVAL;
+	feat_sink__put_u32(s, p->nr_caps);
+	for (uint32_t i = 0; i < p->nr_caps; i++) {
+		feat_sink__put_string(s, p->caps[i].name);
+		feat_sink__put_string(s, p->caps[i].value);
+	}
+	return feat_sink__err(s);
+}
+
+/* u32 nr, then {u32 type, string name} per PMU. */
+int feat__write_pmu_mappings(struct feat_sink *s, const struct writer_meta *meta)
+{
+	const struct sysinfo *si = meta->si;
+	uint32_t nr = 0;
+
+	/* perf would write nr 0 on a machine without any event source (there
+	 * is none: software and tracepoint always exist), and quipper refuses
+	 * such a file; no PMUs means sysinfo could not read them. */
+	if (!si || !si->nr_pmus)
+		return -ENOENT;
+	if (!pmus_ok(si))
+		return -EINVAL;
+	for (uint32_t i = 0; i < si->nr_pmus; i++)
+		nr += si->pmus[i].name != NULL;
+	if (!nr)
+		return -ENOENT;
+	feat_sink__put_u32(s, nr);
+	for (uint32_t i = 0; i < si->nr_pmus; i++) {
+		const struct sysinfo_pmu *p = &si->pmus[i];
+
+		if (!p->name)
+			continue;
+		feat_sink__put_u32(s, p->type);
+		feat_sink__put_string(s, p->name);
+	}
+	return feat_sink__err(s);
+}
+
+/*
+ * The caps of the PMU named "cpu", without its name. Only when that PMU
+ * exists (not on hybrid parts, not in most VMs); when it has no caps/
+ * directory perf still writes it, with nr 0, and prints "cpu pmu
+ * capabilities: not available".
+ */
+int feat__write_cpu_pmu_caps(struct feat_sink *s, const struct writer_meta *meta)
+{
+	const struct sysinfo *si = meta->si;
+
+	if (!si || !pmus_ok(si))
+		return si ? -EINVAL : -ENOENT;
+	for (uint32_t i = 0; i < si->nr_pmus; i++) {
+		if (pmu_is_cpu(&si->pmus[i]))
+			return put_caps(s, &si->pmus[i]);
+	}
+	return -ENOENT;
+}
+
+/* u32 nr, then {string pmu name, string cpus} per hybrid core PMU; only on
+ * hybrid parts. */
+int feat__write_hybrid_topology(struct feat_sink *s, const struct writer_meta *meta)
+{
+	const struct sysinfo *si = meta->si;
+	uint32_t nr = 0;
+
+	if (!si)
+		return -ENOENT;
+	if (!pmus_ok(si))
+		return -EINVAL;
+	for (uint32_t i = 0; i < si->nr_pmus; i++)
+		nr += pmu_is_hybrid(&si->pmus[i]);
+	if (!nr)
+		return -ENOENT;
+	feat_sink__put_u32(s, nr);
+	for (uint32_t i = 0; i < si->nr_pmus; i++) {
+		const struct sysinfo_pmu *p = &si->pmus[i];
+
+		if (!pmu_is_hybrid(p))
+			continue;
+		feat_sink__put_string(s, p->name);
+		feat_sink__put_string(s, p->cpus);
+	}
+	return feat_sink__err(s);
+}
+
+/* Which PMUs PMU_CAPS lists, in which pass: hybrid core PMUs first ("to
+ * maintain compatibility with older perf tool", which read only those),
+ * then every other PMU with caps; never "cpu" (that is CPU_PMU_CAPS). */
+static bool pmu_caps_listed(const struct sysinfo_pmu *p, bool hybrid_pass)
+{
+	if (!p->name || pmu_is_cpu(p))
+		return false;
+	if (hybrid_pass)
+		return pmu_is_hybrid(p);
+	return !pmu_is_hybrid(p) && p->nr_caps;
+}
+
+/*
+ * u32 nr_pmu, then per PMU: u32 nr_caps, the {name, value} pairs, string pmu
+ * name. Written on every machine, with nr_pmu 0 when no PMU has caps.
+ *
+ * perf counts only the PMUs with caps but writes a hybrid PMU even without
+ * any, so a capless hybrid PMU would push the last entry past its count;
+ * the count here is of the entries written.
+ */
+int feat__write_pmu_caps(struct feat_sink *s, const struct writer_meta *meta)
+{
+	const struct sysinfo *si = meta->si;
+	uint32_t nr = 0;
+
+	if (!si)
+		return -ENOENT;
+	if (!pmus_ok(si))
+		return -EINVAL;
+	for (int pass = 1; pass >= 0; pass--) {
+		for (uint32_t i = 0; i < si->nr_pmus; i++)
+			nr += pmu_caps_listed(&si->pmus[i], pass);
+	}
+	feat_sink__put_u32(s, nr);
+	for (int pass = 1; pass >= 0; pass--) {
+		for (uint32_t i = 0; i < si->nr_pmus; i++) {
+			const struct sysinfo_pmu *p = &si->pmus[i];
+			int err;
+
+			if (!pmu_caps_listed(p, pass))
+				continue;
+			err = put_caps(s, p);
+			if (err)
+				return err;
+			feat_sink__put_string(s, p->name);
+		}
+	}
+	return feat_sink__err(s);
+}
