@@ -42,7 +42,8 @@ static bool name__index(const char *name, const char *prefix, uint64_t *idx)
  * when perf would drop the feature (no directory) or a block index is beyond
  * belief.
  */
-static int mem_node__read(int nodedirfd, const char *name, uint64_t node, struct sysinfo_mem_node *n)
+static int mem_node__read(int nodedirfd, const char *name, uint64_t node,
+			  struct sysinfo_mem_node *n)
 {
 	uint64_t *bits = NULL, max = 0;
 	uint32_t *idx = NULL, nr = 0, cap = 0;

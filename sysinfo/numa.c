@@ -121,26 +121,6 @@ int node_meminfo__parse(const char *buf, size_t len, uint64_t *total_kb, uint64_
 	return 0;
 }
 
-/* The first line of a file as perf's getline gives it; an empty file is no line. */
-static int read_first_line(int rootfd, const char *path, char **line)
-{
-	size_t len;
-	char *buf;
-	int err;
-
-	*line = NULL;
-	err = fsread__file(rootfd, path, &buf, &len);
-	if (err)
-		return err;
-	if (!len) {
-		free(buf);
-		return -ENODATA;
-	}
-	buf[strcspn(buf, "\n")] = '\0';
-	*line = buf;
-	return 0;
-}
-
 /* One node perf's load_numa_node way. Returns 0, -ENOMEM, or another error: drop the feature. */
 static int node__read_sysfs(int rootfd, uint32_t node, struct sysinfo_numa_node *n)
 {
@@ -160,7 +140,23 @@ static int node__read_sysfs(int rootfd, uint32_t node, struct sysinfo_numa_node 
 		return err;
 	/* A CPU-less node prints "\n": an empty string, which perf keeps. */
 	snprintf(path, sizeof(path), NODE_DIR "/node%" PRIu32 "/cpulist", node);
-	return read_first_line(rootfd, path, &n->cpus);
+	err = sysfs__first_line(rootfd, path, &n->cpus);
+	if (err)
+		return err;
+	/*
+	 * perf copies the string blindly, but its reader parses it, and one it
+	 * cannot parse makes it skip every feature after NUMA_TOPOLOGY. Better
+	 * to leave the feature out than to spoil the rest of the header.
+	 */
+	if (n->cpus[0]) {
+		struct cpulist cl;
+
+		err = cpulist__parse(n->cpus, strlen(n->cpus), &cl);
+		if (err)
+			return err == -ENOMEM ? err : -EINVAL;
+		cpulist__exit(&cl);
+	}
+	return 0;
 }
 
 int numa__read_sysfs(int rootfd, struct sysinfo_numa_node **nodesp, uint32_t *nrp)
@@ -173,7 +169,7 @@ int numa__read_sysfs(int rootfd, struct sysinfo_numa_node **nodesp, uint32_t *nr
 
 	*nodesp = NULL;
 	*nrp = 0;
-	err = read_first_line(rootfd, NODE_DIR "/online", &line);
+	err = sysfs__first_line(rootfd, NODE_DIR "/online", &line);
 	if (err)
 		return err == -ENOMEM ? err : 0;
 	err = cpulist__parse(line, strlen(line), &online);

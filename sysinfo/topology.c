@@ -68,7 +68,8 @@ static int strset__add(struct strset *set, char *s)
 		free(s);
 		return -ENOMEM;
 	}
-	for (h = str__hash(s) & (set->nr_slot - 1); set->slot[h]; h = (h + 1) & (set->nr_slot - 1)) {
+	for (h = str__hash(s) & (set->nr_slot - 1); set->slot[h];
+	     h = (h + 1) & (set->nr_slot - 1)) {
 		if (!strcmp(set->strs[set->slot[h] - 1], s)) {
 			free(s);
 			return 0;
@@ -119,15 +120,10 @@ static void strset__exit(struct strset *set)
 	memset(set, 0, sizeof(*set));
 }
 
-/*
- * The first line of a sibling-list file as perf's getline sees it: up to the
- * first newline (or NUL). Returns 0 with a malloc'd *line, -ENODATA for an
- * empty file, -ENOMEM, or the read error.
- */
-static int read_first_line(int rootfd, const char *path, char **line)
+int sysfs__first_line(int rootfd, const char *path, char **line)
 {
 	size_t len;
-	char *buf;
+	char *buf, *small;
 	int err;
 
 	*line = NULL;
@@ -138,9 +134,11 @@ static int read_first_line(int rootfd, const char *path, char **line)
 		free(buf);
 		return -ENODATA;
 	}
-	/* buf is ours and NUL-terminated: cut in place, keep the allocation. */
-	buf[strcspn(buf, "\n")] = '\0';
-	*line = buf;
+	/* buf is NUL-terminated; cut it and give back the rest of its 4 KiB. */
+	len = strcspn(buf, "\n");
+	buf[len] = '\0';
+	small = realloc(buf, len + 1);
+	*line = small ? small : buf;
 	return 0;
 }
 
@@ -164,7 +162,7 @@ static int cpu__add_list(int rootfd, uint32_t cpu, const char *name, const char 
 	snprintf(path, sizeof(path), CPU_DIR "/cpu%u/topology/%s", cpu, name);
 	if (old_name && path__missing(rootfd, path))
 		snprintf(path, sizeof(path), CPU_DIR "/cpu%u/topology/%s", cpu, old_name);
-	err = read_first_line(rootfd, path, &line);
+	err = sysfs__first_line(rootfd, path, &line);
 	if (err == -ENOMEM)
 		return -ENOMEM;
 	if (err)

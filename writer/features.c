@@ -8,6 +8,7 @@
  * feature fails; its reader skips them, and we do not need to).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "prec/log.h"
@@ -77,6 +78,29 @@ int features__encode_one(int id, const struct writer_meta *meta, struct feat_sin
 	return err;
 }
 
+/* Features perf writes only in some modes or on some machines: leaving
+ * one out is normal, not worth a word. */
+static bool feature__optional(int id)
+{
+	switch (id) {
+	case HEADER_TRACING_DATA:
+	case HEADER_BUILD_ID:
+	case HEADER_BRANCH_STACK:
+	case HEADER_GROUP_DESC:
+	case HEADER_AUXTRACE:
+	case HEADER_STAT:
+	case HEADER_CLOCKID:
+	case HEADER_DIR_FORMAT:
+	case HEADER_COMPRESSED:
+	case HEADER_CPU_PMU_CAPS:
+	case HEADER_CLOCK_DATA:
+	case HEADER_HYBRID_TOPOLOGY:
+		return true;
+	default:
+		return false;
+	}
+}
+
 int features__write(struct writer *w, const struct writer_meta *meta,
 		    uint64_t feat_bits[HEADER_FEAT_BITS / 64])
 {
@@ -106,8 +130,11 @@ int features__write(struct writer *w, const struct writer_meta *meta,
 		err = features__encode_one(id, meta, &payload);
 		if (err) {
 			if (err != -ENOENT)
-				pr_debug("feature %s left out: %s\n", feat_ops[id].name,
-					 strerror(-err));
+				pr_verbose("prec: warning: feature %s left out: %s\n",
+					   feat_ops[id].name, strerror(-err));
+			else if (!feature__optional(id))
+				pr_verbose("prec: warning: feature %s left out: its data could not be read from /proc or /sys\n",
+					   feat_ops[id].name);
 			err = 0;
 			continue;
 		}

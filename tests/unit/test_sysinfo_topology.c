@@ -36,14 +36,14 @@
 
 /* ---- helpers ---------------------------------------------------------------- */
 
-/* Fills path with $PREC_FIXTURES/sysinfo/name, or skips the test when unset. */
+/* Fills path with $PREC_FIXTURES/sysinfo/name, or fails when unset. */
 static void fixture_path(char *path, size_t size, const char *name)
 {
 	const char *base = getenv("PREC_FIXTURES");
 
 	if (!base || !*base) {
-		print_message("PREC_FIXTURES unset; skipping fixture test\n");
-		skip();
+		/* A test that quietly skips cannot fail: ctest always sets it. */
+		fail_msg("PREC_FIXTURES is unset (run the tests through ctest)");
 	}
 	snprintf(path, size, "%s/sysinfo/%s", base, name);
 }
@@ -464,7 +464,8 @@ static void test_topo_lists(void **state)
 	sysinfo__free_topology(&si);
 
 	/* cpu0 decides: without its die list there are no die lists at all. */
-	assert_int_equal(unlinkat(s->fd, "sys/devices/system/cpu/cpu0/topology/die_cpus_list", 0), 0);
+	assert_int_equal(unlinkat(s->fd, "sys/devices/system/cpu/cpu0/topology/die_cpus_list", 0),
+			 0);
 	topo_read(s, &si, 5, "x86_64");
 	assert_int_equal(si.topo.nr_die, 0);
 	assert_int_equal(si.topo.nr_package, 1);
@@ -557,10 +558,16 @@ static void test_topo_ids(void **state)
 		const char *text;
 		int32_t id;
 	} cases[] = {
-		{ "3\n", 3 },		 { "abc\n", 0 },	   { "-7\n", -7 },
-		{ " 12x\n", 12 },	 { "+5", 5 },		   { "4294967296\n", 0 },
-		{ "2147483648\n", INT32_MIN }, { "99999999999999999999999\n", -1 },
-		{ "-99999999999999999999999\n", 0 }, { "\n", 0 },
+		{ "3\n", 3 },
+		{ "abc\n", 0 },
+		{ "-7\n", -7 },
+		{ " 12x\n", 12 },
+		{ "+5", 5 },
+		{ "4294967296\n", 0 },
+		{ "2147483648\n", INT32_MIN },
+		{ "99999999999999999999999\n", -1 },
+		{ "-99999999999999999999999\n", 0 },
+		{ "\n", 0 },
 	};
 	struct scratch *s = *state;
 	uint32_t n = ARRAY_SIZE(cases) + 2;
@@ -652,18 +659,18 @@ static void test_topo_distinct_many(void **state)
 	struct sysinfo si;
 	char v[32];
 
-	/* 1024 CPUs with a list each: the de-duplication index grows, order is kept. */
-	PUT(s, "sys/devices/system/cpu/online", "0-1023\n");
-	for (int c = 0; c < 1024; c++) {
+	/* 300 CPUs with a list each: the de-duplication index grows, order is kept. */
+	PUT(s, "sys/devices/system/cpu/online", "0-299\n");
+	for (int c = 0; c < 300; c++) {
 		snprintf(v, sizeof(v), "%d\n", c);
 		putf(s, v, TOPO, c, "core_cpus_list");
-		putf(s, c < 512 ? "0-511\n" : "512-1023\n", TOPO, c, "package_cpus_list");
+		putf(s, c < 150 ? "0-149\n" : "150-299\n", TOPO, c, "package_cpus_list");
 	}
-	topo_read(s, &si, 1024, "x86_64");
-	assert_int_equal(si.topo.nr_core, 1024);
+	topo_read(s, &si, 300, "x86_64");
+	assert_int_equal(si.topo.nr_core, 300);
 	assert_int_equal(si.topo.nr_package, 2);
-	assert_string_equal(si.topo.package_cpus[1], "512-1023");
-	for (int c = 0; c < 1024; c++) {
+	assert_string_equal(si.topo.package_cpus[1], "150-299");
+	for (int c = 0; c < 300; c++) {
 		snprintf(v, sizeof(v), "%d", c);
 		assert_string_equal(si.topo.core_cpus[c], v);
 	}
@@ -672,8 +679,8 @@ static void test_topo_distinct_many(void **state)
 
 /* ---- NUMA_TOPOLOGY ------------------------------------------------------------ */
 
-#define NODE_MEMINFO(n, total, free)                                                            \
-	"Node " #n " MemTotal:       " #total " kB\nNode " #n " MemFree:        " #free          \
+#define NODE_MEMINFO(n, total, free)                                                    \
+	"Node " #n " MemTotal:       " #total " kB\nNode " #n " MemFree:        " #free \
 	" kB\nNode " #n " MemUsed:         1000 kB\nNode " #n " HugePages_Total:     0\n"
 
 static void numa_read(struct scratch *s, struct sysinfo *si)
@@ -740,8 +747,8 @@ static void test_numa_nodes(void **state)
 
 static void test_numa_online(void **state)
 {
-	static const char *const bad[] = { "", "\n", "abc\n", "0-\n", "2-1\n", "0,,1\n",
-					   "99999999999\n" };
+	static const char *const bad[] = { "",	    "\n",     "abc\n",	      "0-\n",
+					   "2-1\n", "0,,1\n", "99999999999\n" };
 	struct scratch *s = *state;
 	struct sysinfo si;
 
@@ -791,8 +798,8 @@ static void test_node_meminfo_parse(void **state)
 		{ T("Node 0 MemTotal:\n"), -EINVAL, 0, 0 },
 		{ T(":\n"), -EINVAL, 0, 0 },
 		/* A zero MemFree keeps the scan going through every line. */
-		{ T("Node 0 MemTotal: 5 kB\nNode 0 MemFree: 0 kB\nNode 0 HugePages_Total: 0\n"), 0, 5,
-		  0 },
+		{ T("Node 0 MemTotal: 5 kB\nNode 0 MemFree: 0 kB\nNode 0 HugePages_Total: 0\n"), 0,
+		  5, 0 },
 		{ T("Node 0 MemTotal: 5 kB\nNode 0 MemFree: 0 kB\nNode 0 oops:\n"), -EINVAL, 0, 0 },
 		/* The unit is not read; keys are compared whole, colon included. */
 		{ T("Node 0 MemTotal: 5 MB\nNode 0 MemFree: 3\n"), 0, 5, 3 },
@@ -806,7 +813,10 @@ static void test_node_meminfo_parse(void **state)
 		{ T("Node 0 MemTotal: 18446744073709551615 kB\n"), 0, UINT64_MAX, 0 },
 		/* The key is read 31 bytes at most; the rest must then be the number. */
 		{ T("Node 0 MemTotalMemTotalMemTotalMemTotal: 5 kB\n"), -EINVAL, 0, 0 },
-		{ T("Node 0 " "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" "1: 5 kB\n"), 0, 0, 0 },
+		{ T("Node 0 "
+		    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+		    "1: 5 kB\n"),
+		  0, 0, 0 },
 		/* A NUL ends the line as it ends perf's C string. */
 		{ T("Node 0 MemTotal: 5\0 kB\nNode 0 MemFree: 3 kB\n"), 0, 5, 3 },
 		{ T("Node 0 MemTotal: 5 kB\nNode 0\0 MemFree: 3 kB\n"), 0, 5, 0 },
@@ -819,7 +829,8 @@ static void test_node_meminfo_parse(void **state)
 		int err;
 
 		err = node_meminfo__parse(cases[i].text, cases[i].len, &total, &freekb);
-		if (err != cases[i].err || (!err && (total != cases[i].total || freekb != cases[i].free)))
+		if (err != cases[i].err ||
+		    (!err && (total != cases[i].total || freekb != cases[i].free)))
 			fail_msg("case %zu: err %d total %" PRIu64 " free %" PRIu64, i, err, total,
 				 freekb);
 	}
@@ -927,11 +938,14 @@ static void test_mem_nodes(void **state)
 	mem_read(s, &si);
 	assert_true(si.mem.block_size == 0);
 	assert_int_equal(si.mem.nr_nodes, 0);
-	assert_int_equal(unlinkat(s->fd, "sys/devices/system/node/node2/memory1099511627776", 0), 0);
+	assert_int_equal(unlinkat(s->fd, "sys/devices/system/node/node2/memory1099511627776", 0),
+			 0);
 	linkf(s, "x", "sys/devices/system/node/node2/memory99999999999999999999999");
 	mem_read(s, &si);
 	assert_true(si.mem.block_size == 0);
-	assert_int_equal(unlinkat(s->fd, "sys/devices/system/node/node2/memory99999999999999999999999", 0), 0);
+	assert_int_equal(unlinkat(s->fd,
+				  "sys/devices/system/node/node2/memory99999999999999999999999", 0),
+			 0);
 
 	/* The largest index we accept. */
 	linkf(s, "x", "sys/devices/system/node/node2/memory16777215");
