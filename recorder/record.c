@@ -51,6 +51,16 @@ static bool should_stop(void *arg)
 	return child_done && workload__reap(w, false);
 }
 
+/* Whether perf's parser would have scanned the PMUs for these events: any
+ * event but the default and the software ones (PMU_MAPPINGS order). */
+static bool events_scan_pmus(const struct event_specs *specs)
+{
+	for (int i = 0; i < specs->nr; i++)
+		if (specs->v[i].attr.type != PERF_TYPE_SOFTWARE && !specs->v[i].name_from_attr)
+			return true;
+	return false;
+}
+
 static uint64_t read_sysctl_u64(const char *path, uint64_t dflt)
 {
 	unsigned long long v;
@@ -359,6 +369,8 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 			goto out;
 	}
 	sysinfo__read(&si, getenv(PREC_SYSROOT_ENV));
+	if (!events_scan_pmus(&specs))
+		sysinfo__pmus_perf_record_order(&si);
 
 	/* 3. Signals: blocked except inside ppoll, so none is ever missed. */
 	memset(&sa, 0, sizeof(sa));

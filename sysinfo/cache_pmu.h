@@ -67,7 +67,8 @@ int sysinfo__read_pmus(struct sysinfo *si, int rootfd);
  * order (confirmed for cycles and sched:sched_switch): do not call it then.
  * Other architectures: no change.
  */
-void sysinfo__pmus_perf_record_order(struct sysinfo *si);
+/* (declared in prec/sysinfo.h) */
+
 
 /* Frees caches and pmus and leaves them NULL/0; accepts NULL or a zeroed struct. */
 void sysinfo__free_cache_pmu(struct sysinfo *si);

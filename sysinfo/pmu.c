@@ -453,7 +453,7 @@ static long arm_spe__index(const char *name, uint32_t nr_cpus)
 		n = n * 10 + (*p - '0');
 	}
 	/* perf probes arm_spe_0 .. arm_spe_<nr cpus - 1> by name; others come with the scan. */
-	if (nr_cpus && n >= nr_cpus)
+	if (nr_cpus && (unsigned long)n >= nr_cpus)
 		return -1;
 	return n;
 }

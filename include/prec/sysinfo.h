@@ -98,7 +98,7 @@ struct sysinfo {
 	struct sysinfo_mem_topology mem;
 	struct sysinfo_cache *caches; /* distinct, in perf's order */
 	uint32_t nr_caches;
-	struct sysinfo_pmu *pmus; /* in directory order, as perf lists them */
+	struct sysinfo_pmu *pmus; /* in directory order (see sysinfo__pmus_perf_record_order) */
 	uint32_t nr_pmus;
 	struct sysinfo_bpf *bpf; /* loaded BPF programs and BTFs (live only); NULL: none */
 };
@@ -111,6 +111,13 @@ struct sysinfo {
  * sysinfo__exit.
  */
 int sysinfo__read(struct sysinfo *si, const char *root);
+
+/*
+ * perf record 6.1 lists intel_pt and intel_bts (x86) first in PMU_MAPPINGS
+ * when no event made it scan the PMUs: the default event, or software
+ * events only. The recorder calls this in that case; else directory order.
+ */
+void sysinfo__pmus_perf_record_order(struct sysinfo *si);
 
 /* Frees what sysinfo__read allocated; accepts a zeroed or already-exited struct. */
 void sysinfo__exit(struct sysinfo *si);
