@@ -204,11 +204,31 @@ static int start_events(struct evlist *evlist, const struct record_opts *opts,
 	return 0;
 }
 
-static int synthesize(struct writer *w, const struct evlist *evlist, pid_t pid)
+/*
+ * The side-band perf record writes before the kernel's records, in perf's
+ * order: time conversion, ids, kernel and module maps, thread and cpu maps,
+ * loaded BPF programs, the target's existing threads (COMM, FORK, MMAP2 from
+ * /proc), the forked command's COMM, FINISHED_INIT.
+ */
+static int synthesize(struct writer *w, const struct evlist *evlist, const struct sysinfo *si,
+		      const struct record_opts *opts, pid_t pid)
 {
+	const struct thread_map *threads = evlist->threads;
+	char cgroup_mnt[512], huge_mnt[512];
+	struct synth_opts so = {
+		.id_hdr_size = evlist->id_hdr_size,
+		.data_mmaps = opts->sample_addr,
+		.namespaces = opts->namespaces,
+		.cgroups = opts->all_cgroups,
+	};
 	int ret;
 
-	ret = synth__id_index(w, evlist, evlist->threads->pid[0]);
+	if (evlist->nr_rings) {
+		ret = synth__time_conv(w, evlist->rings[0].ctl);
+		if (ret && ret != -EBUSY)
+			return ret;
+	}
+	ret = synth__id_index(w, evlist, threads->pid[0]);
 	if (ret)
 		return ret;
 	ret = synth__kernel_mmap(w, "/proc", evlist->id_hdr_size);
@@ -222,15 +242,41 @@ static int synthesize(struct writer *w, const struct evlist *evlist, pid_t pid)
 	ret = synth__module_mmaps(w, "/proc", evlist->id_hdr_size);
 	if (ret)
 		pr_verbose("Problems creating module maps, continuing anyway...\n");
-	ret = synth__thread_map(w, evlist->threads->pid[0]);
+	ret = synth__thread_map_n(w, threads->pid, NULL, (size_t)threads->nr);
 	if (!ret)
 		ret = synth__cpu_map(w, evlist);
-	/* The forked command, named until its exec renames it. */
-	if (!ret && pid > 0)
-		ret = synth__comm(w, pid, pid, "prec-exec", evlist->id_hdr_size);
 	if (!ret)
-		ret = synth__marker(w, PERF_RECORD_FINISHED_INIT);
-	return ret;
+		ret = synth__bpf(w, si->bpf, "/proc", evlist->id_hdr_size);
+	if (ret)
+		return ret;
+
+	/* Threads that existed before the recording: all of them for -a/-C, the
+	 * targets for -p/-t/-u; a forked command has none yet. */
+	if (!evlist->workload_only) {
+		bool any = threads->nr == 1 && threads->pid[0] == -1;
+
+		if (so.cgroups && !synth__cgroup_mount("/proc", cgroup_mnt, sizeof(cgroup_mnt)))
+			so.cgroup_mnt = cgroup_mnt;
+		if (!synth__hugetlbfs_mount("/proc", huge_mnt, sizeof(huge_mnt)))
+			so.hugetlbfs_mnt = huge_mnt;
+		ret = synth__threads(w, "/proc", any ? NULL : threads->pid,
+				     any ? 0 : (size_t)threads->nr, &so);
+		if (ret == -ENOENT || ret == -EACCES) {
+			pr_warn("cannot list /proc: existing processes will not resolve (is /proc mounted?)");
+			ret = 0;
+		}
+		if (ret)
+			return ret;
+	}
+	/* The forked command, named until its exec renames it. */
+	if (pid > 0) {
+		ret = synth__comm(w, pid, pid, "prec-exec", evlist->id_hdr_size);
+		if (!ret && opts->namespaces)
+			ret = synth__namespaces(w, "/proc", pid, pid, evlist->id_hdr_size);
+		if (ret)
+			return ret;
+	}
+	return synth__marker(w, PERF_RECORD_FINISHED_INIT);
 }
 
 static void print_summary(const struct drain_stats *st, uint64_t bytes, const char *path)
@@ -424,7 +470,7 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 		goto out_abort;
 	ret = writer__begin(w, wev, (uint32_t)evlist.nr);
 	if (!ret)
-		ret = synthesize(w, &evlist, wl.pid);
+		ret = synthesize(w, &evlist, &si, &opts, wl.pid);
 	if (ret) {
 		pr_err("cannot write '%s': %s (check free space)", output, strerror(-ret));
 		goto out_abort;

@@ -1,16 +1,34 @@
 #ifndef PREC_RECORDER_SYNTHESIZE_H
 #define PREC_RECORDER_SYNTHESIZE_H
 /*
- * Records perf record writes before the kernel's own: kernel and module
- * maps, the id index, thread and cpu maps, the workload's COMM, FINISHED_INIT.
- * Each appends to the writer; 0 or a negative errno.
+ * Records perf record writes before the kernel's. Each function appends to
+ * the writer and returns 0 or a negative errno (the writer's own errors pass
+ * through). Records that describe a task carry a zeroed sample_id trailer of
+ * id_hdr_size bytes, as perf's do.
+ *
+ * perf record 6.1 writes them in this order (record__synthesize), file mode:
+ *   TIME_CONV            synth__time_conv
+ *   ID_INDEX             synth__id_index / synth__id_index_entries
+ *   kernel MMAP          synth__kernel_mmap   (unless the kernel is excluded)
+ *   module MMAPs         synth__module_mmaps
+ *   THREAD_MAP           synth__thread_map / synth__thread_map_n
+ *   CPU_MAP              synth__cpu_map / synth__cpu_map_cpus
+ *   KSYMBOL + BPF_EVENT  synth__bpf          (unless --no-bpf-event)
+ *   CGROUP               synth__cgroups      (--all-cgroups)
+ *   FORK/NAMESPACES/COMM/MMAP2 of existing tasks   synth__threads
+ *   COMM (+NAMESPACES) of a forked workload         synth__comm / synth__namespaces
+ *   FINISHED_INIT        synth__marker
+ * Paths are relative to a proc directory ("/proc"; tests pass fixture trees).
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 struct writer;
 struct evlist;
+struct perf_event_mmap_page;
+struct sysinfo_bpf;
 
 /* One parsed /proc/kallsyms line. */
 struct ksym {
@@ -38,25 +56,178 @@ int synth__kernel_mmap(struct writer *w, const char *proc_dir, size_t id_hdr_siz
 /* One MMAP per module in proc_dir/modules; 0 when there are none. */
 int synth__module_mmaps(struct writer *w, const char *proc_dir, size_t id_hdr_size);
 
-/* PERF_RECORD_ID_INDEX: every id with its cpu index, cpu and thread. */
+/* ---- index, maps of threads and CPUs, time conversion ---- */
+
+/* One ID_INDEX entry: a sample id, its ring index, CPU and thread. */
+struct synth_id {
+	uint64_t id, idx, cpu, tid; /* cpu/tid (uint64_t)-1 for "any" */
+};
+
+/* Entries per ID_INDEX record: perf 6.1 leaves room for its guest entries,
+ * (65535 - 16) / (32 + 16); any reader takes any count. */
+#define SYNTH_ID_INDEX_MAX 1364
+
+/*
+ * PERF_RECORD_ID_INDEX for nr entries, split over as many records as needed
+ * (SYNTH_ID_INDEX_MAX each, as perf 6.1 splits). nr 0 writes nothing.
+ */
+int synth__id_index_entries(struct writer *w, const struct synth_id *ids, size_t nr);
+
+/*
+ * ID_INDEX of every open fd of the evlist, event by event in [cpu][thread]
+ * order as perf: idx is the ring index (the CPU index, or the thread index
+ * with --per-thread), cpu and tid come from evlist->cpus and evlist->threads;
+ * tid is used for every entry when the evlist has no thread map. Ids of 0
+ * (not open) are left out.
+ */
 int synth__id_index(struct writer *w, const struct evlist *evlist, pid_t tid);
 
 /* PERF_RECORD_THREAD_MAP of one thread (comm left empty, as perf writes it). */
 int synth__thread_map(struct writer *w, pid_t tid);
 
-/* PERF_RECORD_CPU_MAP of the evlist's CPUs. */
+/*
+ * PERF_RECORD_THREAD_MAP of nr threads, -1 meaning "any"; comms may be NULL
+ * (empty, as perf record writes them) or nr names (15 chars kept). -E2BIG
+ * past 2729 threads (the u16 record size), -EINVAL for nr 0.
+ */
+int synth__thread_map_n(struct writer *w, const pid_t *tids, const char *const *comms, size_t nr);
+
+/* Which PERF_RECORD_CPU_MAP encoding to choose. */
+enum synth_cpu_map_form {
+	/* The list, or the 64-bit mask when that is smaller (perf 5.x's choice):
+	 * what every perf reads. */
+	SYNTH_CPU_MAP_COMPAT,
+	/* perf 6.1's choice: a range when the CPUs are consecutive, else the list
+	 * or the 32-bit mask, whichever is smaller. Older perfs misread ranges. */
+	SYNTH_CPU_MAP_PERF61,
+};
+
+/*
+ * PERF_RECORD_CPU_MAP of nr ascending CPUs (-1, "any", only first) in the
+ * given form. -EINVAL for nr 0 or CPUs not ascending / out of u16,
+ * -E2BIG when no encoding fits one record.
+ */
+int synth__cpu_map_cpus(struct writer *w, const int *cpus, size_t nr, enum synth_cpu_map_form form);
+
+/* PERF_RECORD_CPU_MAP of the evlist's CPUs, SYNTH_CPU_MAP_COMPAT. */
 int synth__cpu_map(struct writer *w, const struct evlist *evlist);
+
+/*
+ * PERF_RECORD_TIME_CONV from a ring's control page, read under its seqlock
+ * as perf does; time_cycles/time_mask and the cap bytes are copied as the
+ * kernel set them. Writes nothing and returns 0 when the kernel does not
+ * offer cap_user_time_zero (perf's rule) or pc is NULL; -EBUSY when the page
+ * never held still.
+ */
+int synth__time_conv(struct writer *w, const struct perf_event_mmap_page *pc);
+
+/* ---- task records ---- */
 
 /* PERF_RECORD_COMM for pid/tid with a zeroed sample_id trailer. */
 int synth__comm(struct writer *w, pid_t pid, pid_t tid, const char *comm, size_t id_hdr_size);
+
+/* PERF_RECORD_FORK as perf synthesizes it (misc PERF_RECORD_MISC_FORK_EXEC,
+ * time 0). */
+int synth__fork(struct writer *w, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid, size_t id_hdr_size);
+
+/*
+ * PERF_RECORD_NAMESPACES for pid/tid: dev and inode of each of
+ * proc_dir/<tid>/ns/{net,uts,ipc,pid,user,mnt,cgroup}, zero where stat fails
+ * (as perf). 0 or the writer's error.
+ */
+int synth__namespaces(struct writer *w, const char *proc_dir, pid_t pid, pid_t tid,
+		      size_t id_hdr_size);
+
+/* How synth__threads and synth__cgroups behave: perf record's options. */
+struct synth_opts {
+	size_t id_hdr_size; /* the sample_id trailer of the evlist */
+	bool data_mmaps; /* -d: readable non-exec maps too, misc MMAP_DATA */
+	bool no_mmaps; /* --synth=task: no MMAP2 at all */
+	bool namespaces; /* --namespaces: a NAMESPACES record per thread */
+	bool cgroups; /* --all-cgroups: CGROUP records of cgroup_mnt first */
+	const char *cgroup_mnt; /* synth__cgroup_mount's answer; NULL: no CGROUP */
+	const char *hugetlbfs_mnt; /* maps below it become "//anon" + MAP_HUGETLB */
+	uint64_t proc_map_timeout_ns; /* per process; 0: perf's 500 ms */
+};
+
+/*
+ * The records of existing tasks, /proc read once, in perf's order:
+ *
+ * tids NULL (system-wide, perf_event__synthesize_threads): every process in
+ * proc_dir, readdir order; for each thread of proc_dir/PID/task: FORK (the
+ * leader's parent is PPid, a thread's is the leader), NAMESPACES, COMM; after
+ * the leader's COMM the MMAP2 of its maps, except for kernel threads.
+ *
+ * tids given (-p/-t: the thread map, perf_event__synthesize_thread_map): for
+ * each tid, COMM (pid = its Tgid), NAMESPACES, and the MMAP2s when it leads
+ * its process; a thread whose leader is not listed brings the leader's
+ * records after it (each time, as perf). No FORK, as perf. Entries <= 0
+ * (the -1 of "any thread") are skipped.
+ *
+ * With opts->cgroups and a cgroup_mnt, the CGROUP tree (synth__cgroups) is
+ * written first, as perf writes it just before the tasks.
+ *
+ * MMAP2 (perf_event__synthesize_mmap_events): executable maps of
+ * proc_dir/PID/task/PID/maps, and readable data maps with data_mmaps (misc
+ * PERF_RECORD_MISC_USER, | MMAP_DATA for those); filename as the file says
+ * (" (deleted)" kept), "//anon" when there is none.
+ *
+ * A task that vanishes mid-read, or whose files cannot be read, is skipped
+ * (what was written of it stays); unlike perf, an unreadable leader's maps
+ * do not cost the records of its other threads, and a vanished listed
+ * thread does not end the synthesis. Returns 0, -ENOENT/-EACCES when proc_dir
+ * itself cannot be listed, -ENOMEM, or the writer's error.
+ */
+int synth__threads(struct writer *w, const char *proc_dir, const pid_t *tids, size_t nr,
+		   const struct synth_opts *opts);
+
+/*
+ * Where perf looks for cgroups: the cgroup v1 hierarchy with the perf_event
+ * controller, else the cgroup2 mount, from proc_dir/mounts. Returns 0 and the
+ * mount point in buf, -ENOENT when there is none, -ENAMETOOLONG.
+ */
+int synth__cgroup_mount(const char *proc_dir, char *buf, size_t len);
+
+/* The first hugetlbfs mount in proc_dir/mounts, as synth__cgroup_mount. */
+int synth__hugetlbfs_mount(const char *proc_dir, char *buf, size_t len);
+
+/*
+ * PERF_RECORD_CGROUP for mnt and every directory below it, depth first in
+ * readdir order: id the directory's inode (the kernfs id, what perf's file
+ * handle holds on 64-bit), path from mnt ("/", "/a", "/a/b"). A directory
+ * that vanishes is skipped. 0, -errno when mnt cannot be read, or the
+ * writer's error.
+ */
+int synth__cgroups(struct writer *w, const char *mnt, size_t id_hdr_size);
+
+/* ---- BPF ---- */
+
+/* PERF_RECORD_KSYMBOL (name truncated to 511 chars). */
+int synth__ksymbol(struct writer *w, uint64_t addr, uint32_t len, uint16_t ksym_type,
+		   uint16_t flags, const char *name, size_t id_hdr_size);
+
+/* PERF_RECORD_BPF_EVENT. */
+int synth__bpf_event(struct writer *w, uint16_t type, uint16_t flags, uint32_t id,
+		     const uint8_t tag[8], size_t id_hdr_size);
+
+/*
+ * What perf_event__synthesize_bpf_events writes: for every program of bpf
+ * (may be NULL), one KSYMBOL per jitted sub-program named as perf names it,
+ * then one BPF_EVENT PROG_LOAD with the program's id and tag; then a KSYMBOL
+ * of one page for each BPF trampoline and dispatcher in proc_dir/kallsyms.
+ * Programs without jitted symbols are skipped. 0 or the writer's error.
+ */
+int synth__bpf(struct writer *w, const struct sysinfo_bpf *bpf, const char *proc_dir,
+	       size_t id_hdr_size);
+
+/* ---- end ---- */
 
 /*
  * PERF_RECORD_LOST_SAMPLES for every fd whose read_format LOST count is not
  * zero (samples the kernel dropped), as perf 6.1 writes them at the end.
  * *total is their sum.
  */
-int synth__lost_samples(struct writer *w, const struct evlist *evlist, pid_t pid,
-			uint64_t *total);
+int synth__lost_samples(struct writer *w, const struct evlist *evlist, pid_t pid, uint64_t *total);
 
 /* A payload-less user record (FINISHED_INIT, FINISHED_ROUND). */
 int synth__marker(struct writer *w, uint32_t type);

@@ -1,0 +1,570 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The side-band of tasks that existed before recording started, from /proc
+ * (synthesize.h): FORK, NAMESPACES, COMM and MMAP2 as perf record 6.1 writes
+ * them, the CGROUP tree, and the mount lookups they need. Every /proc file
+ * is read once; a task that is gone by the time we look is skipped.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "prec/event.h"
+#include "prec/writer.h"
+#include "proc_maps.h"
+#include "synthesize.h"
+
+#define ALIGN8(x) (((x) + 7) & ~(size_t)7)
+#define ID_HDR_MAX 64
+/* perf reads map names into a PATH_MAX buffer: longer ones are cut there. */
+#define MAP_NAME_MAX (PATH_MAX - 1)
+
+/* /proc/PID/ns entries in the kernel's NAMESPACES index order. */
+static const char *const ns_names[NR_NAMESPACES] = {
+	[NET_NS_INDEX] = "net",	      [UTS_NS_INDEX] = "uts",	[IPC_NS_INDEX] = "ipc",
+	[PID_NS_INDEX] = "pid",	      [USER_NS_INDEX] = "user", [MNT_NS_INDEX] = "mnt",
+	[CGROUP_NS_INDEX] = "cgroup",
+};
+
+struct synth_ctx {
+	struct writer *w;
+	int procfd;
+	const struct synth_opts *o;
+	size_t huge_len;
+	uint64_t timeout_ns;
+	char *line; /* getline buffer, reused for every maps file */
+	size_t line_cap;
+	/* one MMAP2 at a time: header, PATH_MAX name, trailer */
+	union {
+		struct prec_mmap2_event ev;
+		char bytes[sizeof(struct prec_mmap2_event) + PATH_MAX + ID_HDR_MAX];
+	} mmap;
+};
+
+/* What perf takes from /proc/.../status. */
+struct task_status {
+	char comm[16];
+	pid_t tgid, ppid;
+	bool kernel; /* no VmPeak but a Threads line: a kernel thread */
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* A decimal pid after "Key:" and blanks; -1 when there is none. */
+static pid_t status_int(const char *p)
+{
+	char *end;
+	long v;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	v = strtol(p, &end, 10);
+	if (end == p || v < INT_MIN || v > INT_MAX)
+		return -1;
+	return (pid_t)v;
+}
+
+/*
+ * Reads one status file (the first 4095 bytes, in one read, as perf) and
+ * finds its lines in perf's order: Name, then Tgid after it, PPid after
+ * that, VmPeak or Threads after PPid. 0, or -errno / -ESRCH without Tgid.
+ */
+static int read_status(int procfd, const char *rel, struct task_status *st)
+{
+	char buf[4096];
+	const char *name, *tgid, *ppid, *vmpeak, *threads;
+	ssize_t n;
+	int fd;
+
+	memset(st, 0, sizeof(*st));
+	st->tgid = st->ppid = -1;
+	fd = openat(procfd, rel, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return n < 0 ? -errno : -ESRCH; /* gone between open and read */
+	buf[n] = '\0';
+
+	name = strstr(buf, "Name:");
+	tgid = strstr(name ? name : buf, "Tgid:");
+	ppid = strstr(tgid ? tgid : buf, "PPid:");
+	vmpeak = strstr(ppid ? ppid : buf, "VmPeak:");
+	threads = vmpeak ? NULL : strstr(ppid ? ppid : buf, "Threads:");
+	if (name) {
+		const char *p = name + 5;
+		size_t len;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		len = strcspn(p, "\n");
+		if (len > sizeof(st->comm) - 1)
+			len = sizeof(st->comm) - 1;
+		memcpy(st->comm, p, len);
+	}
+	if (tgid)
+		st->tgid = status_int(tgid + 5);
+	if (ppid)
+		st->ppid = status_int(ppid + 5);
+	st->kernel = !vmpeak && threads;
+	return st->tgid < 0 ? -ESRCH : 0;
+}
+
+/* NAMESPACES from the ns links in procfd/dir (zeros where stat fails). */
+static int write_namespaces(struct writer *w, int procfd, const char *dir, pid_t pid, pid_t tid,
+			    size_t id_hdr_size)
+{
+	char buf[sizeof(struct prec_namespaces_event) +
+		 NR_NAMESPACES * sizeof(struct prec_ns_link_info) + ID_HDR_MAX];
+	struct prec_namespaces_event *ev = (void *)buf;
+	size_t size = sizeof(*ev) + NR_NAMESPACES * sizeof(ev->link_info[0]) + id_hdr_size;
+
+	if (id_hdr_size > ID_HDR_MAX)
+		return -E2BIG;
+	memset(buf, 0, size);
+	ev->header.type = PERF_RECORD_NAMESPACES;
+	ev->header.size = (uint16_t)size;
+	ev->pid = (uint32_t)pid;
+	ev->tid = (uint32_t)tid;
+	ev->nr_namespaces = NR_NAMESPACES;
+	for (int i = 0; i < NR_NAMESPACES; i++) {
+		char rel[64];
+		struct stat st;
+
+		snprintf(rel, sizeof(rel), "%s/%s", dir, ns_names[i]);
+		if (fstatat(procfd, rel, &st, 0) == 0) {
+			ev->link_info[i].dev = (uint64_t)st.st_dev;
+			ev->link_info[i].ino = (uint64_t)st.st_ino;
+		}
+	}
+	return writer__write(w, buf, size);
+}
+
+int synth__namespaces(struct writer *w, const char *proc_dir, pid_t pid, pid_t tid,
+		      size_t id_hdr_size)
+{
+	char dir[32];
+	int procfd, ret;
+
+	procfd = open(proc_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (procfd < 0)
+		return -errno;
+	snprintf(dir, sizeof(dir), "%d/ns", (int)tid);
+	ret = write_namespaces(w, procfd, dir, pid, tid, id_hdr_size);
+	close(procfd);
+	return ret;
+}
+
+/*
+ * The MMAP2 records of one process (perf_event__synthesize_mmap_events):
+ * executable maps, readable data maps with -d. Stops at perf's per-process
+ * timeout, marking the last record PROC_MAP_PARSE_TIMEOUT as perf does.
+ */
+static int synth_maps(struct synth_ctx *c, pid_t pid, pid_t tgid)
+{
+	char rel[64];
+	uint64_t t0;
+	ssize_t n;
+	FILE *f;
+	int fd, ret = 0;
+
+	snprintf(rel, sizeof(rel), "%d/task/%d/maps", (int)pid, (int)pid);
+	fd = openat(c->procfd, rel, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0; /* gone, or not ours to read: nothing to say */
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return -ENOMEM;
+	}
+	t0 = now_ns();
+	while (!ret && (n = getline(&c->line, &c->line_cap, f)) > 0) {
+		struct prec_mmap2_event *ev = &c->mmap.ev;
+		uint16_t misc = PERF_RECORD_MISC_USER;
+		struct proc_map m;
+		bool timeout;
+		const char *name;
+		size_t nlen, size;
+		uint32_t flags;
+
+		if (proc_maps__parse_line(c->line, (size_t)n, &m))
+			continue;
+		timeout = now_ns() - t0 > c->timeout_ns;
+		if (timeout) {
+			misc |= PERF_RECORD_MISC_PROC_MAP_PARSE_TIMEOUT;
+		} else if (!(m.prot & PROT_EXEC)) {
+			if (!c->o->data_mmaps || !(m.prot & PROT_READ))
+				continue;
+			misc |= PERF_RECORD_MISC_MMAP_DATA;
+		}
+
+		name = m.name;
+		nlen = m.name_len < MAP_NAME_MAX ? m.name_len : MAP_NAME_MAX;
+		flags = m.flags;
+		if (c->huge_len && nlen >= c->huge_len &&
+		    !memcmp(name, c->o->hugetlbfs_mnt, c->huge_len)) {
+			flags |= MAP_HUGETLB;
+			nlen = 0;
+		}
+		if (!nlen) { /* perf's name for anonymous and hugetlbfs memory */
+			name = "//anon";
+			nlen = 6;
+		}
+		size = sizeof(*ev) + ALIGN8(nlen + 1) + c->o->id_hdr_size;
+		memset(ev, 0, size);
+		ev->header.type = PERF_RECORD_MMAP2;
+		ev->header.misc = misc;
+		ev->header.size = (uint16_t)size;
+		ev->pid = (uint32_t)tgid;
+		ev->tid = (uint32_t)pid;
+		ev->start = m.start;
+		ev->len = m.end - m.start;
+		ev->pgoff = m.pgoff;
+		ev->maj = m.maj;
+		ev->min = m.min;
+		ev->ino = m.ino;
+		ev->prot = m.prot;
+		ev->flags = flags;
+		memcpy(ev->filename, name, nlen);
+		ret = writer__write(c->w, ev, size);
+		if (timeout)
+			break;
+	}
+	fclose(f);
+	return ret;
+}
+
+/* One process of the system-wide walk (perf's "full" mode). */
+static int synth_process(struct synth_ctx *c, pid_t pid)
+{
+	size_t idh = c->o->id_hdr_size;
+	struct dirent *de;
+	char rel[64];
+	DIR *d;
+	int fd, ret = 0;
+
+	snprintf(rel, sizeof(rel), "%d/task", (int)pid);
+	fd = openat(c->procfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return 0; /* exited since the listing */
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (!ret && (de = readdir(d))) {
+		struct task_status st;
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9' || *end || tid <= 0 || tid > INT_MAX)
+			continue;
+		snprintf(rel, sizeof(rel), "%d/task/%ld/status", (int)pid, tid);
+		if (read_status(c->procfd, rel, &st))
+			continue; /* this thread has gone */
+		/* The leader's parent is PPid; perf makes every other thread a child
+		 * of its leader. */
+		if (tid == st.tgid)
+			ret = synth__fork(c->w, st.tgid, st.ppid, (pid_t)tid, st.ppid, idh);
+		else
+			ret = synth__fork(c->w, st.tgid, st.tgid, (pid_t)tid, st.tgid, idh);
+		if (!ret && c->o->namespaces) {
+			snprintf(rel, sizeof(rel), "%d/task/%ld/ns", (int)pid, tid);
+			ret = write_namespaces(c->w, c->procfd, rel, st.tgid, (pid_t)tid, idh);
+		}
+		if (!ret)
+			ret = synth__comm(c->w, st.tgid, (pid_t)tid, st.comm, idh);
+		if (!ret && tid == pid && !st.kernel && !c->o->no_mmaps)
+			ret = synth_maps(c, pid, st.tgid);
+	}
+	closedir(d);
+	return ret;
+}
+
+/* One listed thread (perf's thread-map mode); *tgid its process, or -1. */
+static int synth_thread(struct synth_ctx *c, pid_t tid, pid_t *tgid)
+{
+	size_t idh = c->o->id_hdr_size;
+	struct task_status st;
+	char rel[64];
+	int ret;
+
+	*tgid = -1;
+	snprintf(rel, sizeof(rel), "%d/status", (int)tid);
+	if (read_status(c->procfd, rel, &st))
+		return 0; /* gone: the others still count */
+	*tgid = st.tgid;
+	ret = synth__comm(c->w, st.tgid, tid, st.comm, idh);
+	if (!ret && c->o->namespaces) {
+		snprintf(rel, sizeof(rel), "%d/ns", (int)tid);
+		ret = write_namespaces(c->w, c->procfd, rel, st.tgid, tid, idh);
+	}
+	if (!ret && tid == st.tgid && !c->o->no_mmaps)
+		ret = synth_maps(c, tid, st.tgid);
+	return ret;
+}
+
+static int synth_thread_list(struct synth_ctx *c, const pid_t *tids, size_t nr)
+{
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < nr; i++) {
+		bool listed = false;
+		pid_t tgid;
+
+		if (tids[i] <= 0)
+			continue; /* "any thread" has no task of its own */
+		ret = synth_thread(c, tids[i], &tgid);
+		if (ret || tgid <= 0 || tgid == tids[i])
+			continue;
+		/* A thread without its leader in the list brings the leader's
+		 * records (its maps), as perf: every time, like perf. */
+		for (size_t j = 0; j < nr && !listed; j++)
+			listed = tids[j] == tgid;
+		if (!listed)
+			ret = synth_thread(c, tgid, &tgid);
+	}
+	return ret;
+}
+
+int synth__threads(struct writer *w, const char *proc_dir, const pid_t *tids, size_t nr,
+		   const struct synth_opts *opts)
+{
+	struct synth_ctx *c;
+	int ret = 0;
+
+	if (opts->id_hdr_size > ID_HDR_MAX)
+		return -E2BIG;
+	if (opts->cgroups && opts->cgroup_mnt) {
+		ret = synth__cgroups(w, opts->cgroup_mnt, opts->id_hdr_size);
+		if (ret && ret != -ENOENT && ret != -EACCES)
+			return ret; /* a missing cgroup tree only costs its records */
+		ret = 0;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->w = w;
+	c->o = opts;
+	c->huge_len = opts->hugetlbfs_mnt ? strlen(opts->hugetlbfs_mnt) : 0;
+	c->timeout_ns = opts->proc_map_timeout_ns ? opts->proc_map_timeout_ns : 500000000ULL;
+	c->procfd = open(proc_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (c->procfd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	if (tids) {
+		ret = synth_thread_list(c, tids, nr);
+	} else {
+		int dfd = openat(c->procfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		struct dirent *de;
+		DIR *d = dfd < 0 ? NULL : fdopendir(dfd);
+
+		if (!d) {
+			ret = dfd < 0 ? -errno : -ENOMEM;
+			if (dfd >= 0)
+				close(dfd);
+			goto out_close;
+		}
+		while (!ret && (de = readdir(d))) {
+			char *end;
+			long pid = strtol(de->d_name, &end, 10);
+
+			if (de->d_name[0] < '0' || de->d_name[0] > '9' || *end || pid <= 0 ||
+			    pid > INT_MAX)
+				continue;
+			ret = synth_process(c, (pid_t)pid);
+		}
+		closedir(d);
+	}
+out_close:
+	close(c->procfd);
+out:
+	free(c->line);
+	free(c);
+	return ret;
+}
+
+/* ---- cgroups ---- */
+
+static int write_cgroup(struct writer *w, uint64_t id, const char *path, size_t id_hdr_size)
+{
+	char buf[sizeof(struct prec_cgroup_event) + PATH_MAX + ID_HDR_MAX];
+	struct prec_cgroup_event *ev = (void *)buf;
+	size_t len = strlen(path);
+	size_t size = sizeof(*ev) + ALIGN8(len + 1) + id_hdr_size;
+
+	if (len >= PATH_MAX)
+		return 0; /* perf's buffer is PATH_MAX too: no sane cgroup is longer */
+	memset(buf, 0, size);
+	ev->header.type = PERF_RECORD_CGROUP;
+	ev->header.size = (uint16_t)size;
+	ev->id = id;
+	memcpy(ev->path, path, len);
+	return writer__write(w, buf, size);
+}
+
+/* path holds the directory (PATH_MAX bytes of room); mnt_len its mount part. */
+static int walk_cgroup(struct writer *w, char *path, size_t mnt_len, size_t id_hdr_size, bool root)
+{
+	size_t pos = strlen(path);
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int ret;
+
+	if (stat(path, &st))
+		return root ? -errno : 0; /* removed while we walked */
+	ret = write_cgroup(w, (uint64_t)st.st_ino, pos > mnt_len ? path + mnt_len : "/",
+			   id_hdr_size);
+	if (ret)
+		return ret;
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while (!ret && (de = readdir(d))) {
+		size_t nl = strlen(de->d_name);
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (de->d_type == DT_UNKNOWN) {
+			struct stat cst;
+
+			if (fstatat(dirfd(d), de->d_name, &cst, AT_SYMLINK_NOFOLLOW) ||
+			    !S_ISDIR(cst.st_mode))
+				continue;
+		} else if (de->d_type != DT_DIR) {
+			continue;
+		}
+		if (pos + 1 + nl >= PATH_MAX)
+			continue;
+		path[pos] = '/';
+		memcpy(path + pos + 1, de->d_name, nl + 1);
+		ret = walk_cgroup(w, path, mnt_len, id_hdr_size, false);
+		path[pos] = '\0';
+	}
+	closedir(d);
+	return ret;
+}
+
+int synth__cgroups(struct writer *w, const char *mnt, size_t id_hdr_size)
+{
+	char *path;
+	size_t len = strlen(mnt);
+	int ret;
+
+	if (id_hdr_size > ID_HDR_MAX)
+		return -E2BIG;
+	while (len > 1 && mnt[len - 1] == '/')
+		len--;
+	if (len >= PATH_MAX)
+		return -ENAMETOOLONG;
+	path = malloc(PATH_MAX);
+	if (!path)
+		return -ENOMEM;
+	memcpy(path, mnt, len);
+	path[len] = '\0';
+	ret = walk_cgroup(w, path, len, id_hdr_size, true);
+	free(path);
+	return ret;
+}
+
+/* ---- mount points ---- */
+
+/* Undoes the octal escapes of /proc/mounts ("\040" for a space) in place. */
+static void unescape_mount(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+}
+
+/* Has the comma list opts the option opt? */
+static bool has_option(const char *opts, const char *opt)
+{
+	size_t ol = strlen(opt);
+
+	for (const char *p = opts; *p;) {
+		size_t l = strcspn(p, ",");
+
+		if (l == ol && !memcmp(p, opt, ol))
+			return true;
+		p += l + (p[l] == ',');
+	}
+	return false;
+}
+
+/*
+ * The mount point of the first line of proc_dir/mounts with fstype (and the
+ * option opt, when not NULL); with fallback_type, the first of that type when
+ * none matched.
+ */
+static int find_mount(const char *proc_dir, const char *fstype, const char *opt,
+		      const char *fallback_type, char *buf, size_t len)
+{
+	char path[4096], *line = NULL, *fallback = NULL;
+	size_t cap = 0;
+	int ret = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/mounts", proc_dir);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (ret == -ENOENT && getline(&line, &cap, f) > 0) {
+		char *save = NULL, *mnt, *type, *opts;
+
+		if (!strtok_r(line, " \n", &save) || !(mnt = strtok_r(NULL, " \n", &save)) ||
+		    !(type = strtok_r(NULL, " \n", &save)) ||
+		    !(opts = strtok_r(NULL, " \n", &save)))
+			continue;
+		unescape_mount(mnt);
+		if (!strcmp(type, fstype) && (!opt || has_option(opts, opt))) {
+			ret = (size_t)snprintf(buf, len, "%s", mnt) < len ? 0 : -ENAMETOOLONG;
+		} else if (fallback_type && !fallback && !strcmp(type, fallback_type)) {
+			fallback = strdup(mnt);
+			if (!fallback)
+				ret = -ENOMEM;
+		}
+	}
+	if (ret == -ENOENT && fallback)
+		ret = (size_t)snprintf(buf, len, "%s", fallback) < len ? 0 : -ENAMETOOLONG;
+	free(fallback);
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+int synth__cgroup_mount(const char *proc_dir, char *buf, size_t len)
+{
+	return find_mount(proc_dir, "cgroup", "perf_event", "cgroup2", buf, len);
+}
+
+int synth__hugetlbfs_mount(const char *proc_dir, char *buf, size_t len)
+{
+	return find_mount(proc_dir, "hugetlbfs", NULL, NULL, buf, len);
+}
