@@ -55,6 +55,14 @@ static void evsel__config_sample(struct evsel *evsel, const struct record_opts *
 	}
 	if (opts->all_cgroups)
 		attr->sample_type |= PERF_SAMPLE_CGROUP;
+	if (opts->all_user) {
+		attr->exclude_kernel = 1;
+		attr->exclude_user = 0;
+	}
+	if (opts->all_kernel) {
+		attr->exclude_user = 1;
+		attr->exclude_kernel = 0;
+	}
 	if (opts->branch_filter) {
 		attr->sample_type |= PERF_SAMPLE_BRANCH_STACK;
 		attr->branch_sample_type = opts->branch_filter;

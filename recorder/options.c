@@ -42,6 +42,8 @@ enum opt_id {
 	OPT_BRANCH_FILTER,
 	OPT_USER_REGS,
 	OPT_INTR_REGS,
+	OPT_FILTER,
+	OPT_EXCLUDE_PERF,
 	OPT_LATER, /* a perf record option a later version of prec adds */
 };
 
@@ -95,11 +97,15 @@ static const struct opt_def opt_table[] = {
 	FLAG(0, "sample-identifier", sample_identifier, "record the sample identifier"),
 	FLAG(0, "namespaces", namespaces, "record namespaces events"),
 	FLAG(0, "all-cgroups", all_cgroups, "record cgroup events"),
+	FLAG(0, "all-user", all_user, "configure all used events to run in user space"),
+	FLAG(0, "all-kernel", all_kernel, "configure all used events to run in kernel space"),
 #undef FLAG
 	{ 'b', 0, "branch-any", OPT_BRANCH_ANY, 0, NULL, "sample any taken branches" },
 	{ 'j', 0, "branch-filter", OPT_BRANCH_FILTER, 1, "filter", "branch stack filter modes" },
 	{ 0, 0, "user-regs", OPT_USER_REGS, 2, "regs", "sample user registers (=ax,bx,... or all)" },
 	{ 'I', 0, "intr-regs", OPT_INTR_REGS, 2, "regs", "sample registers at interrupt (=ax,bx,... or all)" },
+	{ 0, 0, "filter", OPT_FILTER, 1, "filter", "event filter for the tracepoint -e before it" },
+	{ 0, 0, "exclude-perf", OPT_EXCLUDE_PERF, 0, NULL, "don't record prec's own events (tracepoints before it)" },
 
 	/* perf record options that later issues implement: refused, never ignored. */
 	{ 'g', 0, NULL, OPT_LATER, 0, NULL, NULL },
@@ -109,10 +115,6 @@ static const struct opt_def opt_table[] = {
 	{ 'N', 0, "no-buildid-cache", OPT_LATER, 0, NULL, NULL },
 	{ 'S', 0, "snapshot", OPT_LATER, 2, NULL, NULL },
 	{ 'r', 0, "realtime", OPT_LATER, 1, NULL, NULL },
-	{ 0, 0, "filter", OPT_LATER, 1, NULL, NULL },
-	{ 0, 0, "exclude-perf", OPT_LATER, 0, NULL, NULL },
-	{ 0, 0, "all-user", OPT_LATER, 0, NULL, NULL },
-	{ 0, 0, "all-kernel", OPT_LATER, 0, NULL, NULL },
 	{ 0, 0, "kernel-callchains", OPT_LATER, 0, NULL, NULL },
 	{ 0, 0, "user-callchains", OPT_LATER, 0, NULL, NULL },
 	{ 0, 0, "mmap-flush", OPT_LATER, 1, NULL, NULL },
@@ -383,6 +385,23 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		}
 		return regs__parse(arg, mask, err, errlen) ? -EINVAL : 0;
 	}
+	case OPT_FILTER:
+	case OPT_EXCLUDE_PERF: {
+		struct record_filter *f;
+
+		if (!opts->nr_events) {
+			snprintf(err, errlen, "%s should follow a -e tracepoint option", label);
+			return -EINVAL;
+		}
+		f = realloc(opts->filters, (opts->nr_filters + 1) * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		opts->filters = f;
+		f[opts->nr_filters].after_events = opts->nr_events;
+		f[opts->nr_filters].filter = o->id == OPT_FILTER ? arg : NULL;
+		opts->nr_filters++;
+		return 0;
+	}
 	case OPT_LATER:
 		snprintf(err, errlen, "option %s is not supported yet", label);
 		return -EINVAL;
@@ -536,6 +555,9 @@ void options__exit(struct record_opts *opts)
 	free(opts->events);
 	opts->events = NULL;
 	opts->nr_events = 0;
+	free(opts->filters);
+	opts->filters = NULL;
+	opts->nr_filters = 0;
 }
 
 void options__usage(void)

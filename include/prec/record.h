@@ -11,6 +11,12 @@
 #define PREC_DEFAULT_OUTPUT "perf.data"
 #define PREC_DEFAULT_FREQ 4000
 
+/* A --filter (or --exclude-perf) and the -e argument it follows. */
+struct record_filter {
+	int after_events; /* how many -e arguments came before it */
+	const char *filter; /* NULL for --exclude-perf */
+};
+
 struct record_opts {
 	const char *output; /* -o; NULL means PREC_DEFAULT_OUTPUT */
 	char **events; /* -e strings in command-line order (each may be a list) */
@@ -49,6 +55,10 @@ struct record_opts {
 	uint64_t branch_filter; /* -b / -j: branch_sample_type; 0 none */
 	uint64_t user_regs; /* --user-regs: REGS_USER mask; 0 none */
 	uint64_t intr_regs; /* -I: REGS_INTR mask; 0 none */
+	bool all_user; /* --all-user: exclude_kernel on every event */
+	bool all_kernel; /* --all-kernel: exclude_user on every event */
+	struct record_filter *filters; /* --filter and --exclude-perf, in order */
+	int nr_filters;
 	bool use_clockid; /* -k given */
 	int clockid; /* -k: the clock sample times come from */
 	int verbose; /* -v count */
