@@ -96,6 +96,8 @@ static void evsel__config(struct evsel *evsel, const struct record_opts *opts,
 
 	attr->size = PREC_ATTR_SIZE;
 	attr->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	if (attr->type == PERF_TYPE_TRACEPOINT)
+		attr->sample_type |= PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
 	if (tk->has_cpu)
 		attr->sample_type |= PERF_SAMPLE_CPU;
 	attr->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
@@ -108,6 +110,11 @@ static void evsel__config(struct evsel *evsel, const struct record_opts *opts,
 	if (opts->period) {
 		attr->freq = 0;
 		attr->sample_period = opts->period;
+	} else if (attr->type == PERF_TYPE_TRACEPOINT) {
+		/* perf: every tracepoint hit is a sample, whatever -F says. */
+		attr->freq = 0;
+		attr->sample_period = 1;
+		attr->sample_type |= PERF_SAMPLE_PERIOD;
 	} else {
 		attr->freq = 1;
 		attr->sample_freq = opts->freq;

@@ -24,6 +24,7 @@
 #include "prec/record.h"
 #include "prec/sysinfo.h"
 #include "prec/thread_map.h"
+#include "prec/tracing_data.h"
 #include "prec/version.h"
 #include "prec/workload.h"
 #include "prec/writer.h"
@@ -300,12 +301,48 @@ struct clock_ref {
 	uint64_t res_ns, tod_ns, clock_ns;
 };
 
+/*
+ * perf's tracing data for the tracepoint events, so readers can decode their
+ * raw fields. Returns the blob (caller frees) or NULL when there are no
+ * tracepoints or it cannot be built (said once; the feature is left out).
+ */
+static void *tracing_blob(const struct evlist *evlist, size_t *len)
+{
+	uint64_t *ids = calloc((size_t)evlist->nr, sizeof(*ids));
+	char tracefs[512];
+	void *blob = NULL;
+	size_t n = 0;
+	int ret;
+
+	*len = 0;
+	if (!ids)
+		return NULL;
+	for (int i = 0; i < evlist->nr; i++)
+		if (evlist->evsel[i].attr.type == PERF_TYPE_TRACEPOINT)
+			ids[n++] = evlist->evsel[i].attr.config;
+	if (n) {
+		ret = tracing_data__find_tracefs(tracefs, sizeof(tracefs));
+		if (!ret)
+			ret = tracing_data__build(tracefs, "/proc", ids, n, &blob, len);
+		if (ret)
+			pr_warn("cannot read the tracepoint formats: %s (perf script will not decode their fields; is tracefs mounted?)",
+				strerror(-ret));
+	}
+	free(ids);
+	if (!*len) {
+		free(blob);
+		return NULL;
+	}
+	return blob;
+}
+
 static int finish(struct writer *w, const struct sysinfo *si, const struct writer_event *wev,
 		  const struct evlist *evlist, const struct drain_stats *st,
 		  const struct clock_ref *clk, const struct record_opts *opts, int argc, char **argv)
 {
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int ret;
 	struct writer_meta meta = {
 		.si = si,
 		.events = wev,
@@ -328,7 +365,10 @@ static int finish(struct writer *w, const struct sysinfo *si, const struct write
 		exe[n] = '\0';
 	else
 		snprintf(exe, sizeof(exe), "%s", argv[0]);
-	return writer__finish(w, &meta);
+	meta.tracing_data = tracing_blob(evlist, &meta.tracing_data_len);
+	ret = writer__finish(w, &meta);
+	free((void *)meta.tracing_data);
+	return ret;
 }
 
 static const char *output_hint(const char *output, int err)
