@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Targets and side-band (issue 4), each judged by stock perf and, where the
+# two can be compared, against perf record on the same target:
+#   -a with processes that existed before the recording (synthesis),
+#   tracepoints decoded by perf script, -p/-t on a running process, -C, -u,
+#   a software event with -c 1.
+source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
+
+wl=$(basename "$WORKLOAD")
+
+# A process that exists before prec starts (long enough for every case).
+"$WORKLOAD" 60000 >/dev/null 2>&1 &
+spin=$!
+disown "$spin"
+track_pid "$spin"
+sleep 0.3
+
+# share DATAFILE COMM DSO: the percentage of samples in that comm and dso.
+share()
+{
+	"$PERF" report --stdio --sort comm,dso -i "$1" 2>/dev/null |
+		awk -v c="$2" -v d="$3" '!/^#/ && $1 ~ /%$/ && $2 == c && $3 == d { s += $1 } END { printf "%.2f\n", s }'
+}
+unknown()
+{
+	"$PERF" report --stdio --sort dso -i "$1" 2>/dev/null |
+		awk '!/^#/ && $1 ~ /%$/ && $2 == "[unknown]" { s += $1 } END { printf "%.2f\n", s }'
+}
+
+# -a: the running process is attributed to its comm and binary, which only
+# /proc synthesis can tell; no more unknown DSOs than perf record's file.
+prec_record_ok -a -o a.data -- sleep 1
+perf_record_ok -a -o a-perf.data -- sleep 1
+require_valid a.data
+p=$(share a.data "$wl" "$wl")
+awk -v p="$p" 'BEGIN { exit !(p > 10) }' || fail "-a: only $p% of samples in $wl/$wl (the process that was already running)"
+u=$(unknown a.data)
+q=$(unknown a-perf.data)
+log "-a: $wl/$wl $p%; unknown DSO prec $u%, perf record $q%"
+awk -v u="$u" -v q="$q" 'BEGIN { exit !(u <= q + 0.5) }' || fail "-a: $u% unknown DSO, perf record's file $q%"
+
+# -p PID with a command setting the duration, and -t TID.
+for t in "-p $spin" "-t $spin"; do
+	# shellcheck disable=SC2086
+	prec_record_ok $t -o t.data -- sleep 0.5
+	require_valid t.data
+	p=$(share t.data "$wl" "$wl")
+	awk -v p="$p" 'BEGIN { exit !(p > 90) }' || fail "$t: only $p% of samples in $wl/$wl"
+	"$PERF" script -i t.data -F pid 2>/dev/null | sort -u | awk -v s="$spin" '$1 != s { bad = 1 } END { exit bad }' ||
+		fail "$t: samples from threads other than $spin"
+done
+
+# -p alone ends when the target exits.
+"$WORKLOAD" 300 >/dev/null 2>&1 &
+short=$!
+disown "$short"
+prec_record_ok -p "$short" -o short.data
+require_valid short.data
+
+# -C 1: only CPU 1's samples; a process pinned there is seen.
+if [[ $(cat /sys/devices/system/cpu/online) != 0 ]]; then
+	taskset -c 1 "$WORKLOAD" 2000 >/dev/null 2>&1 &
+	pinned=$!
+disown "$pinned"
+	track_pid "$pinned"
+	sleep 0.2
+	prec_record_ok -C 1 -o c.data -- sleep 0.5
+	require_valid c.data
+	cpus=$("$PERF" script -i c.data -F cpu 2>/dev/null | tr -d ' []' | sed 's/^0*\([0-9]\)/\1/' | sort -u | tr '\n' ' ')
+	[[ "$cpus" == "1 " ]] || fail "-C 1: samples on CPUs '$cpus'"
+	kill "$pinned" 2>/dev/null
+fi
+
+# -u USER: a process of another user.
+if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$WORKLOAD" 3000 >/dev/null 2>&1 &
+	theirs=$!
+disown "$theirs"
+	track_pid "$theirs"
+	sleep 0.3
+	prec_record_ok -u nobody -o u.data -- sleep 0.5
+	require_valid u.data
+	p=$(share u.data "$wl" "$wl")
+	awk -v p="$p" 'BEGIN { exit !(p > 90) }' || fail "-u nobody: only $p% of samples in $wl/$wl"
+	kill "$theirs" 2>/dev/null
+fi
+
+# A tracepoint, system-wide: every sample decoded with its fields.
+prec_record_ok -a -e sched:sched_switch -o tp.data -- sh -c 'for i in 1 2 3 4 5 6 7 8; do sleep 0.01; done'
+n=$(summary_samples "$PREC_ERR")
+((n > 0)) || fail "sched:sched_switch: no samples for a command that sleeps 8 times"
+"$PERF" script -i tp.data >tp.txt 2>tp.err || fail "perf script on the tracepoint file failed"
+require_no_warning tp.err "perf script on the tracepoint file"
+lines=$(grep -c 'sched:sched_switch:' tp.txt)
+fields=$(grep -c 'prev_comm=.*prev_pid=.*next_comm=' tp.txt)
+((lines == n && fields == n)) || fail "sched:sched_switch: $n samples, $lines printed, $fields with prev_comm/prev_pid/next_comm"
+
+# page-faults -c 1: a sample per fault, in the workload, about as many as perf.
+prec_record_ok -e page-faults -c 1 -o pf.data -- "$WORKLOAD" 50
+perf_record_ok -e page-faults -c 1 -o pf-perf.data -- "$WORKLOAD" 50
+a=$(summary_samples "$PREC_ERR")
+b=$(summary_samples "$PERF_ERR")
+log "page-faults -c 1: prec $a samples, perf record $b"
+((a > 0)) || fail "page-faults -c 1: no samples"
+awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.2 * b + 20) }' ||
+	fail "page-faults -c 1: prec $a samples, perf record $b"
+
+pass
