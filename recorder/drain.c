@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prec/dso_track.h"
 #include "prec/event.h"
 #include "prec/mmap.h"
 #include "prec/writer.h"
@@ -52,6 +53,8 @@ static void drain__scan(struct drain *d, struct ring *r)
 
 		if (!h)
 			break;
+		if (d->track)
+			dso_track__ring_record(d->track, r, rec, h);
 		if (h->type == PERF_RECORD_SAMPLE) {
 			d->stats.samples++;
 			if (d->time_off >= 0 && h->size >= sizeof(*h) + (unsigned)d->time_off + 8) {
@@ -99,6 +102,8 @@ int64_t drain__pass(struct drain *d)
 		if (d->pending[i])
 			ring__consume(&d->rings[i]);
 	d->stats.bytes += bytes;
+	if (d->track)
+		dso_track__end_pass(d->track);
 	return (int64_t)bytes;
 }
 

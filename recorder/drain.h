@@ -13,6 +13,7 @@
 struct pollfd;
 struct ring;
 struct writer;
+struct dso_track;
 
 struct drain_stats {
 	uint64_t samples;
@@ -33,6 +34,7 @@ struct drain {
 	struct iovec *iov; /* 2 per ring + the FINISHED_ROUND */
 	bool *pending; /* rings with a window to release after the write */
 	struct drain_stats stats;
+	struct dso_track *track; /* build-id hit set fed from the rings, or NULL */
 };
 
 /* Prepares a loop over rings writing to w. 0 or -ENOMEM. */

@@ -29,6 +29,7 @@
 #include "prec/workload.h"
 #include "prec/writer.h"
 #include "drain.h"
+#include "prec/dso_track.h"
 #include "synthesize.h"
 #include "target.h"
 
@@ -338,7 +339,8 @@ static void *tracing_blob(const struct evlist *evlist, size_t *len)
 
 static int finish(struct writer *w, const struct sysinfo *si, const struct writer_event *wev,
 		  const struct evlist *evlist, const struct drain_stats *st,
-		  const struct clock_ref *clk, const struct record_opts *opts, int argc, char **argv)
+		  const struct clock_ref *clk, const struct record_opts *opts, int argc, char **argv,
+		  struct dso_track *track)
 {
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -366,6 +368,12 @@ static int finish(struct writer *w, const struct sysinfo *si, const struct write
 	else
 		snprintf(exe, sizeof(exe), "%s", argv[0]);
 	meta.tracing_data = tracing_blob(evlist, &meta.tracing_data_len);
+	if (track) {
+		/* The hit set is complete: no more records will be written. */
+		writer__set_observer(w, NULL, NULL);
+		if (!dso_track__finish(track, &meta.buildids, &meta.nr_buildids))
+			pr_verbose("build-ids of %u hit DSOs\n", meta.nr_buildids);
+	}
 	ret = writer__finish(w, &meta);
 	free((void *)meta.tracing_data);
 	return ret;
@@ -405,6 +413,7 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	struct pollfd *pfd = NULL;
 	int nr_pfd = 0;
 	struct drain drain = { 0 };
+	struct dso_track *track = NULL;
 	struct clock_ref clk = { .use = opts_in->use_clockid, .id = opts_in->clockid };
 	sigset_t block, orig;
 	struct sigaction sa;
@@ -509,8 +518,17 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	if (!wev || fill_events(wev, &evlist, &idbuf))
 		goto out_abort;
 	ret = writer__begin(w, wev, (uint32_t)evlist.nr);
-	if (!ret)
+	if (!ret) {
+		/* The build-id hit set sees every record: synthesized ones through
+		 * the writer's observer, the kernel's in the drain loop. */
+		struct dso_track_layout tl;
+
+		dso_track__layout(evlist.evsel[0].attr.sample_type,
+				  evlist.evsel[0].attr.sample_id_all, &tl);
+		if (!dso_track__new(&track, &tl))
+			writer__set_observer(w, dso_track__stream, track);
 		ret = synthesize(w, &evlist, &si, &opts, wl.pid);
+	}
 	if (ret) {
 		pr_err("cannot write '%s': %s (check free space)", output, strerror(-ret));
 		goto out_abort;
@@ -533,6 +551,7 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	 * prec is told to stop. */
 	ret = drain__init(&drain, evlist.rings, evlist.nr_rings, w,
 			  evlist__sample_time_offset(&evlist));
+	drain.track = track;
 	if (!ret)
 		ret = drain__run(&drain, pfd, nr_pfd, !opts.argc && !opts.system_wide &&
 			         !opts.cpu_list, should_stop, &wl, &orig);
@@ -557,7 +576,7 @@ out_stopped:
 	/* 8. Finish: feature sections, final header, summary. */
 	uint64_t bytes = writer__data_size(w);
 
-	ret = finish(w, &si, wev, &evlist, &drain.stats, &clk, &opts, argc, argv);
+	ret = finish(w, &si, wev, &evlist, &drain.stats, &clk, &opts, argc, argv, track);
 	w = NULL;
 	if (ret) {
 		pr_err("cannot finish '%s': %s (check free space)", output, strerror(-ret));
@@ -582,6 +601,7 @@ out:
 	cpu_map__delete(cpus);
 	thread_map__delete(threads);
 	drain__exit(&drain);
+	dso_track__delete(track);
 	free(wev);
 	free(idbuf);
 	sysinfo__exit(&si);

@@ -26,8 +26,8 @@
  */
 const struct feat_ops feat_ops[HEADER_LAST_FEATURE] = {
 	FEAT_N(RESERVED, NULL),
-	FEAT_N(TRACING_DATA, NULL), /* tracepoint formats: not yet */
-	FEAT_N(BUILD_ID, NULL), /* the hit DSOs' build-ids: not yet */
+	FEAT_N(TRACING_DATA, feat_tracing_data__write),
+	FEAT_N(BUILD_ID, feat__write_build_id),
 	FEAT_R(HOSTNAME, feat__write_hostname),
 	FEAT_R(OSRELEASE, feat__write_osrelease),
 	FEAT_R(VERSION, feat__write_version),

@@ -80,6 +80,16 @@ int feat__write_dir_format(struct feat_sink *s, const struct writer_meta *meta);
 int feat__write_compressed(struct feat_sink *s, const struct writer_meta *meta);
 int feat__write_clock_data(struct feat_sink *s, const struct writer_meta *meta);
 
+/* feat_tracing.c: TRACING_DATA, meta's blob verbatim (-ENOENT when empty). */
+int feat_tracing_data__write(struct feat_sink *sink, const struct writer_meta *meta);
+
+/* feat_buildid.c: BUILD_ID, the hit DSOs (-ENOENT when there are none). */
+int feat__write_build_id(struct feat_sink *s, const struct writer_meta *meta);
+/* One perf_record_header_build_id record with header.type = type: 0 in a
+ * file's BUILD_ID section (perf leaves it unset), PERF_RECORD_HEADER_BUILD_ID
+ * in a pipe. -EINVAL for a size outside 1..20 or a missing filename. */
+int feat_buildid__put_record(struct feat_sink *s, const struct writer_buildid *b, uint32_t type);
+
 /* feat_bpf.c: BPF_PROG_INFO and BPF_BTF, always written (a count of 0
  * when no program is loaded), as perf does. */
 int feat_bpf_prog_info__write(struct feat_sink *sink, const struct writer_meta *meta);

@@ -204,6 +204,13 @@ int writer__begin(struct writer *w, const struct writer_event *events, uint32_t 
 	return 0;
 }
 
+void writer__set_observer(struct writer *w, void (*fn)(void *arg, const void *buf, size_t len),
+			  void *arg)
+{
+	w->observer = fn;
+	w->observer_arg = arg;
+}
+
 int writer__write(struct writer *w, const void *buf, size_t len)
 {
 	int err;
@@ -223,10 +230,12 @@ int writer__write(struct writer *w, const void *buf, size_t len)
 		if (err)
 			return err;
 		w->data_flushed += len;
-		return 0;
+	} else {
+		memcpy(w->buf + w->buf_len, buf, len);
+		w->buf_len += len;
 	}
-	memcpy(w->buf + w->buf_len, buf, len);
-	w->buf_len += len;
+	if (w->observer && len)
+		w->observer(w->observer_arg, buf, len);
 	return 0;
 }
 

@@ -29,6 +29,8 @@ struct writer {
 	uint64_t data_flushed; /* data-section bytes already in the file */
 	uint8_t *buf; /* WRITER_BUF_SIZE bytes of not yet written data */
 	size_t buf_len;
+	void (*observer)(void *arg, const void *buf, size_t len); /* writer__set_observer */
+	void *observer_arg;
 };
 
 /* Writes len bytes at the current file position, unbuffered, retrying on

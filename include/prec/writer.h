@@ -63,9 +63,20 @@ struct writer_meta {
 	/* DIR_FORMAT: written only for directory output (dir_version > 0). */
 	uint64_t dir_version;
 
+	/* TRACING_DATA: perf's tracing-data blob (tracefs headers, the formats
+	 * of the recorded tracepoints, kallsyms, printk formats, saved cmdlines);
+	 * written only when tracing_data_len > 0 (tracepoint events). */
+	const void *tracing_data;
+	size_t tracing_data_len;
+
 	/* AUXTRACE: the file offsets and sizes of AUXTRACE records, when any. */
 	const struct writer_auxtrace_entry *auxtrace;
 	uint32_t nr_auxtrace;
+
+	/* BUILD_ID: the DSOs samples hit, in the order written; the feature is
+	 * left out when there are none (as perf when it finds no build-id). */
+	const struct writer_buildid *buildids;
+	uint32_t nr_buildids;
 };
 
 /* One event group for GROUP_DESC. */
@@ -73,6 +84,16 @@ struct writer_group {
 	const char *name; /* NULL: perf's "{anon_group}" */
 	uint32_t leader_idx; /* index of the leader in the events */
 	uint32_t nr_members;
+};
+
+/* One HEADER_BUILD_ID record: a DSO and its build-id. */
+struct writer_buildid {
+	int32_t pid; /* the machine's pid: -1 for every DSO of the host */
+	uint16_t misc; /* PERF_RECORD_MISC_KERNEL (kernel, modules) or _USER; the
+			* size bit is added by the writer */
+	uint8_t size; /* 1..20 */
+	uint8_t id[20];
+	const char *filename; /* "[kernel.kallsyms]", "[vdso]", a path */
 };
 
 /* One entry of the AUXTRACE index. */
@@ -99,6 +120,15 @@ int writer__begin(struct writer *w, const struct writer_event *events, uint32_t 
  * (-EINVAL before writer__begin). After a write error every later write and
  * writer__finish return that error: the data section is torn. */
 int writer__write(struct writer *w, const void *buf, size_t len);
+
+/*
+ * Has fn(arg, buf, len) called with every buffer writer__write accepts (the
+ * synthesized records), after it is accepted. The buffers come in file order
+ * but a record may be split over several calls (a header, then its entries).
+ * writer__writev, the drain's path, does not call it. fn NULL: no observer.
+ */
+void writer__set_observer(struct writer *w, void (*fn)(void *arg, const void *buf, size_t len),
+			  void *arg);
 
 /*
  * Appends cnt spans of records with as few syscalls as possible, straight from

@@ -20,11 +20,9 @@ normalize()
 		"$1"
 }
 
-# BUILD_ID comes with build-id support (issue 6): until then it is the one
-# feature perf writes that prec does not, and it prints no header line.
 missing_list()
 {
-	sed -n 's/^# missing features: //p' "$1" | tr ' ' '\n' | grep -v -e '^$' -e '^BUILD_ID$' | sort
+	sed -n 's/^# missing features: //p' "$1" | tr ' ' '\n' | grep -v -e '^$' | sort
 }
 
 compare()
@@ -39,7 +37,7 @@ compare()
 	require_no_warning "$hp.err" "perf report --header-only on prec's file ($tag)"
 	normalize "$hp" >"prec$tag.norm"
 	normalize "$hq" >"perf$tag.norm"
-	# perf's own file lists BUILD_ID as present; prec's lists it missing.
+	# The missing-features lists are compared as sets below.
 	grep -v '^# missing features:' "prec$tag.norm" >"prec$tag.cmp"
 	grep -v '^# missing features:' "perf$tag.norm" >"perf$tag.cmp"
 	if ! diff -u "perf$tag.cmp" "prec$tag.cmp" >"diff$tag.txt"; then

@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The build-id hit set (dso_track.h), its cold half: the DSO and process
+ * tables, the side-band records that build the maps, the writer's stream and
+ * the ring, and the end, where the hit DSOs' build-ids are read. Samples and
+ * the pending set are in dso_hits.c.
+ *
+ * What is written is perf 6.1's machine__write_buildid_table(): every hit
+ * DSO that has a build-id, plus "[vdso]" whenever a process mapped it; pid -1
+ * (the host), misc KERNEL for the kernel and modules, USER for the rest.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prec/buildid.h"
+#include "prec/dso_track.h"
+#include "prec/mmap.h"
+#include "prec/writer.h"
+#include "dso_track_int.h"
+
+int dso_track__layout(uint64_t st, bool sample_id_all, struct dso_track_layout *l)
+{
+	int off = 0, after_time = 0;
+
+	if (!l)
+		return -EINVAL;
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		off += 8;
+	l->ip_off = (st & PERF_SAMPLE_IP) ? off : -1;
+	if (st & PERF_SAMPLE_IP)
+		off += 8;
+	l->tid_off = (st & PERF_SAMPLE_TID) ? off : -1;
+	/* sample_id: TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER, at the end. */
+	after_time += (st & PERF_SAMPLE_ID) ? 8 : 0;
+	after_time += (st & PERF_SAMPLE_STREAM_ID) ? 8 : 0;
+	after_time += (st & PERF_SAMPLE_CPU) ? 8 : 0;
+	after_time += (st & PERF_SAMPLE_IDENTIFIER) ? 8 : 0;
+	l->id_time_back = sample_id_all && (st & PERF_SAMPLE_TIME) ? after_time + 8 : 0;
+	return 0;
+}
+
+static uint32_t hash_str(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 16777619u;
+	return h;
+}
+
+static uint32_t hash_pid(uint32_t pid)
+{
+	return (uint32_t)(((uint64_t)pid * 0x9e3779b97f4a7c15ULL) >> 32);
+}
+
+int dso_track__new(struct dso_track **out, const struct dso_track_layout *l)
+{
+	struct dso_track *t;
+
+	if (!out || !l)
+		return -EINVAL;
+	*out = NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->l = *l;
+	t->kernel.pid = (uint32_t)-1;
+	t->kernel_start = 1ULL << 63;
+	t->dso_buckets = 256;
+	t->proc_buckets = 256;
+	t->dso_hash = calloc(t->dso_buckets, sizeof(*t->dso_hash));
+	t->proc_hash = calloc(t->proc_buckets, sizeof(*t->proc_hash));
+	t->carry = malloc(RECORD_MAX);
+	if (!t->dso_hash || !t->proc_hash || !t->carry) {
+		dso_track__delete(t);
+		return -ENOMEM;
+	}
+	*out = t;
+	return 0;
+}
+
+int dso_track__set_sys_dir(struct dso_track *t, const char *sys_dir)
+{
+	char *s = sys_dir ? strdup(sys_dir) : NULL;
+
+	if (sys_dir && !s)
+		return -ENOMEM;
+	free(t->sys_dir);
+	t->sys_dir = s;
+	return 0;
+}
+
+static void proc__free(struct proc *p)
+{
+	dso_maps__exit(&p->maps);
+	free(p);
+}
+
+void dso_track__delete(struct dso_track *t)
+{
+	if (!t)
+		return;
+	for (uint32_t b = 0; t->proc_hash && b < t->proc_buckets; b++) {
+		for (struct proc *p = t->proc_hash[b], *n; p; p = n) {
+			n = p->hnext;
+			proc__free(p);
+		}
+	}
+	dso_maps__exit(&t->kernel.maps);
+	for (uint32_t i = 0; i < t->nr_dsos; i++) {
+		free(t->dsos[i]->name);
+		free(t->dsos[i]);
+	}
+	free(t->dsos);
+	free(t->dso_hash);
+	free(t->proc_hash);
+	free(t->pend);
+	free(t->pend_tmp);
+	free(t->carry);
+	free(t->scratch);
+	free(t->out);
+	free(t->sys_dir);
+	free(t);
+}
+
+/* ---- DSOs, by name ---- */
+
+static enum dso_kind dso_kind_of(const char *name, bool kernel_space)
+{
+	if (kernel_space) {
+		if (!strncmp(name, KERNEL_DSO_NAME, strlen(KERNEL_DSO_NAME)))
+			return DSO_KERNEL;
+		if (!strncmp(name, "[guest.kernel", 13))
+			return DSO_OTHER;
+		return DSO_MODULE;
+	}
+	if (!strcmp(name, VDSO_NAME))
+		return DSO_VDSO;
+	return name[0] == '/' ? DSO_FILE : DSO_OTHER;
+}
+
+static int dso_rehash(struct dso_track *t)
+{
+	uint32_t nb = t->dso_buckets * 2;
+	struct dso **h = calloc(nb, sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < t->nr_dsos; i++) {
+		struct dso *d = t->dsos[i];
+
+		d->hnext = h[d->hash & (nb - 1)];
+		h[d->hash & (nb - 1)] = d;
+	}
+	free(t->dso_hash);
+	t->dso_hash = h;
+	t->dso_buckets = nb;
+	return 0;
+}
+
+struct dso *dso_track_dso(struct dso_track *t, const char *name, bool kernel_space)
+{
+	enum dso_kind kind = dso_kind_of(name, kernel_space);
+	uint32_t h;
+	struct dso *d;
+
+	if (kind == DSO_KERNEL)
+		name = KERNEL_DSO_NAME;
+	h = hash_str(name);
+	for (d = t->dso_hash[h & (t->dso_buckets - 1)]; d; d = d->hnext)
+		if (d->hash == h && !strcmp(d->name, name))
+			return d;
+	if (t->nr_dsos == t->cap_dsos) {
+		uint32_t cap = t->cap_dsos ? t->cap_dsos * 2 : 64;
+		struct dso **v = realloc(t->dsos, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		t->dsos = v;
+		t->cap_dsos = cap;
+	}
+	if (t->nr_dsos >= t->dso_buckets && dso_rehash(t))
+		return NULL;
+	d = calloc(1, sizeof(*d));
+	if (!d || !(d->name = strdup(name))) {
+		free(d);
+		return NULL;
+	}
+	d->hash = h;
+	d->kind = (uint8_t)kind;
+	d->hnext = t->dso_hash[h & (t->dso_buckets - 1)];
+	t->dso_hash[h & (t->dso_buckets - 1)] = d;
+	t->dsos[t->nr_dsos++] = d;
+	return d;
+}
+
+/* ---- processes, by pid ---- */
+
+struct proc *dso_track_proc(struct dso_track *t, uint32_t pid)
+{
+	struct proc *p;
+
+	if (t->last && t->last->pid == pid)
+		return t->last;
+	for (p = t->proc_hash[hash_pid(pid) & (t->proc_buckets - 1)]; p; p = p->hnext)
+		if (p->pid == pid)
+			break;
+	if (p)
+		t->last = p;
+	return p;
+}
+
+static int proc_rehash(struct dso_track *t)
+{
+	uint32_t nb = t->proc_buckets * 2;
+	struct proc **h = calloc(nb, sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	for (uint32_t b = 0; b < t->proc_buckets; b++) {
+		for (struct proc *p = t->proc_hash[b], *n; p; p = n) {
+			n = p->hnext;
+			p->hnext = h[hash_pid(p->pid) & (nb - 1)];
+			h[hash_pid(p->pid) & (nb - 1)] = p;
+		}
+	}
+	free(t->proc_hash);
+	t->proc_hash = h;
+	t->proc_buckets = nb;
+	return 0;
+}
+
+/* The live process pid; a dead one of that pid is taken over (pid reuse). */
+static struct proc *proc_findnew(struct dso_track *t, uint32_t pid)
+{
+	struct proc *p = dso_track_proc(t, pid);
+
+	if (p) {
+		if (p->dead) {
+			p->dead = false; /* left on the dead list: skipped there */
+			p->exec_seen = false;
+			dso_maps__drop_older(&p->maps, 0);
+		}
+		return p;
+	}
+	if (t->nr_procs >= t->proc_buckets && proc_rehash(t))
+		return NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	p->hnext = t->proc_hash[hash_pid(pid) & (t->proc_buckets - 1)];
+	t->proc_hash[hash_pid(pid) & (t->proc_buckets - 1)] = p;
+	t->nr_procs++;
+	t->last = p;
+	return p;
+}
+
+void dso_track_proc_drop(struct dso_track *t, struct proc *p)
+{
+	struct proc **pp = &t->proc_hash[hash_pid(p->pid) & (t->proc_buckets - 1)];
+
+	while (*pp && *pp != p)
+		pp = &(*pp)->hnext;
+	if (*pp)
+		*pp = p->hnext;
+	t->nr_procs--;
+	if (t->last == p)
+		t->last = NULL;
+	proc__free(p);
+}
+
+/* ---- records ---- */
+
+static uint32_t rd32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static uint64_t rd64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* The sample_id TIME of a non-sample record whose fixed part is body bytes. */
+static uint64_t record_time(const struct dso_track *t, const uint8_t *rec, size_t size, size_t body)
+{
+	size_t back = (size_t)t->l.id_time_back;
+
+	if (!back || size < body + back)
+		return 0;
+	return rd64(rec + size - back);
+}
+
+static void on_mmap(struct dso_track *t, uint32_t pid, uint16_t misc, uint64_t start, uint64_t len,
+		    const char *name, uint64_t time, const struct build_id *bid)
+{
+	uint16_t cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	bool kernel_space = cpumode == PERF_RECORD_MISC_KERNEL;
+	uint64_t end = start + len < start ? UINT64_MAX : start + len;
+	struct proc *p;
+	struct dso *d;
+
+	if (!len || (cpumode != PERF_RECORD_MISC_KERNEL && cpumode != PERF_RECORD_MISC_USER))
+		return; /* guests and hypervisors are not followed */
+	p = kernel_space ? &t->kernel : proc_findnew(t, pid);
+	d = p ? dso_track_dso(t, name, kernel_space) : NULL;
+	if (!d || dso_maps__insert(&p->maps, start, end, time, d)) {
+		t->st.nomem++;
+		return;
+	}
+	if (bid && !d->has_bid) {
+		d->bid = *bid;
+		d->has_bid = true;
+	}
+	if (d->kind == DSO_KERNEL && start < t->kernel_start)
+		t->kernel_start = start;
+	t->maps_changed = true;
+}
+
+static void on_fork(struct dso_track *t, uint16_t misc, uint32_t pid, uint32_t ppid, uint64_t time)
+{
+	struct proc *child, *parent;
+
+	if (pid == ppid)
+		return; /* a thread: it shares its process's maps */
+	child = proc_findnew(t, pid);
+	if (!child) {
+		t->st.nomem++;
+		return;
+	}
+	/* perf's synthesized FORK of a process whose maps follow, or a child
+	 * whose exec came through first (out of order): nothing to copy. */
+	if ((misc & PERF_RECORD_MISC_FORK_EXEC) || child->exec_seen)
+		return;
+	parent = dso_track_proc(t, ppid);
+	if (!parent || parent == child)
+		return;
+	for (uint32_t i = 0; i < parent->maps.nr; i++) {
+		const struct dso_map *m = &parent->maps.v[i];
+
+		if (time && m->time > time)
+			continue; /* mapped by the parent after the fork */
+		if (dso_maps__insert(&child->maps, m->start, m->end, m->time, m->dso)) {
+			t->st.nomem++;
+			return;
+		}
+	}
+	t->maps_changed = true;
+}
+
+static void on_exec(struct dso_track *t, uint32_t pid, uint64_t time)
+{
+	struct proc *p = proc_findnew(t, pid);
+
+	if (!p) {
+		t->st.nomem++;
+		return;
+	}
+	/* The old image goes; maps of the new one that came first stay. */
+	dso_maps__drop_older(&p->maps, time);
+	p->exec_seen = true;
+	t->maps_changed = true;
+}
+
+static void on_exit_rec(struct dso_track *t, uint32_t pid, uint32_t tid)
+{
+	struct proc *p;
+
+	if (pid != tid)
+		return; /* a thread: the process lives on */
+	p = dso_track_proc(t, pid);
+	if (!p || p->dead)
+		return;
+	/* Samples from other rings may still be on their way: drop it a pass
+	 * later (dso_track__end_pass). */
+	p->dead = true;
+	p->dead_pass = t->pass;
+	if (!p->on_dead_list) {
+		p->on_dead_list = true;
+		p->dead_next = t->dead;
+		t->dead = p;
+	}
+}
+
+void dso_track__event(struct dso_track *t, const void *rec, size_t len)
+{
+	const uint8_t *r = rec;
+	struct perf_event_header h;
+	size_t n;
+
+	if (!t || !rec || len < sizeof(h))
+		return;
+	memcpy(&h, r, sizeof(h));
+	if (h.size < sizeof(h) || h.size > len)
+		return;
+	switch (h.type) {
+	case PERF_RECORD_SAMPLE:
+		if (t->l.ip_off >= 0 && h.size >= 8 + (size_t)t->l.ip_off + 8) {
+			uint32_t pid = (uint32_t)-1;
+
+			if (t->l.tid_off >= 0 && h.size >= 8 + (size_t)t->l.tid_off + 4)
+				pid = rd32(r + 8 + t->l.tid_off);
+			dso_track__sample(t, h.misc, pid, rd64(r + 8 + t->l.ip_off));
+		}
+		break;
+	case PERF_RECORD_MMAP:
+		/* pid, tid, start, len, pgoff, filename */
+		if (h.size <= 40 ||
+		    (n = strnlen((const char *)r + 40, h.size - 40u)) == h.size - 40u)
+			break;
+		on_mmap(t, rd32(r + 8), h.misc, rd64(r + 16), rd64(r + 24), (const char *)r + 40,
+			record_time(t, r, h.size, 40 + n + 1), NULL);
+		break;
+	case PERF_RECORD_MMAP2: {
+		/* pid, tid, start, len, pgoff, {maj, min, ino, ino_generation |
+		 * build_id_size, 3 reserved, build_id[20]}, prot, flags, filename */
+		struct build_id bid, *pbid = NULL;
+
+		if (h.size <= 72 ||
+		    (n = strnlen((const char *)r + 72, h.size - 72u)) == h.size - 72u)
+			break;
+		if ((h.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && r[40] && r[40] <= BUILD_ID_MAX) {
+			memset(&bid, 0, sizeof(bid));
+			bid.size = r[40];
+			memcpy(bid.data, r + 44, bid.size);
+			pbid = &bid;
+		}
+		on_mmap(t, rd32(r + 8), h.misc, rd64(r + 16), rd64(r + 24), (const char *)r + 72,
+			record_time(t, r, h.size, 72 + n + 1), pbid);
+		break;
+	}
+	case PERF_RECORD_COMM:
+		if (h.size >= 16 && (h.misc & PERF_RECORD_MISC_COMM_EXEC))
+			on_exec(t, rd32(r + 8),
+				record_time(t, r, h.size,
+					    16 + strnlen((const char *)r + 16, h.size - 16)));
+		break;
+	case PERF_RECORD_FORK:
+		/* pid, ppid, tid, ptid, time */
+		if (h.size >= 32)
+			on_fork(t, h.misc, rd32(r + 8), rd32(r + 12), rd64(r + 24));
+		break;
+	case PERF_RECORD_EXIT:
+		if (h.size >= 32)
+			on_exit_rec(t, rd32(r + 8), rd32(r + 16));
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- the ring and the writer's stream ---- */
+
+void dso_track__ring_record(struct dso_track *t, const struct ring *r, uint64_t pos,
+			    const struct perf_event_header *h)
+{
+	uint64_t off = pos & r->mask, size = r->mask + 1;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE: {
+		uint32_t pidtid[2] = { (uint32_t)-1, 0 };
+		uint64_t v;
+
+		if (t->l.ip_off < 0 || h->size < 8 + t->l.ip_off + 8)
+			return;
+		if (t->l.tid_off >= 0 && h->size >= 8 + t->l.tid_off + 8) {
+			v = ring__peek_u64(r, pos + 8 + t->l.tid_off);
+			memcpy(pidtid, &v, sizeof(v));
+		}
+		dso_track__sample(t, h->misc, pidtid[0], ring__peek_u64(r, pos + 8 + t->l.ip_off));
+		return;
+	}
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		break;
+	default:
+		return;
+	}
+	if (off + h->size <= size) {
+		dso_track__event(t, r->data + off, h->size);
+		return;
+	}
+	if (!t->scratch && !(t->scratch = malloc(RECORD_MAX))) {
+		t->st.nomem++;
+		return;
+	}
+	memcpy(t->scratch, r->data + off, size - off);
+	memcpy(t->scratch + (size - off), r->data, h->size - (size - off));
+	dso_track__event(t, t->scratch, h->size);
+}
+
+void dso_track__stream(void *arg, const void *buf, size_t len)
+{
+	struct dso_track *t = arg;
+	const uint8_t *p = buf;
+
+	while (len && !t->stream_broken) {
+		struct perf_event_header h;
+		size_t n;
+
+		if (!t->carry_len && len >= sizeof(h)) {
+			memcpy(&h, p, sizeof(h));
+			if (h.size >= sizeof(h) && h.size <= len) {
+				dso_track__event(t, p, h.size);
+				p += h.size;
+				len -= h.size;
+				continue;
+			}
+		}
+		/* A record cut short: gather it in carry. */
+		n = t->carry_len < sizeof(h) ? sizeof(h) - t->carry_len : 0;
+		if (!n) {
+			memcpy(&h, t->carry, sizeof(h));
+			n = h.size - t->carry_len;
+		}
+		n = n < len ? n : len;
+		memcpy(t->carry + t->carry_len, p, n);
+		t->carry_len += n;
+		p += n;
+		len -= n;
+		if (t->carry_len < sizeof(h))
+			continue;
+		memcpy(&h, t->carry, sizeof(h));
+		if (h.size < sizeof(h)) {
+			t->stream_broken = true; /* no framing left to trust */
+			break;
+		}
+		if (t->carry_len == h.size) {
+			dso_track__event(t, t->carry, h.size);
+			t->carry_len = 0;
+		}
+	}
+}
+
+/* ---- the end ---- */
+
+static int dso_read_bid(const struct dso_track *t, const struct dso *d, struct build_id *bid)
+{
+	if (d->has_bid) {
+		*bid = d->bid;
+		return 0;
+	}
+	switch (d->kind) {
+	case DSO_KERNEL:
+		return buildid__read_kernel(t->sys_dir, bid);
+	case DSO_MODULE:
+		/* perf reads the loaded module's notes; the .ko when named. */
+		if (!buildid__read_module(t->sys_dir, d->name, bid))
+			return 0;
+		return d->name[0] == '/' ? buildid__read_file(d->name, bid) : -ENOENT;
+	case DSO_VDSO:
+		return buildid__read_vdso(bid);
+	case DSO_FILE:
+		return buildid__read_file(d->name, bid);
+	default:
+		return -ENOENT;
+	}
+}
+
+int dso_track__finish(struct dso_track *t, const struct writer_buildid **out, uint32_t *nr)
+{
+	*out = NULL;
+	*nr = 0;
+	for (struct proc *p = t->dead; p; p = p->dead_next)
+		p->freeing = false; /* nothing is dropped any more: all may resolve */
+	if (t->nr_pend) {
+		dso_track_pend_retry(t);
+		t->st.unresolved += t->nr_pend;
+	}
+	free(t->out);
+	t->nr_out = 0;
+	t->out = calloc(t->nr_dsos ? t->nr_dsos : 1, sizeof(*t->out));
+	if (!t->out)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < t->nr_dsos; i++) {
+		const struct dso *d = t->dsos[i];
+		struct writer_buildid *w = &t->out[t->nr_out];
+		struct build_id bid;
+
+		if (d->kind == DSO_OTHER || (!d->hit && d->kind != DSO_VDSO))
+			continue;
+		if (dso_read_bid(t, d, &bid))
+			continue;
+		w->pid = -1;
+		w->misc = d->kind == DSO_KERNEL || d->kind == DSO_MODULE ? PERF_RECORD_MISC_KERNEL :
+									   PERF_RECORD_MISC_USER;
+		w->size = bid.size;
+		memcpy(w->id, bid.data, sizeof(w->id));
+		w->filename = d->name;
+		t->nr_out++;
+	}
+	*out = t->out;
+	*nr = t->nr_out;
+	return 0;
+}
+
+void dso_track__stats(const struct dso_track *t, struct dso_track_stats *st)
+{
+	*st = t->st;
+	st->dsos = t->nr_dsos;
+	st->hit = 0;
+	for (uint32_t i = 0; i < t->nr_dsos; i++)
+		st->hit += t->dsos[i]->hit;
+}
