@@ -96,8 +96,6 @@ static void evsel__config(struct evsel *evsel, const struct record_opts *opts,
 
 	attr->size = PREC_ATTR_SIZE;
 	attr->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-	if (attr->type == PERF_TYPE_TRACEPOINT)
-		attr->sample_type |= PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
 	if (tk->has_cpu)
 		attr->sample_type |= PERF_SAMPLE_CPU;
 	attr->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
@@ -110,11 +108,9 @@ static void evsel__config(struct evsel *evsel, const struct record_opts *opts,
 	if (opts->period) {
 		attr->freq = 0;
 		attr->sample_period = opts->period;
-	} else if (attr->type == PERF_TYPE_TRACEPOINT) {
-		/* perf: every tracepoint hit is a sample, whatever -F says. */
-		attr->freq = 0;
-		attr->sample_period = 1;
-		attr->sample_type |= PERF_SAMPLE_PERIOD;
+	} else if (!attr->freq && attr->sample_period && !opts->user_freq) {
+		/* Tracepoints and breakpoints come with perf's period of 1 (and
+		 * their own sample bits): every hit is a sample unless -c/-F. */
 	} else {
 		attr->freq = 1;
 		attr->sample_freq = opts->freq;
@@ -134,6 +130,74 @@ static void evsel__config(struct evsel *evsel, const struct record_opts *opts,
 		attr->task = 1;
 		attr->ksymbol = 1;
 		attr->bpf_event = 1;
+	}
+}
+
+/* The -e string's own terms, over prec's defaults (perf's apply_config_terms). */
+static void evsel__apply_terms(struct evsel *evsel, const struct event_terms *t)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+
+	if (t->set & EVENT_TERM_PERIOD) {
+		attr->sample_period = t->period;
+		attr->freq = 0;
+		attr->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
+	}
+	if (t->set & EVENT_TERM_FREQ) {
+		attr->sample_freq = t->freq;
+		attr->freq = 1;
+		attr->sample_type |= PERF_SAMPLE_PERIOD;
+	}
+	if (t->set & EVENT_TERM_INHERIT)
+		attr->inherit = t->inherit;
+	if (t->set & EVENT_TERM_TIME) {
+		if (t->time)
+			attr->sample_type |= PERF_SAMPLE_TIME;
+		else
+			attr->sample_type &= ~(uint64_t)PERF_SAMPLE_TIME;
+	}
+	if ((t->set & EVENT_TERM_BRANCH_TYPE) && t->branch_sample_type) {
+		attr->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		attr->branch_sample_type = t->branch_sample_type;
+	}
+}
+
+/*
+ * Groups as perf configures them: only the leader starts disabled and is
+ * enabled at exec; with leader sampling (:S) the leader's samples read the
+ * whole group (READ, PERF_FORMAT_GROUP, no inherit) and the members, unless
+ * they have their own period or frequency, do not sample at all.
+ */
+static void evlist__config_groups(struct evlist *evlist, const struct event_specs *specs)
+{
+	for (int i = 0; i < specs->nr; i++) {
+		struct evsel *evsel = &evlist->evsel[i];
+		const struct event_spec *spec = &specs->v[i];
+		struct evsel *leader = &evlist->evsel[spec->leader];
+		bool leader_sampling = specs->v[spec->leader].sample_read &&
+				       specs->v[spec->leader].nr_members > 1;
+
+		evsel->leader = spec->leader;
+		evsel->nr_members = spec->nr_members;
+		evsel->group_name = spec->group_name;
+		if (leader_sampling) {
+			evsel->attr.read_format |= PERF_FORMAT_GROUP;
+			evsel->attr.inherit = 0;
+		}
+		if (spec->leader == i) {
+			if (leader_sampling)
+				evsel->attr.sample_type |= PERF_SAMPLE_READ;
+			continue;
+		}
+		evsel->attr.disabled = 0;
+		evsel->attr.enable_on_exec = 0;
+		if (leader_sampling) {
+			evsel->attr.sample_type = leader->attr.sample_type;
+			if (!(spec->terms.set & (EVENT_TERM_PERIOD | EVENT_TERM_FREQ))) {
+				evsel->attr.freq = 0;
+				evsel->attr.sample_freq = 0;
+			}
+		}
 	}
 }
 
@@ -208,6 +272,8 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs,
 		struct evsel *evsel = &evlist->evsel[i];
 
 		evsel->idx = i;
+		evsel->leader = i;
+		evsel->nr_members = 1;
 		evsel->cgroup_fd = opts->cgroup_fd;
 		if (i == specs->nr) {
 			evsel->name = strdup("dummy:HG");
@@ -227,7 +293,9 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs,
 			return -ENOMEM;
 		evlist->nr++;
 		evsel__config(evsel, opts, &tk, i == 0 && !dummy);
+		evsel__apply_terms(evsel, &spec->terms);
 	}
+	evlist__config_groups(evlist, specs);
 	for (int i = 1; i < nr; i++)
 		if (evlist->evsel[i].attr.sample_type != evlist->evsel[0].attr.sample_type)
 			same_type = false;
@@ -273,8 +341,9 @@ int evlist__open(struct evlist *evlist)
 	for (int i = 0; i < evlist->nr; i++) {
 		struct evsel *evsel = &evlist->evsel[i];
 		int cpu = -1, tid = -1;
-		int ret = evsel__open(evsel, cpus->cpu, cpus->nr, threads->pid, threads->nr, &cpu,
-				      &tid);
+		const struct evsel *leader = evsel->leader != i ? &evlist->evsel[evsel->leader] : NULL;
+		int ret = evsel__open(evsel, leader, cpus->cpu, cpus->nr, threads->pid, threads->nr,
+				      &cpu, &tid);
 
 		if (ret) {
 			char advice[256];

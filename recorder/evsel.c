@@ -108,8 +108,8 @@ static int evsel__alloc(struct evsel *evsel, int nr_cpus, int nr_threads)
 	return 0;
 }
 
-int evsel__open(struct evsel *evsel, const int *cpus, int nr_cpus, const int *threads,
-		int nr_threads, int *failed_cpu, int *failed_thread)
+int evsel__open(struct evsel *evsel, const struct evsel *leader, const int *cpus, int nr_cpus,
+		const int *threads, int nr_threads, int *failed_cpu, int *failed_thread)
 {
 	int ret = evsel__alloc(evsel, nr_cpus, nr_threads);
 	unsigned long flags = PERF_FLAG_FD_CLOEXEC;
@@ -126,7 +126,12 @@ retry:
 
 		for (int c = 0; c < nr_cpus; c++) {
 			int pid = evsel->cgroup_fd >= 0 ? evsel->cgroup_fd : threads[t];
-			int fd = sys_perf_event_open(&evsel->attr, pid, cpus[c], -1, flags);
+			int group_fd = leader ? EVSEL_FD(leader, c, t) : -1;
+			int fd;
+
+			if (leader && group_fd < 0)
+				continue; /* the leader's thread was gone */
+			fd = sys_perf_event_open(&evsel->attr, pid, cpus[c], group_fd, flags);
 
 			if (fd < 0) {
 				int err = errno;

@@ -29,6 +29,11 @@ int main(int argc, char **argv)
 		options__exit(&opts);
 		return 0;
 	}
+	if (opts.list_events) {
+		parse_events__print_list(stdout, &parse_events__live);
+		options__exit(&opts);
+		return 0;
+	}
 	if (opts.version) {
 		printf("prec version %s\n", PREC_VERSION);
 		options__exit(&opts);

@@ -44,6 +44,7 @@ enum opt_id {
 	OPT_INTR_REGS,
 	OPT_FILTER,
 	OPT_EXCLUDE_PERF,
+	OPT_LIST_EVENTS,
 	OPT_LATER, /* a perf record option a later version of prec adds */
 };
 
@@ -104,6 +105,7 @@ static const struct opt_def opt_table[] = {
 	{ 'j', 0, "branch-filter", OPT_BRANCH_FILTER, 1, "filter", "branch stack filter modes" },
 	{ 0, 0, "user-regs", OPT_USER_REGS, 2, "regs", "sample user registers (=ax,bx,... or all)" },
 	{ 'I', 0, "intr-regs", OPT_INTR_REGS, 2, "regs", "sample registers at interrupt (=ax,bx,... or all)" },
+	{ 0, 0, "list-events", OPT_LIST_EVENTS, 0, NULL, "list the events this machine supports (also 'prec list')" },
 	{ 0, 0, "filter", OPT_FILTER, 1, "filter", "event filter for the tracepoint -e before it" },
 	{ 0, 0, "exclude-perf", OPT_EXCLUDE_PERF, 0, NULL, "don't record prec's own events (tracepoints before it)" },
 
@@ -133,7 +135,6 @@ static const struct opt_def opt_table[] = {
 	{ 0, 0, "affinity", OPT_LATER, 1, NULL, NULL },
 	{ 0, 0, "threads", OPT_LATER, 2, NULL, NULL },
 	{ 0, 0, "control", OPT_LATER, 1, NULL, NULL },
-	{ 0, 0, "list-events", OPT_LATER, 0, NULL, NULL },
 };
 
 #define NR_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
@@ -274,6 +275,7 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		opts->events[opts->nr_events++] = (char *)arg;
 		return 0;
 	case OPT_FREQ:
+		opts->user_freq = true;
 		if (!strcmp(arg, "max")) {
 			opts->freq_max = true;
 			opts->freq = 0;
@@ -385,6 +387,9 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		}
 		return regs__parse(arg, mask, err, errlen) ? -EINVAL : 0;
 	}
+	case OPT_LIST_EVENTS:
+		opts->list_events = true;
+		return 0;
 	case OPT_FILTER:
 	case OPT_EXCLUDE_PERF: {
 		struct record_filter *f;
@@ -495,6 +500,11 @@ int options__parse(struct record_opts *opts, int argc, char **argv, char *err, s
 	/* "perf record ..." becomes "prec record ..." or "prec ...". */
 	if (i < argc && !strcmp(argv[i], "record"))
 		i++;
+	else if (i < argc && !strcmp(argv[i], "list")) {
+		/* "perf list" becomes "prec list". */
+		opts->list_events = true;
+		return 0;
+	}
 	for (; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -511,7 +521,7 @@ int options__parse(struct record_opts *opts, int argc, char **argv, char *err, s
 		if (ret)
 			goto fail;
 	}
-	if (opts->help || opts->version)
+	if (opts->help || opts->version || opts->list_events)
 		return 0;
 	if (opts->cgroup && !opts->system_wide && !opts->cpu_list) {
 		snprintf(err, errlen, "-G/--cgroup works per CPU only: add -a or -C");

@@ -1,25 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * -e grammar, the symbolic part: a comma list of name[:modifiers]. The
- * modifier rules mirror perf's so the attrs (and the names perf derives from
- * them) come out the same for the same string.
+ * The -e grammar (see parse_events.h): a recursive-descent reading of perf
+ * 6.1's parse-events.l/.y. The attrs, the modifier rules and the names perf
+ * derives come out the same for the same string; where perf's lexer quietly
+ * accepts junk (white space, "cpu-clock:", an unclosed '{') we say what is
+ * wrong instead. This file: the event list, groups, the specs' lifecycle;
+ * one event is parse_event.c, modifiers parse_mods.c, terms parse_terms.c,
+ * cache names hw_cache.c, the listing parse_events_list.c.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
-#include "prec/parse_events.h"
+#include "prec/tracepoint.h"
+#include "parse_events_int.h"
 
-struct symbol {
-	const char *name;
-	const char *alias; /* NULL when none */
-	const char *perf_name; /* the name perf derives from the attr, when not name */
-	uint32_t type;
-	uint64_t config;
-};
-
-static const struct symbol symbols[] = {
+const struct pe_symbol pe_symbols[] = {
 	{ "cpu-cycles", "cycles", "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
 	{ "instructions", NULL, NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
 	{ "cache-references", NULL, NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
@@ -43,14 +43,24 @@ static const struct symbol symbols[] = {
 	{ "alignment-faults", NULL, NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
 	{ "emulation-faults", NULL, NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
 	{ "dummy", NULL, NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY },
+	{ "bpf-output", NULL, NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_BPF_OUTPUT },
+	{ "cgroup-switches", NULL, NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CGROUP_SWITCHES },
+};
+const size_t pe_nr_symbols = sizeof(pe_symbols) / sizeof(pe_symbols[0]);
+
+const char *const pe_tool_events[] = { "duration_time", "user_time", "system_time" };
+const size_t pe_nr_tool_events = sizeof(pe_tool_events) / sizeof(pe_tool_events[0]);
+
+const struct parse_events_ctx parse_events__live = {
+	.sysfs = NULL,
+	.tracefs = NULL,
+	.supported = parse_events__supported,
 };
 
-#define NR_SYMBOLS (sizeof(symbols) / sizeof(symbols[0]))
-
-static const struct symbol *symbol__find(const char *name, size_t len)
+const struct pe_symbol *pe_symbol__find(const char *name, size_t len)
 {
-	for (size_t i = 0; i < NR_SYMBOLS; i++) {
-		const struct symbol *s = &symbols[i];
+	for (size_t i = 0; i < pe_nr_symbols; i++) {
+		const struct pe_symbol *s = &pe_symbols[i];
 
 		if (strlen(s->name) == len && !strncmp(s->name, name, len))
 			return s;
@@ -60,11 +70,20 @@ static const struct symbol *symbol__find(const char *name, size_t len)
 	return NULL;
 }
 
+bool pe_tool__is(const char *name, size_t len)
+{
+	for (size_t i = 0; i < pe_nr_tool_events; i++)
+		if (strlen(pe_tool_events[i]) == len && !strncmp(pe_tool_events[i], name, len))
+			return true;
+	return false;
+}
+
 const char *event_name__symbol(uint32_t type, uint64_t config)
 {
-	for (size_t i = 0; i < NR_SYMBOLS; i++) {
-		if (symbols[i].type == type && symbols[i].config == config)
-			return symbols[i].perf_name ? symbols[i].perf_name : symbols[i].name;
+	for (size_t i = 0; i < pe_nr_symbols; i++) {
+		if (pe_symbols[i].type == type && pe_symbols[i].config == config)
+			return pe_symbols[i].perf_name ? pe_symbols[i].perf_name :
+							 pe_symbols[i].name;
 	}
 	return NULL;
 }
@@ -73,123 +92,41 @@ void parse_events__print_known(void *stream)
 {
 	FILE *f = stream;
 
-	for (size_t i = 0; i < NR_SYMBOLS; i++) {
-		const struct symbol *s = &symbols[i];
+	for (size_t i = 0; i < pe_nr_symbols; i++) {
+		const struct pe_symbol *s = &pe_symbols[i];
 
-		fprintf(f, "  %s%s%s%s\n", s->name, s->alias ? " OR " : "", s->alias ? s->alias : "",
-			s->type == PERF_TYPE_HARDWARE ? "  [Hardware event]" : "  [Software event]");
+		fprintf(f, "  %s%s%s%s\n", s->name, s->alias ? " OR " : "",
+			s->alias ? s->alias : "",
+			s->type == PERF_TYPE_HARDWARE ? "  [Hardware event]" :
+							"  [Software event]");
 	}
+	fprintf(f, "  (and cache events, rNNN, PMU/terms/, sys:tracepoint, mem:ADDR, {groups}: "
+		   "see 'prec --list-events')\n");
 }
 
-/*
- * perf's modifier rules: the first of u/k/h excludes the other two levels,
- * each letter then re-includes its own; likewise G/H for guest and host; 'u'
- * and 'p' imply exclude_guest unless G/H was given; with no modifier at all
- * the event keeps perf's default exclude_guest=1.
- */
-static int apply_modifiers(struct event_spec *spec, const char *mods, size_t len, char *err,
-			   size_t errlen)
+int pe_error(struct pe_state *st, size_t off, const char *hint, const char *fmt, ...)
 {
-	struct perf_event_attr *attr = &spec->attr;
-	int eu = 0, ek = 0, eh = 0, eH = 0, eG = 0, eI = 0;
-	int exclude = 0, exclude_GH = 0, precise = 0;
-	int pinned = 0, exclusive = 0;
-	bool seen[128] = { false };
+	char msg[768];
+	va_list ap;
 
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)mods[i];
-
-		/* perf: every modifier but 'p' may be given once. */
-		if (c < 128 && c != 'p' && seen[c]) {
-			snprintf(err, errlen, "modifier '%c' repeated in '%s' (give each once)",
-				 c, spec->name);
-			return -EINVAL;
-		}
-		if (c < 128)
-			seen[c] = true;
-		switch (mods[i]) {
-		case 'u':
-			if (!exclude)
-				exclude = eu = ek = eh = 1;
-			if (!exclude_GH)
-				eG = 1;
-			eu = 0;
-			break;
-		case 'k':
-			if (!exclude)
-				exclude = eu = ek = eh = 1;
-			ek = 0;
-			break;
-		case 'h':
-			if (!exclude)
-				exclude = eu = ek = eh = 1;
-			eh = 0;
-			break;
-		case 'G':
-			if (!exclude_GH)
-				exclude_GH = eG = eH = 1;
-			eG = 0;
-			break;
-		case 'H':
-			if (!exclude_GH)
-				exclude_GH = eG = eH = 1;
-			eH = 0;
-			break;
-		case 'I':
-			eI = 1;
-			break;
-		case 'p':
-			precise++;
-			if (!exclude_GH)
-				eG = 1;
-			break;
-		case 'P':
-			spec->precise_max = true;
-			break;
-		case 'D':
-			pinned = 1;
-			break;
-		case 'e':
-			exclusive = 1;
-			break;
-		case 'S':
-		case 'W':
-			snprintf(err, errlen,
-				 "modifier '%c' in '%s' is not supported yet (it needs event groups)",
-				 mods[i], spec->name);
-			return -EINVAL;
-		default:
-			snprintf(err, errlen,
-				 "unknown modifier '%c' in '%s' (accepted: u k h G H I p pp ppp P D e)",
-				 mods[i], spec->name);
-			return -EINVAL;
-		}
-	}
-	if (precise > 3) {
-		snprintf(err, errlen, "too many 'p' modifiers in '%s' (at most ppp)", spec->name);
+	if (!st->errlen)
 		return -EINVAL;
-	}
-	attr->exclude_user = eu;
-	attr->exclude_kernel = ek;
-	attr->exclude_hv = eh;
-	attr->exclude_host = eH;
-	attr->exclude_guest = eG;
-	attr->exclude_idle = eI;
-	attr->precise_ip = precise;
-	attr->pinned = pinned;
-	attr->exclusive = exclusive;
-	return 0;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(st->err, st->errlen, "%s at offset %zu%s%s%s", msg, off, hint ? " (" : "",
+		 hint ? hint : "", hint ? ")" : "");
+	return -EINVAL;
 }
 
-static int specs__append(struct event_specs *specs, struct event_spec *spec)
+void pe_spec__free(struct event_spec *spec)
 {
-	struct event_spec *v = realloc(specs->v, (specs->nr + 1) * sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	specs->v = v;
-	specs->v[specs->nr++] = *spec;
-	return 0;
+	free(spec->name);
+	free(spec->group_name);
+	free(spec->pmu_name);
+	free(spec->filter);
+	free(spec->terms.call_graph);
+	free(spec->terms.metric_id);
 }
 
 static void attr__init(struct perf_event_attr *attr, uint32_t type, uint64_t config)
@@ -198,146 +135,324 @@ static void attr__init(struct perf_event_attr *attr, uint32_t type, uint64_t con
 	attr->type = type;
 	attr->config = config;
 	attr->size = sizeof(*attr);
-	attr->exclude_guest = 1; /* perf's default: the host only */
+	attr->exclude_guest = 1; /* perf's event_attr_init: the host only */
 }
 
-static int parse_one(struct event_specs *specs, const char *tok, size_t len, char *err,
-		     size_t errlen)
+struct pe_event *pe_event__new(struct pe_state *st, uint32_t type, uint64_t config)
 {
-	const char *colon = memchr(tok, ':', len);
-	size_t name_len = colon ? (size_t)(colon - tok) : len;
-	const struct symbol *sym;
-	struct event_spec spec = { 0 };
+	struct pe_event *v = realloc(st->ev, (st->nr_ev + 1) * sizeof(*v));
+	struct pe_event *ev;
+
+	if (!v)
+		return NULL;
+	st->ev = v;
+	ev = &st->ev[st->nr_ev];
+	memset(ev, 0, sizeof(*ev));
+	attr__init(&ev->spec.attr, type, config);
+	ev->spec.leader = st->nr_ev;
+	ev->spec.nr_members = 1;
+	st->nr_ev++;
+	return ev;
+}
+
+/* Drops the events from index first on (a PMU that did not take the terms). */
+void pe_state__truncate(struct pe_state *st, int first)
+{
+	while (st->nr_ev > first)
+		pe_spec__free(&st->ev[--st->nr_ev].spec);
+}
+
+const struct pmus *pe_state__pmus(struct pe_state *st)
+{
+	if (!st->pmus_done) {
+		if (!st->sysfs_done) {
+			st->sysfs = st->ctx->sysfs;
+			if (!st->sysfs) {
+				sysfs__find(st->sysfs_buf, sizeof(st->sysfs_buf));
+				st->sysfs = st->sysfs_buf;
+			}
+			st->sysfs_done = true;
+		}
+		st->pmus_err = pmus__load(&st->pmus, st->sysfs);
+		st->pmus_done = true;
+	}
+	return st->pmus_err ? NULL : &st->pmus;
+}
+
+const char *pe_state__tracefs(struct pe_state *st)
+{
+	if (!st->tracefs_done) {
+		st->tracefs = st->ctx->tracefs;
+		if (!st->tracefs) {
+			st->tracefs_err = tracefs__find(st->tracefs_buf, sizeof(st->tracefs_buf));
+			st->tracefs = st->tracefs_err ? NULL : st->tracefs_buf;
+		}
+		st->tracefs_done = true;
+	}
+	return st->tracefs;
+}
+
+/* perf's {name} token: a group's optional name before '{'. */
+static bool is_group_name_char(char c, bool first)
+{
+	return isalpha((unsigned char)c) || c == '_' || c == '*' || c == '?' || c == '[' ||
+	       c == ']' || (!first && (isdigit((unsigned char)c) || c == '.' || c == '!'));
+}
+
+/* The length of NAME in NAME{...} at s, 0 for a bare '{', -1 when s is no group. */
+static long group_start(const char *s)
+{
+	size_t n = 0;
+
+	while (is_group_name_char(s[n], n == 0))
+		n++;
+	return s[n] == '{' ? (long)n : -1;
+}
+
+/* perf's is_same_uncore_block: the names agree up to their last '_'. */
+static bool same_uncore_block(const char *a, const char *b)
+{
+	const char *ea = a ? strrchr(a, '_') : NULL, *eb = b ? strrchr(b, '_') : NULL;
+
+	return ea && eb && ea - a == eb - b && !strncmp(a, b, (size_t)(ea - a));
+}
+
+/*
+ * perf's parse_events__set_leader_for_uncore_aliase: a group of plain
+ * aliases that each expanded over the same uncore boxes becomes one group
+ * per box ({cas_count_read,cas_count_write} -> {read@imc_0,write@imc_0},
+ * {read@imc_1,write@imc_1}); a group of one such alias is no group at all.
+ * perf leaves the events interleaved; here each group's events are made
+ * contiguous, leader first, so a group is always [leader, leader + n).
+ * Returns true when it handled the group.
+ */
+static bool group__split_uncore(struct pe_state *st, int first, size_t name_off, size_t name_len,
+				int *ret)
+{
+	int n = st->nr_ev - first, nr_pmu = 1, per;
+	struct pe_event *tmp;
+
+	*ret = 0;
+	for (int i = first; i < st->nr_ev; i++)
+		if (!st->ev[i].uncore_alias ||
+		    !same_uncore_block(st->ev[first].spec.pmu_name, st->ev[i].spec.pmu_name))
+			return false;
+	while (first + nr_pmu < st->nr_ev &&
+	       strcmp(st->ev[first + nr_pmu].spec.pmu_name, st->ev[first].spec.pmu_name))
+		nr_pmu++;
+	if (nr_pmu == n)
+		return true; /* one alias: perf makes no group */
+	if (n % nr_pmu)
+		return false;
+	per = n / nr_pmu;
+	tmp = malloc((size_t)n * sizeof(*tmp));
+	if (!tmp) {
+		*ret = -ENOMEM;
+		return true;
+	}
+	for (int box = 0; box < nr_pmu; box++) {
+		for (int j = 0; j < per; j++) {
+			tmp[box * per + j] = st->ev[first + j * nr_pmu + box];
+			tmp[box * per + j].spec.leader = first + box * per;
+		}
+		tmp[box * per].spec.nr_members = per;
+	}
+	memcpy(st->ev + first, tmp, (size_t)n * sizeof(*tmp));
+	free(tmp);
+	for (int box = 0; name_len && box < nr_pmu; box++)
+		if (!(st->ev[first + box * per].spec.group_name =
+			      strndup(st->str + name_off, name_len)))
+			*ret = -ENOMEM;
+	return true;
+}
+
+/* [NAME] '{' event (',' event)* '}' [':' MODS]: perf's group and group_def. */
+static int parse_group(struct pe_state *st, size_t *p, size_t name_len)
+{
+	size_t open = *p + name_len, q = open + 1;
+	int first = st->nr_ev, ret;
+	struct event_spec *leader;
+
+	if (st->str[q] == '}')
+		return pe_error(st, open, "a group holds one event or more", "empty group '{}'");
+	for (;;) {
+		if (!st->str[q])
+			return pe_error(st, open, "close it with '}'",
+					"unbalanced '{': the group is not closed");
+		ret = parse_event(st, &q, true);
+		if (ret)
+			return ret;
+		if (st->str[q] == ',') {
+			q++;
+			continue;
+		}
+		if (st->str[q] == '}')
+			break;
+		return pe_error(st, open, "close it with '}'",
+				"unbalanced '{': the group is not closed");
+	}
+	q++;
+	if (group__split_uncore(st, first, *p, name_len, &ret)) {
+		if (ret)
+			return ret;
+		goto mods;
+	}
+	/* perf's parse_events__set_leader: the first event leads, the group is named. */
+	leader = &st->ev[first].spec;
+	leader->nr_members = st->nr_ev - first;
+	if (name_len && !(leader->group_name = strndup(st->str + *p, name_len)))
+		return -ENOMEM;
+	for (int i = first; i < st->nr_ev; i++)
+		st->ev[i].spec.leader = first;
+mods:
+	if (st->str[q] == ':') {
+		q++;
+		ret = parse_mods(st, &q, first, *p, false, true);
+		if (ret)
+			return ret;
+	}
+	if (!is_delim(st->str[q], false))
+		return pe_error(
+			st, q,
+			st->str[q] == '}' ? "a '}' closes a group opened with '{'" :
+					    "a group is followed by ':' and modifiers, or ','",
+			st->str[q] == '}' ? "unbalanced '}'" : "unexpected '%c' after a group",
+			st->str[q]);
+	*p = q;
+	return 0;
+}
+
+static int parse_items(struct pe_state *st)
+{
+	size_t p = 0;
+
+	if (!st->str[0])
+		return pe_error(st, 0, "give an event name, e.g. -e cpu-clock",
+				"empty -e argument");
+	for (;;) {
+		long g = group_start(st->str + p);
+		int ret = g >= 0 ? parse_group(st, &p, (size_t)g) : parse_event(st, &p, false);
+
+		if (ret)
+			return ret;
+		if (!st->str[p])
+			return 0;
+		p++; /* the ',' */
+		if (!st->str[p] || st->str[p] == ',')
+			return pe_error(st, p, "give an event name, e.g. cpu-clock",
+					"empty event after ','");
+	}
+}
+
+/* One line, whatever control characters the argument held. */
+static void err__one_line(char *err)
+{
+	for (char *c = err; c && *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+}
+
+int parse_events_ctx(struct event_specs *specs, const char *str, const struct parse_events_ctx *ctx,
+		     char *err, size_t errlen)
+{
+	struct pe_state st = {
+		.str = str, .ctx = ctx ? ctx : &parse_events__live, .err = err, .errlen = errlen
+	};
+	struct event_spec *v;
+	int base = specs->nr;
 	int ret;
 
-	if (len == 0) {
-		snprintf(err, errlen, "empty event name in the -e list");
-		return -EINVAL;
-	}
-	spec.name = strndup(tok, len);
-	if (!spec.name)
-		return -ENOMEM;
-	sym = symbol__find(tok, name_len);
-	if (!sym) {
-		snprintf(err, errlen,
-			 "unknown event '%.*s' (see 'prec --help' for the events this version accepts)",
-			 (int)name_len, tok);
-		ret = -EINVAL;
-		goto out_free;
-	}
-	attr__init(&spec.attr, sym->type, sym->config);
-	if (colon) {
-		ret = apply_modifiers(&spec, colon + 1, len - name_len - 1, err, errlen);
-		if (ret)
-			goto out_free;
-		if (colon + 1 == tok + len) {
-			snprintf(err, errlen, "missing modifier after ':' in '%s'", spec.name);
-			ret = -EINVAL;
-			goto out_free;
+	if (errlen)
+		err[0] = '\0';
+	ret = parse_items(&st);
+	if (!ret) {
+		v = realloc(specs->v, (size_t)(specs->nr + st.nr_ev) * sizeof(*v));
+		if (!v) {
+			ret = -ENOMEM;
+		} else {
+			specs->v = v;
+			for (int i = 0; i < st.nr_ev; i++) {
+				specs->v[specs->nr] = st.ev[i].spec;
+				specs->v[specs->nr++].leader += base;
+			}
+			specs->last_arg = base;
+			st.nr_ev = 0;
 		}
 	}
-	ret = specs__append(specs, &spec);
-	if (ret)
-		goto out_free;
-	return 0;
-out_free:
-	free(spec.name);
+	if (ret == -ENOMEM && errlen)
+		snprintf(err, errlen, "out of memory parsing the events");
+	err__one_line(errlen ? err : NULL);
+	pe_state__truncate(&st, 0);
+	free(st.ev);
+	pmus__exit(&st.pmus);
 	return ret;
 }
 
 int parse_events(struct event_specs *specs, const char *str, char *err, size_t errlen)
 {
-	const char *p = str;
-	int nr_before = specs->nr;
-
-	if (*str == '\0') {
-		snprintf(err, errlen, "empty -e argument (give an event name, e.g. -e cpu-clock)");
-		return -EINVAL;
-	}
-	for (;;) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-		int ret;
-
-		if (memchr(p, '{', len) || memchr(p, '}', len) || memchr(p, '/', len)) {
-			snprintf(err, errlen,
-				 "'%.*s': event groups and PMU terms are not supported yet",
-				 (int)len, p);
-			ret = -EINVAL;
-		} else {
-			ret = parse_one(specs, p, len, err, errlen);
-		}
-		if (ret) {
-			/* One line, whatever control characters the argument held. */
-			for (char *c = err; *c; c++)
-				if ((unsigned char)*c < 0x20 || *c == 0x7f)
-					*c = '?';
-			/* All or nothing: drop what this argument added. */
-			while (specs->nr > nr_before)
-				free(specs->v[--specs->nr].name);
-			return ret;
-		}
-		if (!comma)
-			return 0;
-		p = comma + 1;
-	}
+	return parse_events_ctx(specs, str, &parse_events__live, err, errlen);
 }
 
 int parse_events__add_default(struct event_specs *specs)
 {
-	struct event_spec spec = { 0 };
-	int ret;
+	struct event_spec *v = realloc(specs->v, (size_t)(specs->nr + 1) * sizeof(*v));
+	struct event_spec *spec;
 
-	/* perf 6.1: cycles at the highest precise level the PMU takes, host only. */
-	spec.name = strdup("cycles");
-	if (!spec.name)
+	if (!v)
 		return -ENOMEM;
-	attr__init(&spec.attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
-	spec.attr.precise_ip = 3;
-	spec.precise_max = true;
-	spec.name_from_attr = true;
-	ret = specs__append(specs, &spec);
-	if (ret)
-		free(spec.name);
-	return ret;
+	specs->v = v;
+	spec = &specs->v[specs->nr];
+	memset(spec, 0, sizeof(*spec));
+	/* perf 6.1: cycles at the highest precise level the PMU takes, host only. */
+	spec->name = strdup("cycles");
+	if (!spec->name)
+		return -ENOMEM;
+	attr__init(&spec->attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	spec->attr.precise_ip = 3;
+	spec->precise_max = true;
+	spec->name_from_attr = true;
+	spec->leader = specs->nr;
+	spec->nr_members = 1;
+	specs->nr++;
+	specs->last_arg = specs->nr; /* not an -e argument: --filter has nothing to follow */
+	return 0;
+}
+
+int event_specs__add_filter(struct event_specs *specs, const char *filter, const char *option,
+			    char *err, size_t errlen)
+{
+	if (specs->last_arg >= specs->nr) {
+		snprintf(err, errlen,
+			 "option '%s' must follow a -e tracepoint (there is no -e before it)",
+			 option);
+		return -EINVAL;
+	}
+	for (int i = specs->last_arg; i < specs->nr; i++) {
+		if (specs->v[i].attr.type != PERF_TYPE_TRACEPOINT) {
+			snprintf(err, errlen,
+				 "option '%s' must follow a -e tracepoint ('%s' is not one)",
+				 option, specs->v[i].name);
+			err__one_line(err);
+			return -EINVAL;
+		}
+	}
+	for (int i = specs->last_arg; i < specs->nr; i++) {
+		char *old = specs->v[i].filter, *f;
+
+		if (old ? asprintf(&f, "(%s) && (%s)", old, filter) < 0 : !(f = strdup(filter)))
+			return -ENOMEM;
+		free(old);
+		specs->v[i].filter = f;
+	}
+	return 0;
 }
 
 void event_specs__exit(struct event_specs *specs)
 {
 	for (int i = 0; i < specs->nr; i++)
-		free(specs->v[i].name);
+		pe_spec__free(&specs->v[i]);
 	free(specs->v);
 	specs->v = NULL;
 	specs->nr = 0;
-}
-
-int event_name__from_attr(char *buf, size_t size, const char *base,
-			  const struct perf_event_attr *attr)
-{
-	char mods[16];
-	int n = 0;
-	int guest_default = 0;
-
-	/* Same letters and order as perf's evsel__add_modifiers(). */
-	if (attr->exclude_kernel || attr->exclude_user || attr->exclude_hv) {
-		if (!attr->exclude_kernel)
-			mods[n++] = 'k';
-		if (!attr->exclude_user)
-			mods[n++] = 'u';
-		if (!attr->exclude_hv)
-			mods[n++] = 'h';
-		guest_default = 1;
-	}
-	for (unsigned i = 0; i < attr->precise_ip && i < 3; i++)
-		mods[n++] = 'p';
-	if (attr->precise_ip)
-		guest_default = 1;
-	if (attr->exclude_host || (int)attr->exclude_guest == guest_default) {
-		if (!attr->exclude_host)
-			mods[n++] = 'H';
-		if (!attr->exclude_guest)
-			mods[n++] = 'G';
-	}
-	mods[n] = '\0';
-	return snprintf(buf, size, "%s%s%s", base, n ? ":" : "", mods);
+	specs->last_arg = 0;
 }

@@ -63,6 +63,71 @@ static bool events_scan_pmus(const struct event_specs *specs)
 	return false;
 }
 
+/* The per-event terms later versions of prec implement: refused, never ignored. */
+static const char *unsupported_term(const struct event_terms *t)
+{
+	if ((t->set & EVENT_TERM_CALLGRAPH) && strcmp(t->call_graph, "no"))
+		return "call-graph";
+	if (t->set & EVENT_TERM_STACKSIZE)
+		return "stack-size";
+	if (t->set & EVENT_TERM_MAX_STACK)
+		return "max-stack";
+	if ((t->set & EVENT_TERM_OVERWRITE) && t->overwrite)
+		return "overwrite";
+	if (t->set & EVENT_TERM_MAX_EVENTS)
+		return "nr";
+	if (t->set & (EVENT_TERM_AUX_OUTPUT | EVENT_TERM_AUX_SAMPLE_SIZE))
+		return "aux-output/aux-sample-size";
+	return NULL;
+}
+
+/*
+ * Every -e with the --filter / --exclude-perf that follow it, then the
+ * checks perf makes before opening anything. 0, or -EINVAL with one line.
+ */
+static int parse_all_events(struct event_specs *specs, const struct record_opts *opts, char *err,
+			    size_t errlen)
+{
+	char msg[400], pidf[64];
+	int f = 0;
+
+	for (int i = 0; i < opts->nr_events; i++) {
+		if (parse_events(specs, opts->events[i], msg, sizeof(msg))) {
+			snprintf(err, errlen, "invalid event: %s", msg);
+			return -EINVAL;
+		}
+		for (; f < opts->nr_filters && opts->filters[f].after_events == i + 1; f++) {
+			const struct record_filter *rf = &opts->filters[f];
+
+			snprintf(pidf, sizeof(pidf), "common_pid != %d", (int)getpid());
+			if (event_specs__add_filter(specs, rf->filter ? rf->filter : pidf,
+						    rf->filter ? "--filter" : "--exclude-perf", msg,
+						    sizeof(msg))) {
+				snprintf(err, errlen, "%s", msg);
+				return -EINVAL;
+			}
+		}
+	}
+	for (int i = 0; i < specs->nr; i++) {
+		const struct event_spec *spec = &specs->v[i];
+		const char *term = unsupported_term(&spec->terms);
+
+		if (term) {
+			snprintf(err, errlen, "event '%s': the %s term is not supported yet",
+				 spec->name, term);
+			return -EINVAL;
+		}
+		/* perf's message: a counting-only PMU cannot sample a task. */
+		if (spec->counting_only && !opts->system_wide && !opts->cpu_list) {
+			snprintf(err, errlen,
+				 "Invalid event (%s) in per-thread mode, enable system wide with '-a'.",
+				 spec->name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static uint64_t read_sysctl_u64(const char *path, uint64_t dflt)
 {
 	unsigned long long v;
@@ -344,6 +409,7 @@ static int finish(struct writer *w, const struct sysinfo *si, const struct write
 {
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct writer_group *groups;
 	int ret;
 	struct writer_meta meta = {
 		.si = si,
@@ -368,6 +434,19 @@ static int finish(struct writer *w, const struct sysinfo *si, const struct write
 	else
 		snprintf(exe, sizeof(exe), "%s", argv[0]);
 	meta.tracing_data = tracing_blob(evlist, &meta.tracing_data_len);
+	/* GROUP_DESC: every group of more than one event, leaders in order. */
+	groups = calloc((size_t)evlist->nr, sizeof(*groups));
+	for (int i = 0; groups && i < evlist->nr; i++) {
+		const struct evsel *evsel = &evlist->evsel[i];
+
+		if (evsel->leader != i || evsel->nr_members < 2)
+			continue;
+		groups[meta.nr_groups].name = evsel->group_name;
+		groups[meta.nr_groups].leader_idx = (uint32_t)i;
+		groups[meta.nr_groups].nr_members = (uint32_t)evsel->nr_members;
+		meta.nr_groups++;
+	}
+	meta.groups = groups;
 	if (track) {
 		/* The hit set is complete: no more records will be written. */
 		writer__set_observer(w, NULL, NULL);
@@ -375,6 +454,7 @@ static int finish(struct writer *w, const struct sysinfo *si, const struct write
 			pr_verbose("build-ids of %u hit DSOs\n", meta.nr_buildids);
 	}
 	ret = writer__finish(w, &meta);
+	free(groups);
 	free((void *)meta.tracing_data);
 	return ret;
 }
@@ -425,12 +505,10 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	*fatal_sig = 0;
 
 	/* 1. Everything from the command line, checked before any side effect. */
-	for (int i = 0; i < opts.nr_events; i++) {
-		if (parse_events(&specs, opts.events[i], err, sizeof(err))) {
-			pr_err("invalid event: %s", err);
-			status = PREC_EXIT_USAGE;
-			goto out;
-		}
+	if (parse_all_events(&specs, &opts, err, sizeof(err))) {
+		pr_err("%s", err);
+		status = PREC_EXIT_USAGE;
+		goto out;
 	}
 	if (!specs.nr && parse_events__add_default(&specs))
 		goto out;

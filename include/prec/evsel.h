@@ -13,6 +13,9 @@ struct evsel {
 	bool name_from_attr; /* rename from the attr after a fallback */
 	bool immediate; /* enabled at open, not by evlist__enable (tracking dummy) */
 	int cgroup_fd; /* -G: open for this cgroup (PERF_FLAG_PID_CGROUP); -1 none */
+	int leader; /* index of the group leader in the evlist; its own index if none */
+	int nr_members; /* on a leader: the group's events, itself included */
+	const char *group_name; /* on a leader: NAME{...}; owned by the specs */
 	int nr_cpus;
 	int nr_threads;
 	int *fd; /* [cpu index * nr_threads + thread index], -1 when not open */
@@ -24,15 +27,16 @@ struct evsel {
 #define EVSEL_ID(e, c, t) ((e)->id[(c) * (e)->nr_threads + (t)])
 
 /*
- * Opens the event for every (cpu, thread) pair (a cpu or thread of -1 means
+ * Opens the event for every (cpu, thread) pair, in leader's group when
+ * leader is not NULL (its fds must be open) (a cpu or thread of -1 means
  * any), retrying with perf's fallbacks (hardware -> cpu-clock, precise_ip
  * lowered, kernel excluded when paranoid, read_format without LOST on old
  * kernels). A thread that has exited (ESRCH) is skipped while others remain.
  * Fills fd[] and id[]. Returns 0, or a negative errno with nothing left open
  * and *failed_cpu / *failed_thread naming the pair that failed.
  */
-int evsel__open(struct evsel *evsel, const int *cpus, int nr_cpus, const int *threads,
-		int nr_threads, int *failed_cpu, int *failed_thread);
+int evsel__open(struct evsel *evsel, const struct evsel *leader, const int *cpus, int nr_cpus,
+		const int *threads, int nr_threads, int *failed_cpu, int *failed_thread);
 
 /*
  * Renames the event to base plus perf's modifier suffix for its attr (e.g.

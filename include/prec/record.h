@@ -22,6 +22,7 @@ struct record_opts {
 	char **events; /* -e strings in command-line order (each may be a list) */
 	int nr_events;
 	uint64_t freq; /* -F; 0 when not given */
+	bool user_freq; /* -F given (tracepoints and breakpoints keep period 1 otherwise) */
 	bool freq_max; /* -F max */
 	uint64_t period; /* -c; 0 when not given */
 	uint64_t mmap_bytes; /* -m as bytes of ring data; 0 means the default */
@@ -64,6 +65,7 @@ struct record_opts {
 	int verbose; /* -v count */
 	bool quiet; /* -q */
 	bool help; /* -h */
+	bool list_events; /* --list-events or "prec list" */
 	bool version; /* --version */
 	int argc; /* the workload: argv[0..argc-1], NULL-terminated */
 	char **argv;

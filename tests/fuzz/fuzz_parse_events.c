@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude tests/fuzz/fuzz_parse_events.c recorder/parse_events.c -o /tmp/fuzz_parse_events
+// Build (from the repo root, which it must run in): clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Irecorder tests/fuzz/fuzz_parse_events.c recorder/parse_event*.c recorder/parse_mods.c recorder/parse_terms.c recorder/hw_cache.c recorder/pmu.c recorder/tracepoint.c recorder/sys.c -o /tmp/fuzz_parse_events
 /*
- * libFuzzer harness for the -e grammar (not built by CMake). Beyond "no
+ * libFuzzer harness for the -e grammar (not built by CMake), against the
+ * fixture PMUs and tracefs so every kind of event is reachable. Beyond "no
  * crash, no leak" it checks the contract: all or nothing on failure with a
- * non-empty err, sane attrs on success, names that always fit.
+ * one-line err; on success sane attrs, names, group links that hold
+ * ([leader, leader + nr_members) all lead back to the leader), and the
+ * --filter rule.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -12,11 +15,43 @@
 
 #include "prec/parse_events.h"
 
+static const struct parse_events_ctx fx = {
+	.sysfs = "tests/fixtures/pmu/sys",
+	.tracefs = "tests/fixtures/pmu/tracing",
+};
+
+static void check_ok(const struct event_specs *specs, int first)
+{
+	char name[128];
+
+	if (specs->last_arg != first || specs->nr <= first)
+		abort();
+	for (int i = first; i < specs->nr; i++) {
+		const struct event_spec *s = &specs->v[i];
+		int l = s->leader;
+
+		if (!s->name || s->attr.size != sizeof(s->attr) || s->attr.precise_ip > 3 ||
+		    s->name_from_attr || s->filter)
+			abort();
+		if (l < first || l > i || specs->v[l].leader != l || specs->v[l].nr_members < 1 ||
+		    i >= l + specs->v[l].nr_members)
+			abort();
+		if (l != i && (s->nr_members != 1 || s->group_name))
+			abort();
+		if (s->terms.set & EVENT_TERM_PERIOD && s->terms.set & EVENT_TERM_FREQ)
+			abort();
+		if (!!(s->terms.set & EVENT_TERM_CALLGRAPH) != !!s->terms.call_graph)
+			abort();
+		if (event_name__from_attr(name, sizeof(name), s->name, &s->attr) < 0 ||
+		    strlen(name) >= sizeof(name))
+			abort();
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct event_specs specs = { 0 };
-	char err[256];
-	char name[128];
+	char err[512];
 	char *str = malloc(size + 1);
 	int ret;
 
@@ -25,36 +60,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(str, data, size);
 	str[size] = '\0';
 
-	/* A spec from an earlier -e that any failure must leave alone. */
-	if (parse_events(&specs, "task-clock:u", err, sizeof(err)) || specs.nr != 1)
+	/* An earlier -e that any failure must leave alone. */
+	if (parse_events_ctx(&specs, "{task-clock:u,sched:sched_switch}", &fx, err, sizeof(err)) ||
+	    specs.nr != 2)
 		abort();
 	err[0] = '\0';
-	ret = parse_events(&specs, str, err, sizeof(err));
+	ret = parse_events_ctx(&specs, str, &fx, err, sizeof(err));
 	if (ret) {
 		if (ret != -EINVAL && ret != -ENOMEM)
 			abort();
-		if (ret == -EINVAL && !err[0])
+		if (!err[0] || strpbrk(err, "\n\r"))
 			abort();
-		if (specs.nr != 1 || strcmp(specs.v[0].name, "task-clock:u"))
+		if (specs.nr != 2 || strcmp(specs.v[0].name, "task-clock:u") ||
+		    specs.v[1].leader != 0 || specs.v[0].nr_members != 2 || specs.last_arg != 0)
 			abort();
 	} else {
-		if (specs.nr < 2)
-			abort();
-		for (int i = 1; i < specs.nr; i++) {
-			const struct event_spec *s = &specs.v[i];
-			const char *base = event_name__symbol(s->attr.type, s->attr.config);
-			int n;
+		bool all_tp = true;
 
-			if (!s->name || !base || s->attr.precise_ip > 3 || s->name_from_attr)
-				abort();
-			if (s->attr.size != sizeof(s->attr))
-				abort();
-			n = event_name__from_attr(name, sizeof(name), base, &s->attr);
-			if (n <= 0 || (size_t)n >= sizeof(name) || strlen(name) != (size_t)n)
-				abort();
-			if (strncmp(name, base, strlen(base)))
-				abort();
-		}
+		check_ok(&specs, 2);
+		for (int i = 2; i < specs.nr; i++)
+			all_tp &= specs.v[i].attr.type == PERF_TYPE_TRACEPOINT;
+		ret = event_specs__add_filter(&specs, "common_pid != 1", "--filter", err,
+					      sizeof(err));
+		if (all_tp ? ret != 0 : ret != -EINVAL)
+			abort();
 	}
 	event_specs__exit(&specs);
 	free(str);

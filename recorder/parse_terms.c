@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The terms between an event's slashes (cpu/event=0x3c,umask=1,name=x/):
+ * lexed as perf 6.1's config state lexes them, then applied as its
+ * config_term_common/config_term_tracepoint and perf_pmu__config do. PMU
+ * format terms OR their bits in (perf never clears bits), after the
+ * hard-coded config=/config1=/config2= terms, whatever the order written.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "parse_events_int.h"
+
+struct term_keyword {
+	const char *name;
+	bool is_str; /* takes a string value, else a number */
+};
+
+/* perf 6.1's keywords, in the order its "valid terms" list prints them. */
+static const struct term_keyword keywords[PE_TERM_MAX] = {
+	[PE_TERM_CONFIG] = { "config", false },
+	[PE_TERM_CONFIG1] = { "config1", false },
+	[PE_TERM_CONFIG2] = { "config2", false },
+	[PE_TERM_NAME] = { "name", true },
+	[PE_TERM_PERIOD] = { "period", false },
+	[PE_TERM_FREQ] = { "freq", false },
+	[PE_TERM_BRANCH_TYPE] = { "branch_type", true },
+	[PE_TERM_TIME] = { "time", false },
+	[PE_TERM_CALLGRAPH] = { "call-graph", true },
+	[PE_TERM_STACKSIZE] = { "stack-size", false },
+	[PE_TERM_NOINHERIT] = { "no-inherit", false },
+	[PE_TERM_INHERIT] = { "inherit", false },
+	[PE_TERM_MAX_STACK] = { "max-stack", false },
+	[PE_TERM_MAX_EVENTS] = { "nr", false },
+	[PE_TERM_NOOVERWRITE] = { "no-overwrite", false },
+	[PE_TERM_OVERWRITE] = { "overwrite", false },
+	[PE_TERM_PERCORE] = { "percore", false },
+	[PE_TERM_AUX_OUTPUT] = { "aux-output", false },
+	[PE_TERM_AUX_SAMPLE_SIZE] = { "aux-sample-size", false },
+	[PE_TERM_METRIC_ID] = { "metric-id", true },
+};
+
+/* The terms config_term_tracepoint lets through. */
+static bool tracepoint_term(enum pe_term_kind k)
+{
+	switch (k) {
+	case PE_TERM_CALLGRAPH:
+	case PE_TERM_STACKSIZE:
+	case PE_TERM_INHERIT:
+	case PE_TERM_NOINHERIT:
+	case PE_TERM_MAX_STACK:
+	case PE_TERM_MAX_EVENTS:
+	case PE_TERM_OVERWRITE:
+	case PE_TERM_NOOVERWRITE:
+	case PE_TERM_AUX_OUTPUT:
+	case PE_TERM_AUX_SAMPLE_SIZE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+void pe_terms__valid(char *buf, size_t size, const struct pmu *pmu, bool tracepoint)
+{
+	size_t n = 0;
+
+	if (!size)
+		return;
+	buf[0] = '\0';
+	for (int i = 0; pmu && i < pmu->nr_formats && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? "," : "",
+				      pmu->formats[i].name);
+	for (int k = 1; k < PE_TERM_MAX && n < size; k++) {
+		if (tracepoint && !tracepoint_term((enum pe_term_kind)k))
+			continue;
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? "," : "", keywords[k].name);
+	}
+}
+
+/* parse-events.l: name_minus, the term key and string value characters. */
+static bool is_name_start(char c)
+{
+	return isalpha((unsigned char)c) || c == '_' || c == '*' || c == '?';
+}
+
+static bool is_name_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '-' || c == '_' || c == '*' || c == '?' ||
+	       c == '.' || c == ':';
+}
+
+/* name_tag: the characters of a quoted value. */
+static bool is_tag_char(char c)
+{
+	return isalnum((unsigned char)c) || strchr("_*?-,.[]:=", c);
+}
+
+void pe_terms__exit(struct pe_terms *terms)
+{
+	for (int i = 0; i < terms->nr; i++) {
+		free(terms->v[i].key);
+		free(terms->v[i].str);
+	}
+	free(terms->v);
+	terms->v = NULL;
+	terms->nr = 0;
+}
+
+static int terms__push(struct pe_terms *t, struct pe_term *term)
+{
+	struct pe_term *v = realloc(t->v, (t->nr + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	t->v = v;
+	t->v[t->nr++] = *term;
+	return 0;
+}
+
+/* Error offsets: inside the user's text, or the alias term's own for sysfs text. */
+#define TERM_OFF(i) (alias ? off : off + (i))
+
+int pe_terms__parse(struct pe_state *st, const char *s, size_t len, size_t off, const char *alias,
+		    struct pe_terms *out)
+{
+	const char *where = alias ? " in the sysfs terms of PMU event " : "";
+	const char *alias_q = alias ? alias : "";
+	size_t i = 0;
+	int ret = 0;
+
+	out->v = NULL;
+	out->nr = 0;
+	if (!len)
+		return 0; /* pmu// */
+	for (;;) {
+		struct pe_term term = { 0 };
+		size_t k = i;
+
+		if (i >= len || !is_name_start(s[i])) {
+			ret = pe_error(st, TERM_OFF(i),
+				       "terms are NAME or NAME=VALUE separated by ','",
+				       i >= len ? "missing term after ','%s%s" :
+						  "expected a term name%s%s",
+				       where, alias_q);
+			goto fail;
+		}
+		while (i < len && is_name_char(s[i]))
+			i++;
+		term.off = TERM_OFF(k);
+		term.key = strndup(s + k, i - k);
+		if (!term.key)
+			goto nomem;
+		for (int kw = 1; kw < PE_TERM_MAX; kw++)
+			if (!strcmp(term.key, keywords[kw].name))
+				term.kind = (enum pe_term_kind)kw;
+		if (i < len && s[i] == '=') {
+			size_t v = ++i;
+			bool want_str = false;
+
+			if (i < len && s[i] == '\'') {
+				size_t q = i + 1;
+
+				while (q < len && s[q] != '\'' && is_tag_char(s[q]))
+					q++;
+				if (q >= len || s[q] != '\'' || q == i + 1 ||
+				    !is_name_start(s[i + 1])) {
+					free(term.key);
+					ret = pe_error(st, TERM_OFF(v), "a quoted value is 'NAME'",
+						       "bad quoted value for term '%.*s'%s%s",
+						       (int)(v - 1 - k), s + k, where, alias_q);
+					goto fail;
+				}
+				term.str = strndup(s + i + 1, q - i - 1);
+				want_str = true;
+				i = q + 1;
+			} else if (i < len && isdigit((unsigned char)s[i])) {
+				int base = 10;
+				uint64_t n = 0;
+				bool overflow = false;
+
+				if (s[i] == '0' && i + 2 < len && s[i + 1] == 'x' &&
+				    isxdigit((unsigned char)s[i + 2])) {
+					base = 16;
+					i += 2;
+				}
+				for (; i < len && (base == 16 ? isxdigit((unsigned char)s[i]) :
+								isdigit((unsigned char)s[i]));
+				     i++) {
+					unsigned d =
+						isdigit((unsigned char)s[i]) ?
+							(unsigned)(s[i] - '0') :
+							(unsigned)(tolower((unsigned char)s[i]) -
+								   'a' + 10);
+
+					if (n > (UINT64_MAX - d) / (uint64_t)base)
+						overflow = true;
+					n = n * (uint64_t)base + d;
+				}
+				if (overflow) {
+					free(term.key);
+					ret = pe_error(
+						st, TERM_OFF(v), "values are 64-bit numbers",
+						"value '%.*s' of term '%.*s' is too large%s%s",
+						(int)(i - v), s + v, (int)(v - 1 - k), s + k, where,
+						alias_q);
+					goto fail;
+				}
+				term.num = n;
+				if (i < len && s[i] != ',') {
+					free(term.key);
+					ret = pe_error(
+						st, TERM_OFF(i),
+						"a value is a decimal or 0x hex number, or a name",
+						"unexpected '%c' in the value of term '%.*s'%s%s",
+						s[i], (int)(v - 1 - k), s + k, where, alias_q);
+					goto fail;
+				}
+			} else if (i < len && is_name_start(s[i])) {
+				size_t e = i;
+
+				while (e < len && is_name_char(s[e]))
+					e++;
+				term.str = strndup(s + i, e - i);
+				want_str = true;
+				i = e;
+			} else {
+				free(term.key);
+				ret = pe_error(st, TERM_OFF(i),
+					       "a value is a decimal or 0x hex number, or a name",
+					       "missing value for term '%.*s'%s%s",
+					       (int)(v - 1 - k), s + k, where, alias_q);
+				goto fail;
+			}
+			if (want_str && !term.str) {
+				free(term.key);
+				goto nomem;
+			}
+		} else {
+			term.num = 1;
+			term.no_value = true;
+		}
+		if (terms__push(out, &term)) {
+			free(term.key);
+			free(term.str);
+			goto nomem;
+		}
+		if (i == len)
+			return 0;
+		if (s[i] != ',') {
+			ret = pe_error(st, TERM_OFF(i),
+				       "terms are NAME or NAME=VALUE separated by ','",
+				       "unexpected '%c' in the terms%s%s", s[i], where, alias_q);
+			goto fail;
+		}
+		i++;
+	}
+nomem:
+	ret = -ENOMEM;
+fail:
+	pe_terms__exit(out);
+	return ret;
+}
+
+/* perf's parse_branch_str for one name (a term value has no commas). */
+static int branch_type__parse(const char *s, uint64_t *mask)
+{
+	static const struct {
+		const char *name;
+		uint64_t bits;
+	} modes[] = {
+		{ "u", PERF_SAMPLE_BRANCH_USER },
+		{ "k", PERF_SAMPLE_BRANCH_KERNEL },
+		{ "hv", PERF_SAMPLE_BRANCH_HV },
+		{ "any", PERF_SAMPLE_BRANCH_ANY },
+		{ "any_call", PERF_SAMPLE_BRANCH_ANY_CALL },
+		{ "any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN },
+		{ "ind_call", PERF_SAMPLE_BRANCH_IND_CALL },
+		{ "abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX },
+		{ "in_tx", PERF_SAMPLE_BRANCH_IN_TX },
+		{ "no_tx", PERF_SAMPLE_BRANCH_NO_TX },
+		{ "cond", PERF_SAMPLE_BRANCH_COND },
+		{ "ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP },
+		{ "call", PERF_SAMPLE_BRANCH_CALL },
+		{ "save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE },
+		{ "stack", PERF_SAMPLE_BRANCH_CALL_STACK },
+		{ "hw_index", PERF_SAMPLE_BRANCH_HW_INDEX },
+		{ "priv", PERF_SAMPLE_BRANCH_PRIV_SAVE },
+	};
+	const uint64_t plm = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL |
+			     PERF_SAMPLE_BRANCH_HV;
+
+	if (!strcmp(s, "no")) {
+		*mask = 0;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (!strcasecmp(s, modes[i].name)) {
+			*mask = modes[i].bits;
+			/* perf: privilege levels alone mean any branch. */
+			if (!(*mask & ~plm))
+				*mask = PERF_SAMPLE_BRANCH_ANY;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int replace_str(char **dst, const char *src)
+{
+	char *s = strdup(src);
+
+	if (!s)
+		return -ENOMEM;
+	free(*dst);
+	*dst = s;
+	return 0;
+}
+
+int pe_terms__apply_common(struct pe_state *st, struct pe_event *ev, const struct pe_terms *t,
+			   const char *what, bool tracepoint, bool pmu_terms_ok)
+{
+	struct event_spec *spec = &ev->spec;
+	struct event_terms *et = &spec->terms;
+
+	for (int i = 0; i < t->nr; i++) {
+		const struct pe_term *term = &t->v[i];
+		const struct term_keyword *kw = &keywords[term->kind];
+		uint64_t n = term->num;
+
+		if (term->kind == PE_TERM_USER && pmu_terms_ok)
+			continue;
+		if (term->kind == PE_TERM_USER || (tracepoint && !tracepoint_term(term->kind))) {
+			char valid[512];
+
+			memcpy(valid, "valid terms: ", 14);
+			pe_terms__valid(valid + 13, sizeof(valid) - 13, NULL, tracepoint);
+			return pe_error(st, term->off, valid, "unknown term '%s' for %s", term->key,
+					what);
+		}
+		if (kw->is_str && !term->str)
+			return pe_error(st, term->off, "give it as TERM=NAME",
+					"term '%s' of %s expects a string value", term->key, what);
+		if (!kw->is_str && term->str)
+			return pe_error(st, term->off, NULL,
+					"term '%s' of %s expects a numeric value, not '%s'",
+					term->key, what, term->str);
+		switch (term->kind) {
+		case PE_TERM_CONFIG:
+			spec->attr.config = n;
+			break;
+		case PE_TERM_CONFIG1:
+			spec->attr.config1 = n;
+			break;
+		case PE_TERM_CONFIG2:
+			spec->attr.config2 = n;
+			break;
+		case PE_TERM_NAME:
+			if (replace_str(&spec->name, term->str))
+				return -ENOMEM;
+			break;
+		case PE_TERM_PERIOD:
+			et->period = n;
+			et->set = (et->set | EVENT_TERM_PERIOD) & ~EVENT_TERM_FREQ;
+			break;
+		case PE_TERM_FREQ:
+			et->freq = n;
+			et->set = (et->set | EVENT_TERM_FREQ) & ~EVENT_TERM_PERIOD;
+			break;
+		case PE_TERM_BRANCH_TYPE:
+			if (branch_type__parse(term->str, &et->branch_sample_type))
+				return pe_error(
+					st, term->off,
+					"accepted: any any_call any_ret ind_call ind_jmp call cond u k hv in_tx no_tx abort_tx save_type stack hw_index priv no",
+					"unknown branch_type '%s' for %s", term->str, what);
+			et->set |= EVENT_TERM_BRANCH_TYPE;
+			break;
+		case PE_TERM_TIME:
+		case PE_TERM_PERCORE:
+			if (n > 1)
+				return pe_error(st, term->off, NULL,
+						"term '%s' of %s expects 0 or 1, not %llu",
+						term->key, what, (unsigned long long)n);
+			if (term->kind == PE_TERM_TIME) {
+				et->time = n;
+				et->set |= EVENT_TERM_TIME;
+			} else {
+				et->percore = n;
+				et->set |= EVENT_TERM_PERCORE;
+			}
+			break;
+		case PE_TERM_CALLGRAPH:
+			if (replace_str(&et->call_graph, term->str))
+				return -ENOMEM;
+			et->set |= EVENT_TERM_CALLGRAPH;
+			break;
+		case PE_TERM_STACKSIZE:
+			et->stack_size = n;
+			et->set |= EVENT_TERM_STACKSIZE;
+			break;
+		case PE_TERM_INHERIT:
+		case PE_TERM_NOINHERIT:
+			et->inherit = (term->kind == PE_TERM_INHERIT) == (n != 0);
+			et->set |= EVENT_TERM_INHERIT;
+			break;
+		case PE_TERM_OVERWRITE:
+		case PE_TERM_NOOVERWRITE:
+			et->overwrite = (term->kind == PE_TERM_OVERWRITE) == (n != 0);
+			et->set |= EVENT_TERM_OVERWRITE;
+			break;
+		case PE_TERM_MAX_STACK:
+			et->max_stack = n;
+			et->set |= EVENT_TERM_MAX_STACK;
+			break;
+		case PE_TERM_MAX_EVENTS:
+			et->max_events = n;
+			et->set |= EVENT_TERM_MAX_EVENTS;
+			break;
+		case PE_TERM_AUX_OUTPUT:
+			et->aux_output = n != 0;
+			et->set |= EVENT_TERM_AUX_OUTPUT;
+			break;
+		case PE_TERM_AUX_SAMPLE_SIZE:
+			if (n > UINT_MAX)
+				return pe_error(st, term->off, "at most 4294967295",
+						"aux-sample-size %llu of %s is too big",
+						(unsigned long long)n, what);
+			et->aux_sample_size = n;
+			et->set |= EVENT_TERM_AUX_SAMPLE_SIZE;
+			break;
+		case PE_TERM_METRIC_ID:
+			if (replace_str(&et->metric_id, term->str))
+				return -ENOMEM;
+			et->set |= EVENT_TERM_METRIC_ID;
+			break;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+/* perf's pmu_find_alias: which alias, if any, a term stands for. */
+static const struct pmu_alias *term__alias(const struct pmu *pmu, const struct pe_term *term)
+{
+	const char *name;
+
+	if (term->kind != PE_TERM_USER)
+		return NULL;
+	if (!term->str) {
+		if (term->num != 1 || pmu__format(pmu, term->key))
+			return NULL;
+		name = term->key;
+	} else {
+		if (strcasecmp(term->key, "event"))
+			return NULL;
+		name = term->str;
+	}
+	return pmu__alias(pmu, name);
+}
+
+static int term__copy(struct pe_terms *t, const struct pe_term *src, size_t off)
+{
+	struct pe_term term = *src;
+
+	term.off = off;
+	term.key = strdup(src->key);
+	term.str = src->str ? strdup(src->str) : NULL;
+	if (!term.key || (src->str && !term.str) || terms__push(t, &term)) {
+		free(term.key);
+		free(term.str);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Replaces each alias term by the alias's own terms, in place, as perf does (once). */
+static int terms__expand(struct pe_state *st, const struct pmu *pmu, const struct pe_terms *t,
+			 struct pe_terms *out)
+{
+	int ret = 0;
+
+	out->v = NULL;
+	out->nr = 0;
+	for (int i = 0; i < t->nr && !ret; i++) {
+		const struct pmu_alias *alias = term__alias(pmu, &t->v[i]);
+		struct pe_terms at;
+		char label[256];
+
+		if (!alias) {
+			ret = term__copy(out, &t->v[i], t->v[i].off);
+			continue;
+		}
+		snprintf(label, sizeof(label), "'%s/%s/' ('%s')", pmu->name, alias->name,
+			 alias->terms);
+		ret = pe_terms__parse(st, alias->terms, strlen(alias->terms), t->v[i].off, label,
+				      &at);
+		for (int j = 0; j < at.nr && !ret; j++)
+			ret = term__copy(out, &at.v[j], t->v[i].off);
+		pe_terms__exit(&at);
+	}
+	if (ret)
+		pe_terms__exit(out);
+	return ret;
+}
+
+static uint64_t *attr__field(struct perf_event_attr *attr, enum pmu_config_field f)
+{
+	switch (f) {
+	case PMU_CONFIG1:
+		return (uint64_t *)&attr->config1;
+	case PMU_CONFIG2:
+		return (uint64_t *)&attr->config2;
+	default:
+		return (uint64_t *)&attr->config;
+	}
+}
+
+int pe_terms__apply_pmu(struct pe_state *st, struct pe_event *ev, const struct pmu *pmu,
+			const struct pe_terms *t)
+{
+	struct pe_terms x;
+	char what[300];
+	int ret;
+
+	ret = terms__expand(st, pmu, t, &x);
+	if (ret)
+		return ret;
+	snprintf(what, sizeof(what), "PMU '%s'", pmu->name);
+	/* The hard-coded terms first, whatever their place (perf's config_attr). */
+	ret = pe_terms__apply_common(st, ev, &x, what, false, true);
+	for (int i = 0; i < x.nr && !ret; i++) {
+		const struct pe_term *term = &x.v[i];
+		const struct pmu_format *fmt;
+		uint64_t val = term->num, max;
+
+		if (term->kind != PE_TERM_USER)
+			continue;
+		fmt = pmu__format(pmu, term->key);
+		if (!fmt) {
+			char valid[640];
+			size_t n;
+
+			memcpy(valid, "valid terms: ", 14);
+			pe_terms__valid(valid + 13, sizeof(valid) - 13 - 32, pmu, false);
+			n = strlen(valid);
+			if (pmu->nr_aliases)
+				snprintf(valid + n, sizeof(valid) - n, "; or one of its events");
+			ret = pe_error(st, term->off, valid, "unknown term '%s' for PMU '%s'",
+				       term->key, pmu->name);
+			break;
+		}
+		if (term->str && !strcmp(term->str, "?")) {
+			/* An alias parameter: the user's term of that name gives it. */
+			int j;
+
+			for (j = 0; j < x.nr; j++)
+				if (x.v[j].kind == PE_TERM_USER && !x.v[j].str &&
+				    !strcmp(x.v[j].key, term->key))
+					break;
+			if (j == x.nr) {
+				char hint[128];
+
+				snprintf(hint, sizeof(hint), "add %s=VALUE to its terms",
+					 term->key);
+				ret = pe_error(st, term->off, hint,
+					       "PMU '%s' event needs parameter '%s'", pmu->name,
+					       term->key);
+				break;
+			}
+			val = x.v[j].num;
+		} else if (term->str) {
+			ret = pe_error(st, term->off, NULL,
+				       "term '%s' of PMU '%s' expects a number%s, not '%s'",
+				       term->key, pmu->name,
+				       strcasecmp(term->key, "event") ? "" :
+									" or one of its events",
+				       term->str);
+			break;
+		}
+		max = pmu_format__max(fmt->bits);
+		if (val > max) {
+			char hint[64];
+
+			snprintf(hint, sizeof(hint), "maximum is %llu", (unsigned long long)max);
+			ret = pe_error(st, term->off, hint,
+				       "value %#llx too big for term '%s' of PMU '%s'",
+				       (unsigned long long)val, term->key, pmu->name);
+			break;
+		}
+		pmu_format__apply(fmt->bits, val, attr__field(&ev->spec.attr, fmt->field));
+	}
+	pe_terms__exit(&x);
+	return ret;
+}
