@@ -180,6 +180,7 @@ static void evlist__config_groups(struct evlist *evlist, const struct event_spec
 		evsel->leader = spec->leader;
 		evsel->nr_members = spec->nr_members;
 		evsel->group_name = spec->group_name;
+		evsel->filter = spec->filter;
 		if (leader_sampling) {
 			evsel->attr.read_format |= PERF_FORMAT_GROUP;
 			evsel->attr.inherit = 0;
@@ -333,6 +334,21 @@ static const char *open_hint(int err, char *buf, size_t len)
 	}
 }
 
+/* --filter: the kernel parses it; a bad one is refused per fd. */
+static int evsel__set_filter(const struct evsel *evsel)
+{
+	for (int i = 0; i < evsel->nr_cpus * evsel->nr_threads; i++) {
+		if (evsel->fd[i] < 0)
+			continue;
+		if (ioctl(evsel->fd[i], PERF_EVENT_IOC_SET_FILTER, evsel->filter) < 0) {
+			pr_err("cannot set the filter '%s' on event '%s': %s (check the field names and operators against its format file in tracefs)",
+			       evsel->filter, evsel->name, strerror(errno));
+			return -errno;
+		}
+	}
+	return 0;
+}
+
 int evlist__open(struct evlist *evlist)
 {
 	const struct cpu_map *cpus = evlist->cpus;
@@ -362,6 +378,11 @@ int evlist__open(struct evlist *evlist)
 			for (int j = 0; j < i; j++)
 				evsel__close(&evlist->evsel[j]);
 			return ret;
+		}
+		if (evsel->filter && evsel__set_filter(evsel)) {
+			for (int j = 0; j <= i; j++)
+				evsel__close(&evlist->evsel[j]);
+			return -EINVAL;
 		}
 		if (evsel->name_from_attr) {
 			/* The default event is named after what was finally opened,

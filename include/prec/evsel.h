@@ -16,6 +16,7 @@ struct evsel {
 	int leader; /* index of the group leader in the evlist; its own index if none */
 	int nr_members; /* on a leader: the group's events, itself included */
 	const char *group_name; /* on a leader: NAME{...}; owned by the specs */
+	const char *filter; /* tracepoint filter (--filter); owned by the specs */
 	int nr_cpus;
 	int nr_threads;
 	int *fd; /* [cpu index * nr_threads + thread index], -1 when not open */

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The -e grammar end to end, each case recorded by prec and by perf record
+# and read back by stock perf: a leader-sampling group, a write watchpoint on
+# a program's variable, a tracepoint with --filter, perf's attrs for the
+# grammar's kinds of events, and --list-events against perf list.
+source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
+
+attrs()
+{
+	evlist "$1" | sed -E 's/, (id|ids): [^,]*//g; s/\|IDENTIFIER//'
+}
+
+# A group with leader sampling: both events reported, the group in the header.
+prec_record_ok -e '{cpu-clock,task-clock}:S' -o g.data -- "$WORKLOAD" 300
+require_valid g.data
+h=$(header g.data)
+grep_or_fail '^# group: \{cpu-clock,task-clock\}' "$h" "GROUP_DESC of {cpu-clock,task-clock}:S"
+"$PERF" report --stdio --group -i g.data >g.txt 2>g.err || fail "perf report --group failed"
+require_no_warning g.err "perf report --group"
+grep -q "of events 'anon group { cpu-clock, task-clock }'" g.txt || grep -q 'cpu-clock, task-clock' g.txt ||
+	fail "perf report --group does not show the group"
+perf_record_ok -e '{cpu-clock,task-clock}:S' -o g-perf.data -- "$EXIT_WORKLOAD" 0
+prec_record_ok -e '{cpu-clock,task-clock}:S' -o g2.data -- "$EXIT_WORKLOAD" 0
+diff <(attrs g-perf.data) <(attrs g2.data) >&2 || fail "{cpu-clock,task-clock}:S: attrs differ from perf record's"
+
+# A write watchpoint on a variable: one sample per write, in the writer.
+watch=$WORKLOAD_DIR/prec_watch
+addr=$(nm "$watch" | awk '$3 == "prec_watched" { print $1 }')
+[[ -n "$addr" ]] || fail "no prec_watched symbol in $watch"
+prec_record_ok -e "mem:0x$addr:w" -o w.data -- "$watch" 500
+perf_record_ok -e "mem:0x$addr:w" -o w-perf.data -- "$watch" 500
+require_valid w.data
+a=$(summary_samples "$PREC_ERR")
+b=$(summary_samples "$PERF_ERR")
+n=$("$PERF" script -i w.data -F ip,sym 2>/dev/null | grep -c 'write_watched')
+((n == 500)) || fail "mem:0x$addr:w: $n samples in write_watched, expected 500 (one per write)"
+((a == b)) || fail "mem:0x$addr:w: prec $a samples, perf record $b"
+
+# A tracepoint with --filter: only matching samples, as perf record.
+prec_record_ok -a -e sched:sched_switch --filter 'prev_state == 1' -o f.data -- sleep 0.3
+require_valid f.data
+"$PERF" script -i f.data >f.txt 2>/dev/null
+total=$(grep -c 'sched:sched_switch' f.txt)
+good=$(grep -c 'prev_state=S ' f.txt)
+((total > 0 && total == good)) || fail "--filter 'prev_state == 1': $good of $total samples have prev_state=S"
+
+# Attrs for the grammar's kinds of events, as perf record sets them.
+for e in 'cpu-clock/period=1000/' 'cpu-clock/freq=99/' 'cpu-clock/no-inherit/' 'cpu-clock:u' \
+	'task-clock:ku' '{cpu-clock,faults}' 'sched:sched_switch' 'sched:sched_wakeup,sched:sched_switch'; do
+	prec_record_ok -q -e "$e" -o e.data -- "$EXIT_WORKLOAD" 0
+	perf_record_ok -q -e "$e" -o e-perf.data -- "$EXIT_WORKLOAD" 0
+	diff <(attrs e-perf.data) <(attrs e.data) >&2 || fail "-e '$e': attrs differ from perf record's (- perf, + prec)"
+done
+
+# --list-events lists what perf list lists here (software, tracepoints).
+run_prec --list-events
+((PREC_RC == 0)) || fail "prec --list-events exited $PREC_RC"
+for ev in cpu-clock task-clock page-faults sched:sched_switch 'mem:<addr>'; do
+	grep -qF -- "$ev" "$PREC_OUT" || fail "prec --list-events does not list $ev"
+done
+a=$(grep -c 'Tracepoint event' "$PREC_OUT")
+b=$("$PERF" list tracepoint 2>/dev/null | grep -c 'Tracepoint event')
+((a == b)) || fail "prec --list-events lists $a tracepoints, perf list $b"
+pass
