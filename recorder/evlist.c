@@ -17,6 +17,8 @@
 #include "prec/perf_file.h"
 #include "prec/record.h"
 #include "caps.h"
+#include "callchain.h"
+#include "regs.h"
 
 /* The sample contents perf record's flags ask for (-d, -R, -W, -b, --user-regs...). */
 static void evsel__config_sample(struct evsel *evsel, const struct record_opts *opts,
@@ -66,6 +68,13 @@ static void evsel__config_sample(struct evsel *evsel, const struct record_opts *
 	if (opts->branch_filter) {
 		attr->sample_type |= PERF_SAMPLE_BRANCH_STACK;
 		attr->branch_sample_type = opts->branch_filter;
+	}
+	{
+		struct callchain_param cp = { .mode = (enum callchain_mode)opts->callchain_mode,
+					      .dump_size = opts->callchain_dump };
+
+		callchain__config(attr, &cp, regs__default_mask(), opts->user_callchains,
+				  opts->kernel_callchains);
 	}
 	if (opts->user_regs) {
 		attr->sample_type |= PERF_SAMPLE_REGS_USER;
@@ -134,9 +143,34 @@ static void evsel__config(struct evsel *evsel, const struct record_opts *opts,
 }
 
 /* The -e string's own terms, over prec's defaults (perf's apply_config_terms). */
-static void evsel__apply_terms(struct evsel *evsel, const struct event_terms *t)
+static void evsel__apply_terms(struct evsel *evsel, const struct event_terms *t,
+			       const struct record_opts *opts)
 {
 	struct perf_event_attr *attr = &evsel->attr;
+
+	if (t->set & (EVENT_TERM_CALLGRAPH | EVENT_TERM_STACKSIZE | EVENT_TERM_MAX_STACK)) {
+		/* The event's own call graph replaces the global one. */
+		struct callchain_param cp = { .mode = (enum callchain_mode)opts->callchain_mode,
+					      .dump_size = opts->callchain_dump ?
+								   opts->callchain_dump :
+								   CALLCHAIN_DEFAULT_DUMP };
+		char err[160];
+
+		if (t->set & EVENT_TERM_CALLGRAPH)
+			callchain__parse(t->call_graph, &cp, err, sizeof(err)); /* checked by record.c */
+		if (t->set & EVENT_TERM_STACKSIZE)
+			cp.dump_size = (uint32_t)((t->stack_size + 7) & ~7ULL);
+		if (t->set & EVENT_TERM_MAX_STACK)
+			cp.max_stack = (uint32_t)t->max_stack;
+		attr->sample_type &= ~(uint64_t)(PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+						 PERF_SAMPLE_STACK_USER);
+		attr->exclude_callchain_user = 0;
+		attr->sample_stack_user = 0;
+		callchain__config(attr, &cp, regs__default_mask(), opts->user_callchains,
+				  opts->kernel_callchains);
+		if (cp.mode == CALLCHAIN_DWARF)
+			attr->mmap_data = attr->mmap; /* as -d, on the tracking event */
+	}
 
 	if (t->set & EVENT_TERM_PERIOD) {
 		attr->sample_period = t->period;
@@ -294,7 +328,7 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs,
 			return -ENOMEM;
 		evlist->nr++;
 		evsel__config(evsel, opts, &tk, i == 0 && !dummy);
-		evsel__apply_terms(evsel, &spec->terms);
+		evsel__apply_terms(evsel, &spec->terms, opts);
 	}
 	evlist__config_groups(evlist, specs);
 	for (int i = 1; i < nr; i++)
@@ -373,7 +407,7 @@ int evlist__open(struct evlist *evlist)
 			       strerror(-ret),
 			       (ret == -EOPNOTSUPP || ret == -EINVAL) &&
 					       (evsel->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) ?
-				       "this event's PMU cannot sample branch stacks; drop -b/-j" :
+				       "this event's PMU cannot sample branch stacks; drop -b/-j or --call-graph lbr" :
 				       open_hint(-ret, advice, sizeof(advice)));
 			for (int j = 0; j < i; j++)
 				evsel__close(&evlist->evsel[j]);

@@ -15,6 +15,7 @@
 
 #include "prec/clock.h"
 #include "prec/record.h"
+#include "callchain.h"
 #include "regs.h"
 
 enum opt_id {
@@ -45,6 +46,8 @@ enum opt_id {
 	OPT_FILTER,
 	OPT_EXCLUDE_PERF,
 	OPT_LIST_EVENTS,
+	OPT_CALLGRAPH_FP,
+	OPT_CALLGRAPH,
 	OPT_LATER, /* a perf record option a later version of prec adds */
 };
 
@@ -98,9 +101,13 @@ static const struct opt_def opt_table[] = {
 	FLAG(0, "sample-identifier", sample_identifier, "record the sample identifier"),
 	FLAG(0, "namespaces", namespaces, "record namespaces events"),
 	FLAG(0, "all-cgroups", all_cgroups, "record cgroup events"),
+	FLAG(0, "user-callchains", user_callchains, "only record the user part of call chains"),
+	FLAG(0, "kernel-callchains", kernel_callchains, "only record the kernel part of call chains"),
 	FLAG(0, "all-user", all_user, "configure all used events to run in user space"),
 	FLAG(0, "all-kernel", all_kernel, "configure all used events to run in kernel space"),
 #undef FLAG
+	{ 'g', 0, NULL, OPT_CALLGRAPH_FP, 0, NULL, "enables call-graph recording (frame pointers)" },
+	{ 0, 0, "call-graph", OPT_CALLGRAPH, 1, "mode", "fp, dwarf[,size] or lbr" },
 	{ 'b', 0, "branch-any", OPT_BRANCH_ANY, 0, NULL, "sample any taken branches" },
 	{ 'j', 0, "branch-filter", OPT_BRANCH_FILTER, 1, "filter", "branch stack filter modes" },
 	{ 0, 0, "user-regs", OPT_USER_REGS, 2, "regs", "sample user registers (=ax,bx,... or all)" },
@@ -110,15 +117,11 @@ static const struct opt_def opt_table[] = {
 	{ 0, 0, "exclude-perf", OPT_EXCLUDE_PERF, 0, NULL, "don't record prec's own events (tracepoints before it)" },
 
 	/* perf record options that later issues implement: refused, never ignored. */
-	{ 'g', 0, NULL, OPT_LATER, 0, NULL, NULL },
-	{ 0, 0, "call-graph", OPT_LATER, 1, NULL, NULL },
 	{ 'z', 0, "compression-level", OPT_LATER, 2, NULL, NULL },
 	{ 'B', 0, "no-buildid", OPT_LATER, 0, NULL, NULL },
 	{ 'N', 0, "no-buildid-cache", OPT_LATER, 0, NULL, NULL },
 	{ 'S', 0, "snapshot", OPT_LATER, 2, NULL, NULL },
 	{ 'r', 0, "realtime", OPT_LATER, 1, NULL, NULL },
-	{ 0, 0, "kernel-callchains", OPT_LATER, 0, NULL, NULL },
-	{ 0, 0, "user-callchains", OPT_LATER, 0, NULL, NULL },
 	{ 0, 0, "mmap-flush", OPT_LATER, 1, NULL, NULL },
 	{ 0, 0, "switch-output", OPT_LATER, 2, NULL, NULL },
 	{ 0, 0, "switch-max-files", OPT_LATER, 1, NULL, NULL },
@@ -387,6 +390,19 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		}
 		return regs__parse(arg, mask, err, errlen) ? -EINVAL : 0;
 	}
+	case OPT_CALLGRAPH_FP:
+		opts->callchain_mode = CALLCHAIN_FP;
+		opts->callchain_dump = CALLCHAIN_DEFAULT_DUMP;
+		return 0;
+	case OPT_CALLGRAPH: {
+		struct callchain_param p = { 0 };
+
+		if (callchain__parse(arg, &p, err, errlen))
+			return -EINVAL;
+		opts->callchain_mode = (int)p.mode;
+		opts->callchain_dump = p.dump_size;
+		return 0;
+	}
 	case OPT_LIST_EVENTS:
 		opts->list_events = true;
 		return 0;
@@ -579,12 +595,16 @@ void options__usage(void)
 
 		if (o->id == OPT_LATER)
 			continue;
-		if (o->short_name)
+		if (o->short_name && o->long_name)
 			snprintf(left, sizeof(left), "-%c, --%s%s%s%s", o->short_name,
 				 o->long_name, o->arg_name ? " <" : "", o->arg_name ? o->arg_name : "",
 				 o->arg_name ? ">" : "");
+		else if (o->long_name)
+			snprintf(left, sizeof(left), "    --%s%s%s%s", o->long_name,
+				 o->arg_name ? " <" : "", o->arg_name ? o->arg_name : "",
+				 o->arg_name ? ">" : "");
 		else
-			snprintf(left, sizeof(left), "    --%s", o->long_name);
+			snprintf(left, sizeof(left), "-%c", o->short_name);
 		printf("    %-30s %s\n", left, o->help);
 	}
 	printf("\n Options of perf record not listed here are refused with 'not supported yet'.\n");

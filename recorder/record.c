@@ -28,6 +28,7 @@
 #include "prec/version.h"
 #include "prec/workload.h"
 #include "prec/writer.h"
+#include "callchain.h"
 #include "drain.h"
 #include "prec/dso_track.h"
 #include "synthesize.h"
@@ -66,12 +67,6 @@ static bool events_scan_pmus(const struct event_specs *specs)
 /* The per-event terms later versions of prec implement: refused, never ignored. */
 static const char *unsupported_term(const struct event_terms *t)
 {
-	if ((t->set & EVENT_TERM_CALLGRAPH) && strcmp(t->call_graph, "no"))
-		return "call-graph";
-	if (t->set & EVENT_TERM_STACKSIZE)
-		return "stack-size";
-	if (t->set & EVENT_TERM_MAX_STACK)
-		return "max-stack";
 	if ((t->set & EVENT_TERM_OVERWRITE) && t->overwrite)
 		return "overwrite";
 	if (t->set & EVENT_TERM_MAX_EVENTS)
@@ -116,6 +111,14 @@ static int parse_all_events(struct event_specs *specs, const struct record_opts 
 			snprintf(err, errlen, "event '%s': the %s term is not supported yet",
 				 spec->name, term);
 			return -EINVAL;
+		}
+		if (spec->terms.set & EVENT_TERM_CALLGRAPH) {
+			struct callchain_param cp;
+
+			if (callchain__parse(spec->terms.call_graph, &cp, msg, sizeof(msg))) {
+				snprintf(err, errlen, "event '%s': %s", spec->name, msg);
+				return -EINVAL;
+			}
 		}
 		/* perf's message: a counting-only PMU cannot sample a task. */
 		if (spec->counting_only && !opts->system_wide && !opts->cpu_list) {
@@ -529,6 +532,9 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 			goto out;
 		}
 	}
+	/* perf: DWARF call graphs sample data addresses too (-d). */
+	if (opts.callchain_mode == CALLCHAIN_DWARF)
+		opts.sample_addr = true;
 	if (!opts.period)
 		opts.freq = effective_freq(&opts);
 	data_bytes = ring_bytes(&opts);

@@ -54,6 +54,10 @@ struct record_opts {
 	bool namespaces; /* --namespaces */
 	bool all_cgroups; /* --all-cgroups */
 	uint64_t branch_filter; /* -b / -j: branch_sample_type; 0 none */
+	int callchain_mode; /* -g / --call-graph: enum callchain_mode, 0 none */
+	uint32_t callchain_dump; /* --call-graph dwarf,SIZE */
+	bool user_callchains; /* --user-callchains */
+	bool kernel_callchains; /* --kernel-callchains */
 	uint64_t user_regs; /* --user-regs: REGS_USER mask; 0 none */
 	uint64_t intr_regs; /* -I: REGS_INTR mask; 0 none */
 	bool all_user; /* --all-user: exclude_kernel on every event */

@@ -78,14 +78,15 @@ bad err '-c|count|period' -- -c 0 -o @OUT@ -- true
 bad err '-5' -- -c -5 -o @OUT@ -- true
 bad err 'abc' '-m|mmap' -- -m abc -o @OUT@ -- true
 bad err 'nosuch' -- -e nosuch -o @OUT@ -- true
-bad err 'not supported yet' '-g|call-?graph|callchain' -- -g -o @OUT@ -- true
+bad err 'call-graph' 'nosuch' -- --call-graph nosuch -o @OUT@ -- true
+bad err 'stack dump size' -- --call-graph dwarf,70000 -o @OUT@ -- true
 bad err 'not supported yet' '-z|compress' -- -z -o @OUT@ -- true
 bad err 'modifier' 'z' -- -e cpu-clock:zz -o @OUT@ -- true
 bad err 'foo' 'software' -- -e 'software/foo=1/' -o @OUT@ -- true
 bad err 'msr/tsc/' "-a" -- -e msr/tsc/ -o @OUT@ -- true
 bad err '\{' -- -e '{cpu-clock,task-clock' -o @OUT@ -- true
 bad err 'filter' 'nosuchfield' -- -a -e sched:sched_switch --filter 'nosuchfield == 1' -o @OUT@ -- true
-bad err 'not supported yet' 'call-graph' -- -e 'cpu-clock/call-graph=dwarf/' -o @OUT@ -- true
+bad err 'not supported yet' 'overwrite' -- -e 'cpu-clock/overwrite/' -o @OUT@ -- true
 # Targets (issue 4): CPUs that are not there, processes and users that do not exist.
 bad err 'CPU 99' 'online' -- -C 99 -o @OUT@ -- true
 bad err '-C|cpu' "1-" -- -C 1- -o @OUT@ -- true

@@ -32,7 +32,10 @@ same_attrs()
 for opt in -T "-P -c 1000" -d --sample-cpu -R -W --phys-data --data-page-size \
 	--code-page-size -s -n --switch-events --sample-identifier --user-regs=ax,bx \
 	--user-regs -I --namespaces --all-cgroups "-k monotonic" "-c 50000" "-F 1000" \
-	"-e cpu-clock:u" "-e faults:k" "-e cycles:pp" -i; do
+	"-e cpu-clock:u" "-e faults:k" "-e cycles:pp" -i -g "--call-graph fp" "--call-graph dwarf" \
+	"--call-graph dwarf,4096" "-g --user-callchains" "-g --kernel-callchains" \
+	"-e cpu-clock/call-graph=dwarf,stack-size=1024/" "-e cpu-clock/max-stack=10/" \
+	"--all-user" "--all-kernel"; do
 	# shellcheck disable=SC2086
 	same_attrs "$opt" $opt
 done

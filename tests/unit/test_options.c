@@ -64,6 +64,9 @@ static const struct accept_row accept_rows[] = {
 	{ .args = { "-i", "true" }, .no_inherit = true, .cmd = { "true" } },
 	/* sample contents: accepted (their attrs are checked by the integration tests) */
 	{ .args = { "-T", "true" }, .cmd = { "true" } },
+	{ .args = { "-g", "true" }, .cmd = { "true" } },
+	{ .args = { "-qg", "true" }, .quiet = true, .cmd = { "true" } },
+	{ .args = { "--call-graph=dwarf,4096", "true" }, .cmd = { "true" } },
 	{ .args = { "-b", "true" }, .cmd = { "true" } },
 	{ .args = { "-d", "--sample-cpu", "-R", "-W", "true" }, .cmd = { "true" } },
 	{ .args = { "--user-regs=ax,bx", "-I", "true" }, .cmd = { "true" } },
@@ -360,10 +363,11 @@ static const struct reject_row reject_rows[] = {
 	{ { "--help=x" }, "takes no value" },
 	{ { "-h", "--nosuch" }, "'--nosuch'" },
 	/* options of later issues: refused, never ignored */
-	{ { "-g", "true" }, "not supported yet" },
-	{ { "-qg", "true" }, "not supported yet" },
-	{ { "--call-graph=dwarf", "true" }, "not supported yet" },
-	{ { "--call-graph", "dwarf", "true" }, "not supported yet" },
+	{ { "--call-graph=nosuch", "true" }, "unknown --call-graph mode" },
+	{ { "--call-graph", "dwarf,70000", "true" }, "stack dump size" },
+	{ { "--call-graph", "fp,100", "true" }, "only --call-graph dwarf" },
+	{ { "--call-graph", "dwarf,", "true" }, "stack dump size" },
+	{ { "--call-graph", "dwarf,-8", "true" }, "stack dump size" },
 	{ { "-z", "true" }, "not supported yet" },
 	{ { "--compression-level=3", "true" }, "not supported yet" },
 	{ { "-N", "true" }, "not supported yet" },
@@ -415,13 +419,9 @@ static void test_error_messages(void **state)
 	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "option -z/--compression-level is not supported yet");
 
-	argc = build_argv(argv, (const char *const[]){ "-g", "true", NULL });
+	argc = build_argv(argv, (const char *const[]){ "--call-graph=lbrx", "true", NULL });
 	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "option -g is not supported yet");
-
-	argc = build_argv(argv, (const char *const[]){ "--call-graph=dwarf", "true", NULL });
-	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "option --call-graph is not supported yet");
+	assert_string_equal(err, "unknown --call-graph mode 'lbrx' (use fp, dwarf[,size], lbr or no)");
 
 	argc = build_argv(argv, (const char *const[]){ "-y", "true", NULL });
 	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), -EINVAL);
@@ -496,7 +496,7 @@ static void test_usage(void **state)
 	assert_non_null(strstr(text, "    --version"));
 	assert_non_null(strstr(text, "-a, --all-cpus"));
 	assert_non_null(strstr(text, "-p, --pid <pid>"));
-	assert_null(strstr(text, "call-graph"));
+	assert_non_null(strstr(text, "--call-graph <mode>"));
 }
 
 int main(void)
