@@ -184,6 +184,8 @@ static void evsel__apply_terms(struct evsel *evsel, const struct event_terms *t,
 	}
 	if (t->set & EVENT_TERM_INHERIT)
 		attr->inherit = t->inherit;
+	if (t->set & EVENT_TERM_OVERWRITE)
+		attr->write_backward = t->overwrite;
 	if (t->set & EVENT_TERM_TIME) {
 		if (t->time)
 			attr->sample_type |= PERF_SAMPLE_TIME;
@@ -446,26 +448,30 @@ static bool evlist__per_thread(const struct evlist *evlist)
 	return evlist->cpus->nr == 1 && evlist->cpus->cpu[0] == -1;
 }
 
-int evlist__mmap(struct evlist *evlist, size_t data_bytes)
+/*
+ * One kind of ring: the forward rings the drain loop empties, or the
+ * backward (overwrite) ones read at the end. Every open fd of an event of
+ * that kind on a CPU (or thread) writes into one ring: the first owns the
+ * mapping, the others are redirected to it.
+ */
+static int evlist__mmap_kind(struct evlist *evlist, size_t data_bytes, bool backward,
+			     struct ring *rings, int *nr_rings)
 {
 	bool per_thread = evlist__per_thread(evlist);
-	int nr_cpus = evlist->cpus->nr, nr_threads = evlist->threads->nr;
-	int nr = per_thread ? nr_threads : nr_cpus;
+	int nr_threads = evlist->threads->nr;
+	int nr = per_thread ? nr_threads : evlist->cpus->nr;
 
-	evlist->rings = calloc((size_t)nr, sizeof(*evlist->rings));
-	if (!evlist->rings)
-		return -ENOMEM;
 	for (int m = 0; m < nr; m++) {
 		int ring_fd = -1;
 		int cpu = per_thread ? -1 : evlist->cpus->cpu[m];
 
-		/* Every fd of this CPU (or thread) writes into one ring: the first
-		 * open fd owns the mapping, the others are redirected to it. */
 		for (int e = 0; e < evlist->nr; e++) {
 			struct evsel *evsel = &evlist->evsel[e];
 			int c0 = per_thread ? 0 : m, c1 = per_thread ? 1 : m + 1;
 			int t0 = per_thread ? m : 0, t1 = per_thread ? m + 1 : nr_threads;
 
+			if (!!evsel->attr.write_backward != backward)
+				continue;
 			for (int c = c0; c < c1; c++) {
 				for (int t = t0; t < t1; t++) {
 					int fd = EVSEL_FD(evsel, c, t);
@@ -474,13 +480,13 @@ int evlist__mmap(struct evlist *evlist, size_t data_bytes)
 					if (fd < 0)
 						continue;
 					if (ring_fd < 0) {
-						ret = ring__mmap(&evlist->rings[evlist->nr_rings], fd,
-								 cpu, data_bytes);
+						ret = ring__mmap(&rings[*nr_rings], fd, cpu, data_bytes,
+								 backward);
 						if (ret) {
 							evlist__mmap_error(ret, cpu, data_bytes);
 							return ret;
 						}
-						evlist->nr_rings++;
+						(*nr_rings)++;
 						ring_fd = fd;
 						continue;
 					}
@@ -495,6 +501,28 @@ int evlist__mmap(struct evlist *evlist, size_t data_bytes)
 		}
 	}
 	return 0;
+}
+
+int evlist__mmap(struct evlist *evlist, size_t data_bytes)
+{
+	int nr = evlist__per_thread(evlist) ? evlist->threads->nr : evlist->cpus->nr;
+	int ret;
+
+	evlist->rings = calloc((size_t)nr, sizeof(*evlist->rings));
+	evlist->bw_rings = calloc((size_t)nr, sizeof(*evlist->bw_rings));
+	if (!evlist->rings || !evlist->bw_rings)
+		return -ENOMEM;
+	ret = evlist__mmap_kind(evlist, data_bytes, false, evlist->rings, &evlist->nr_rings);
+	if (!ret)
+		ret = evlist__mmap_kind(evlist, data_bytes, true, evlist->bw_rings,
+					&evlist->nr_bw_rings);
+	return ret;
+}
+
+void evlist__pause_backward(struct evlist *evlist)
+{
+	for (int i = 0; i < evlist->nr_bw_rings; i++)
+		ioctl(evlist->bw_rings[i].fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1);
 }
 
 /* Applies an ioctl to every open fd; immediate events only when all is set. */
@@ -551,7 +579,10 @@ void evlist__exit(struct evlist *evlist)
 {
 	for (int i = 0; i < evlist->nr_rings; i++)
 		ring__munmap(&evlist->rings[i]);
+	for (int i = 0; i < evlist->nr_bw_rings; i++)
+		ring__munmap(&evlist->bw_rings[i]);
 	free(evlist->rings);
+	free(evlist->bw_rings);
 	for (int e = 0; e < evlist->nr; e++)
 		evsel__exit(&evlist->evsel[e]);
 	free(evlist->evsel);

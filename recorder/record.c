@@ -67,8 +67,6 @@ static bool events_scan_pmus(const struct event_specs *specs)
 /* The per-event terms later versions of prec implement: refused, never ignored. */
 static const char *unsupported_term(const struct event_terms *t)
 {
-	if ((t->set & EVENT_TERM_OVERWRITE) && t->overwrite)
-		return "overwrite";
 	if (t->set & EVENT_TERM_MAX_EVENTS)
 		return "nr";
 	if (t->set & (EVENT_TERM_AUX_OUTPUT | EVENT_TERM_AUX_SAMPLE_SIZE))
@@ -347,6 +345,33 @@ static int synthesize(struct writer *w, const struct evlist *evlist, const struc
 			return ret;
 	}
 	return synth__marker(w, PERF_RECORD_FINISHED_INIT);
+}
+
+/*
+ * Overwrite events kept only their newest records, in backward rings: pause
+ * them and write what they hold, counted like the rest.
+ */
+static int drain_backward(struct evlist *evlist, struct writer *w, struct drain *fwd)
+{
+	struct drain bw;
+	int64_t n;
+
+	evlist__pause_backward(evlist);
+	n = drain__init(&bw, evlist->bw_rings, evlist->nr_bw_rings, w, fwd->time_off);
+	if (!n)
+		n = drain__pass(&bw);
+	if (n >= 0) {
+		fwd->stats.samples += bw.stats.samples;
+		fwd->stats.lost += bw.stats.lost;
+		fwd->stats.lost_records += bw.stats.lost_records;
+		if (bw.stats.first_time &&
+		    (!fwd->stats.first_time || bw.stats.first_time < fwd->stats.first_time))
+			fwd->stats.first_time = bw.stats.first_time;
+		if (bw.stats.last_time > fwd->stats.last_time)
+			fwd->stats.last_time = bw.stats.last_time;
+	}
+	drain__exit(&bw);
+	return n < 0 ? (int)n : 0;
 }
 
 static void print_summary(const struct drain_stats *st, uint64_t bytes, const char *path)
@@ -650,6 +675,8 @@ out_stopped:
 		drain__pass(&drain);
 	}
 	workload__reap(&wl, true);
+	if (!ret && evlist.nr_bw_rings)
+		ret = drain_backward(&evlist, w, &drain);
 	if (!ret)
 		ret = synth__lost_samples(w, &evlist, wl.pid, &drain.stats.lost_samples);
 	if (ret) {

@@ -22,6 +22,8 @@ struct evlist {
 	bool workload_only; /* events follow a forked command, enabled at its exec */
 	struct ring *rings; /* one per CPU (per thread with --per-thread) */
 	int nr_rings;
+	struct ring *bw_rings; /* the same for overwrite events: read at the end */
+	int nr_bw_rings;
 	size_t id_hdr_size; /* bytes of the sample_id trailer on non-sample records */
 };
 
@@ -57,6 +59,9 @@ int evlist__pollfds(const struct evlist *evlist, struct pollfd **out);
  * On failure prints one line with the fix and returns a negative errno.
  */
 int evlist__mmap(struct evlist *evlist, size_t data_bytes);
+
+/* Stops the kernel writing into the backward rings, before they are read. */
+void evlist__pause_backward(struct evlist *evlist);
 
 /* Disables every event (ioctl); used when prec stops before its workload. */
 void evlist__disable(struct evlist *evlist);

@@ -8,6 +8,7 @@
  *   ring__consume    hand the window back to the kernel (data_tail = end)
  * It works on plain memory too (ring__init_mem), so tests need no kernel.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/uio.h>
@@ -22,10 +23,16 @@ struct ring {
 	int cpu;
 	uint64_t start; /* window after read_init */
 	uint64_t end;
+	bool backward; /* write_backward (overwrite): mapped read-only, read once */
+	bool done; /* backward: already read */
 };
 
-/* Maps fd's ring with data_bytes (a power of two of pages). 0 or -errno. */
-int ring__mmap(struct ring *r, int fd, int cpu, size_t data_bytes);
+/*
+ * Maps fd's ring with data_bytes (a power of two of pages). A backward ring
+ * (events with write_backward) is mapped read-only, so the kernel overwrites
+ * its oldest records: a flight recorder read once, at the end. 0 or -errno.
+ */
+int ring__mmap(struct ring *r, int fd, int cpu, size_t data_bytes, bool backward);
 
 /* Uses caller memory: ctl is a zeroed control page, data holds data_bytes. */
 void ring__init_mem(struct ring *r, struct perf_event_mmap_page *ctl, void *data,
@@ -34,7 +41,11 @@ void ring__init_mem(struct ring *r, struct perf_event_mmap_page *ctl, void *data
 /* Unmaps the ring (not the fd); safe on an unmapped ring. */
 void ring__munmap(struct ring *r);
 
-/* Snapshots the kernel's head. Returns the number of new bytes (0: nothing). */
+/*
+ * Snapshots the kernel's head. Returns the number of new bytes (0: nothing).
+ * A backward ring's window is everything it still holds, newest first; it is
+ * returned once (pause its output first).
+ */
 uint64_t ring__read_init(struct ring *r);
 
 /*

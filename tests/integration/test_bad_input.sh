@@ -86,7 +86,7 @@ bad err 'foo' 'software' -- -e 'software/foo=1/' -o @OUT@ -- true
 bad err 'msr/tsc/' "-a" -- -e msr/tsc/ -o @OUT@ -- true
 bad err '\{' -- -e '{cpu-clock,task-clock' -o @OUT@ -- true
 bad err 'filter' 'nosuchfield' -- -a -e sched:sched_switch --filter 'nosuchfield == 1' -o @OUT@ -- true
-bad err 'not supported yet' 'overwrite' -- -e 'cpu-clock/overwrite/' -o @OUT@ -- true
+bad err 'not supported yet' 'nr' -- -e 'cpu-clock/nr=5/' -o @OUT@ -- true
 # Targets (issue 4): CPUs that are not there, processes and users that do not exist.
 bad err 'CPU 99' 'online' -- -C 99 -o @OUT@ -- true
 bad err '-C|cpu' "1-" -- -C 1- -o @OUT@ -- true

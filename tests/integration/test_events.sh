@@ -53,6 +53,21 @@ for e in 'cpu-clock/period=1000/' 'cpu-clock/freq=99/' 'cpu-clock/no-inherit/' '
 	diff <(attrs e-perf.data) <(attrs e.data) >&2 || fail "-e '$e': attrs differ from perf record's (- perf, + prec)"
 done
 
+# An overwrite event keeps its newest samples in a backward ring, read at
+# the end: with a one-page ring, the last sample is from the end of the run.
+prec_record_ok -e cpu-clock/overwrite/ -o ow.data -- "$WORKLOAD" 300
+perf_record_ok -e cpu-clock/overwrite/ -o ow-perf.data -- "$WORKLOAD" 300
+require_valid ow.data
+a=$(summary_samples "$PREC_ERR")
+((a > 600)) || fail "cpu-clock/overwrite/: $a samples for a 300 ms run at 4 kHz"
+diff <(attrs ow-perf.data) <(attrs ow.data) >&2 || fail "cpu-clock/overwrite/: attrs differ from perf record's"
+prec_record_ok -m 1 -e cpu-clock/overwrite/ -o ow1.data -- "$WORKLOAD" 300
+require_valid ow1.data
+h=$(header ow1.data)
+dur=$(sed -n 's/^# sample duration : *\([0-9.]*\) ms/\1/p' "$h")
+awk -v d="$dur" 'BEGIN { exit !(d > 0 && d < 200) }' ||
+	fail "-m 1 cpu-clock/overwrite/: samples span $dur ms; a one-page flight recorder keeps only the newest"
+
 # --list-events lists what perf list lists here (software, tracepoints).
 run_prec --list-events
 ((PREC_RC == 0)) || fail "prec --list-events exited $PREC_RC"
