@@ -365,3 +365,20 @@ int cpulist__next(const struct cpulist *cl, uint32_t from)
 			return (int)c;
 	return -1;
 }
+
+DIR *fsread__opendir(int dirfd, const char *path)
+{
+	int fd = openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir;
+
+	if (fd < 0)
+		return NULL;
+	dir = fdopendir(fd);
+	if (!dir) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+	}
+	return dir;
+}

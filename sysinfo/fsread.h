@@ -9,6 +9,7 @@
  * Everything returns 0 or a negative errno and touches no globals.
  */
 #include <stddef.h>
+#include <dirent.h>
 #include <stdint.h>
 
 /* /proc and /sys files we read are a few KiB; anything bigger is not one of them. */
@@ -30,6 +31,10 @@ struct cpulist {
  * openat/read. *bufp is NULL on failure.
  */
 int fsread__file(int dirfd, const char *path, char **bufp, size_t *lenp);
+
+/* Opens dirfd/path as a directory stream (close it with closedir). NULL
+ * with errno set. */
+DIR *fsread__opendir(int dirfd, const char *path);
 
 /*
  * Copies the first line of dirfd/path, without its newline and otherwise

@@ -49,16 +49,11 @@ static int mem_node__read(int nodedirfd, const char *name, uint64_t node,
 	uint32_t *idx = NULL, nr = 0, cap = 0;
 	struct dirent *ent;
 	DIR *dir;
-	int fd, err = 0;
+	int err = 0;
 
-	fd = openat(nodedirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -EINVAL;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
+	dir = fsread__opendir(nodedirfd, name);
+	if (!dir)
 		return errno == ENOMEM ? -ENOMEM : -EINVAL;
-	}
 	while ((ent = readdir(dir))) {
 		uint64_t m;
 
@@ -121,19 +116,14 @@ int sysinfo__read_mem_topology(struct sysinfo *si, int rootfd)
 	uint64_t block_size;
 	struct dirent *ent;
 	DIR *dir;
-	int fd, err = 0;
+	int err = 0;
 
 	memset(&si->mem, 0, sizeof(si->mem));
 	if (fsread__u64(rootfd, "sys/devices/system/memory/block_size_bytes", 16, &block_size))
 		return 0;
-	fd = openat(rootfd, "sys/devices/system/node", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
+	dir = fsread__opendir(rootfd, "sys/devices/system/node");
+	if (!dir)
 		return errno == ENOMEM ? -ENOMEM : 0;
-	}
 	while ((ent = readdir(dir))) {
 		uint64_t node;
 

@@ -197,18 +197,12 @@ static bool pmu__formats_ok(int pmufd)
 	struct dirent *de;
 	bool ok = true;
 	DIR *dir;
-	int fd;
 
 	if (!exists(pmufd, "format"))
 		return true;
-	fd = openat(pmufd, "format", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
+	dir = fsread__opendir(pmufd, "format");
+	if (!dir)
 		return false;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
-		return false;
-	}
 	while (ok && (de = readdir(dir))) {
 		size_t len;
 		char *buf;
@@ -257,19 +251,14 @@ static int pmu__read_caps(int pmufd, struct sysinfo_pmu *p)
 {
 	uint32_t alloc = 0;
 	struct dirent *de;
-	int fd, err = 0;
+	int err = 0;
 	DIR *dir;
 
 	if (!exists(pmufd, "caps"))
 		return 0;
-	fd = openat(pmufd, "caps", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
+	dir = fsread__opendir(pmufd, "caps");
+	if (!dir)
 		return errno == ENOMEM ? -ENOMEM : 0;
-	}
 	while ((de = readdir(dir))) {
 		char line[PMU_CAP_LINE_MAX];
 		struct sysinfo_pmu_cap cap;
@@ -382,19 +371,14 @@ int sysinfo__read_pmus(struct sysinfo *si, int rootfd)
 	struct sysinfo_pmu *pmus = NULL, *n;
 	uint32_t nr = 0, alloc = 0;
 	struct dirent *de;
-	int fd, err = 0;
+	int err = 0;
 	DIR *dir;
 
 	si->pmus = NULL;
 	si->nr_pmus = 0;
-	fd = openat(rootfd, "sys/bus/event_source/devices", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
+	dir = fsread__opendir(rootfd, "sys/bus/event_source/devices");
+	if (!dir)
 		return errno == ENOMEM ? -ENOMEM : 0;
-	}
 	while ((de = readdir(dir))) {
 		struct sysinfo_pmu p;
 

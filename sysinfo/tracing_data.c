@@ -148,23 +148,6 @@ static bool entry_is_subdir(DIR *dir, const struct dirent *de)
 	return !fstatat(dirfd(dir), de->d_name, &st, 0) && S_ISDIR(st.st_mode);
 }
 
-/* Opens dirfd/path as a directory stream. NULL with errno set. */
-static DIR *opendir_at(int dirfd, const char *path)
-{
-	int fd = openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *dir;
-
-	if (fd < 0)
-		return NULL;
-	dir = fdopendir(fd);
-	if (!dir) {
-		int e = errno;
-
-		close(fd);
-		errno = e;
-	}
-	return dir;
-}
 
 /* Reads the decimal id in dirfd/<name>/id. 0 or -errno. */
 static int read_id(int dirfd, const char *name, uint64_t *id)
@@ -230,7 +213,7 @@ static int tps_find(struct td_tps *tps, int events_fd)
 	DIR *events;
 	int err = 0;
 
-	events = opendir_at(events_fd, ".");
+	events = fsread__opendir(events_fd, ".");
 	if (!events)
 		return -errno;
 	while (left && !err && (de = readdir(events))) {
@@ -239,7 +222,7 @@ static int tps_find(struct td_tps *tps, int events_fd)
 
 		if (!entry_is_subdir(events, de))
 			continue;
-		sys = opendir_at(dirfd(events), de->d_name);
+		sys = fsread__opendir(dirfd(events), de->d_name);
 		if (!sys)
 			continue;
 		while (left && !err && (ev = readdir(sys))) {
@@ -292,7 +275,7 @@ static int put_system(struct td_buf *b, int parent_fd, const char *sys_name,
 	DIR *sys;
 	int err;
 
-	sys = opendir_at(parent_fd, sys_name);
+	sys = fsread__opendir(parent_fd, sys_name);
 	if (!sys)
 		return -errno;
 	err = buf_placeholder(b, 4, &off);
@@ -324,7 +307,7 @@ static int put_event_systems(struct td_buf *b, int events_fd, const struct td_tp
 	size_t off;
 	int err;
 
-	events = opendir_at(events_fd, ".");
+	events = fsread__opendir(events_fd, ".");
 	if (!events)
 		return -errno;
 	err = buf_placeholder(b, 4, &off);
