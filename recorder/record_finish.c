@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* What was recorded, turned into the file's metadata and the summary. */
+#include <errno.h>
+#include <poll.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "prec/clock.h"
+#include "prec/cpu_map.h"
+#include "prec/event.h"
+#include "prec/evlist.h"
+#include "prec/log.h"
+#include "prec/parse_events.h"
+#include "prec/record.h"
+#include "prec/sysinfo.h"
+#include "prec/thread_map.h"
+#include "prec/tracing_data.h"
+#include "prec/version.h"
+#include "prec/workload.h"
+#include "prec/writer.h"
+#include "callchain.h"
+#include "drain.h"
+#include "prec/dso_track.h"
+#include "synthesize.h"
+#include "target.h"
+#include "record_int.h"
+
+/*
+ * The events as the file lists them, with the ids of the fds that opened
+ * (a thread that exited before opening has none). The ids live in *idbuf,
+ * which the caller frees.
+ */
+int fill_events(struct writer_event *out, const struct evlist *evlist, uint64_t **idbuf)
+{
+	size_t total = 0, n = 0;
+	uint64_t *ids;
+
+	for (int i = 0; i < evlist->nr; i++)
+		total += (size_t)evlist->evsel[i].nr_cpus * (size_t)evlist->evsel[i].nr_threads;
+	ids = calloc(total ? total : 1, sizeof(*ids));
+	if (!ids)
+		return -ENOMEM;
+	for (int i = 0; i < evlist->nr; i++) {
+		const struct evsel *evsel = &evlist->evsel[i];
+
+		out[i].attr = &evsel->attr;
+		out[i].name = evsel->name;
+		out[i].ids = ids + n;
+		out[i].nr_ids = 0;
+		for (int k = 0; k < evsel->nr_cpus * evsel->nr_threads; k++) {
+			if (evsel->fd[k] < 0)
+				continue;
+			ids[n++] = evsel->id[k];
+			out[i].nr_ids++;
+		}
+	}
+	*idbuf = ids;
+	return 0;
+}
+
+/*
+ * Overwrite events kept only their newest records, in backward rings: pause
+ * them and write what they hold, counted like the rest.
+ */
+int drain_backward(struct evlist *evlist, struct writer *w, struct drain *fwd)
+{
+	struct drain bw;
+	int64_t n;
+
+	evlist__pause_backward(evlist);
+	n = drain__init(&bw, evlist->bw_rings, evlist->nr_bw_rings, w, fwd->time_off);
+	if (!n)
+		n = drain__pass(&bw);
+	if (n >= 0) {
+		fwd->stats.samples += bw.stats.samples;
+		fwd->stats.lost += bw.stats.lost;
+		fwd->stats.lost_records += bw.stats.lost_records;
+		if (bw.stats.first_time &&
+		    (!fwd->stats.first_time || bw.stats.first_time < fwd->stats.first_time))
+			fwd->stats.first_time = bw.stats.first_time;
+		if (bw.stats.last_time > fwd->stats.last_time)
+			fwd->stats.last_time = bw.stats.last_time;
+	}
+	drain__exit(&bw);
+	return n < 0 ? (int)n : 0;
+}
+
+void print_summary(const struct drain_stats *st, uint64_t bytes, const char *path)
+{
+	pr_info("[ prec record: Woken up %llu times to write data ]\n",
+		(unsigned long long)st->wakeups);
+	if (st->lost_samples)
+		pr_warn("%llu samples lost: the kernel dropped them (try a lower -F)",
+			(unsigned long long)st->lost_samples);
+	if (st->lost)
+		pr_warn("%llu events lost in %llu chunks: the ring buffer filled up (try a larger -m or a lower -F)",
+			(unsigned long long)st->lost, (unsigned long long)st->lost_records);
+	pr_info("[ prec record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
+		(double)bytes / 1024.0 / 1024.0, path, (unsigned long long)st->samples);
+}
+
+/*
+ * perf's tracing data for the tracepoint events, so readers can decode their
+ * raw fields. Returns the blob (caller frees) or NULL when there are no
+ * tracepoints or it cannot be built (said once; the feature is left out).
+ */
+static void *tracing_blob(const struct evlist *evlist, size_t *len)
+{
+	uint64_t *ids = calloc((size_t)evlist->nr, sizeof(*ids));
+	char tracefs[512];
+	void *blob = NULL;
+	size_t n = 0;
+	int ret;
+
+	*len = 0;
+	if (!ids)
+		return NULL;
+	for (int i = 0; i < evlist->nr; i++)
+		if (evlist->evsel[i].attr.type == PERF_TYPE_TRACEPOINT)
+			ids[n++] = evlist->evsel[i].attr.config;
+	if (n) {
+		ret = tracing_data__find_tracefs(tracefs, sizeof(tracefs));
+		if (!ret)
+			ret = tracing_data__build(tracefs, "/proc", ids, n, &blob, len);
+		if (ret)
+			pr_warn("cannot read the tracepoint formats: %s (perf script will not decode their fields; is tracefs mounted?)",
+				strerror(-ret));
+	}
+	free(ids);
+	if (!*len) {
+		free(blob);
+		return NULL;
+	}
+	return blob;
+}
+
+int finish(struct writer *w, const struct sysinfo *si, const struct writer_event *wev,
+		  const struct evlist *evlist, const struct drain_stats *st,
+		  const struct clock_ref *clk, const struct record_opts *opts, int argc, char **argv,
+		  struct dso_track *track)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct writer_group *groups;
+	int ret;
+	struct writer_meta meta = {
+		.si = si,
+		.events = wev,
+		.nr_events = (uint32_t)evlist->nr,
+		.exe = exe,
+		.argc = argc,
+		.argv = argv,
+		.version = PREC_VERSION,
+		.first_sample_time = st->first_time,
+		.last_sample_time = st->last_time,
+		.use_clockid = clk->use,
+		.clockid = clk->id,
+		.clockid_res_ns = clk->res_ns,
+		.clock_tod_ns = clk->tod_ns,
+		.clock_clockid_ns = clk->clock_ns,
+		.branch_stack = opts->branch_filter != 0,
+	};
+
+	if (n > 0)
+		exe[n] = '\0';
+	else
+		snprintf(exe, sizeof(exe), "%s", argv[0]);
+	meta.tracing_data = tracing_blob(evlist, &meta.tracing_data_len);
+	/* GROUP_DESC: every group of more than one event, leaders in order. */
+	groups = calloc((size_t)evlist->nr, sizeof(*groups));
+	for (int i = 0; groups && i < evlist->nr; i++) {
+		const struct evsel *evsel = &evlist->evsel[i];
+
+		if (evsel->leader != i || evsel->nr_members < 2)
+			continue;
+		groups[meta.nr_groups].name = evsel->group_name;
+		groups[meta.nr_groups].leader_idx = (uint32_t)i;
+		groups[meta.nr_groups].nr_members = (uint32_t)evsel->nr_members;
+		meta.nr_groups++;
+	}
+	meta.groups = groups;
+	if (track) {
+		/* The hit set is complete: no more records will be written. */
+		writer__set_observer(w, NULL, NULL);
+		if (!dso_track__finish(track, &meta.buildids, &meta.nr_buildids))
+			pr_verbose("build-ids of %u hit DSOs\n", meta.nr_buildids);
+	}
+	ret = writer__finish(w, &meta);
+	free(groups);
+	free((void *)meta.tracing_data);
+	return ret;
+}

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The command line checked and turned into settings, before any side effect. */
+#include <errno.h>
+#include <poll.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "prec/clock.h"
+#include "prec/cpu_map.h"
+#include "prec/event.h"
+#include "prec/evlist.h"
+#include "prec/log.h"
+#include "prec/parse_events.h"
+#include "prec/record.h"
+#include "prec/sysinfo.h"
+#include "prec/thread_map.h"
+#include "prec/tracing_data.h"
+#include "prec/version.h"
+#include "prec/workload.h"
+#include "prec/writer.h"
+#include "callchain.h"
+#include "drain.h"
+#include "prec/dso_track.h"
+#include "synthesize.h"
+#include "target.h"
+#include "record_int.h"
+
+/* Whether perf's parser would have scanned the PMUs for these events: any
+ * event but the default and the software ones (PMU_MAPPINGS order). */
+bool events_scan_pmus(const struct event_specs *specs)
+{
+	for (int i = 0; i < specs->nr; i++)
+		if (specs->v[i].attr.type != PERF_TYPE_SOFTWARE && !specs->v[i].name_from_attr)
+			return true;
+	return false;
+}
+
+/* The per-event terms later versions of prec implement: refused, never ignored. */
+static const char *unsupported_term(const struct event_terms *t)
+{
+	if (t->set & EVENT_TERM_MAX_EVENTS)
+		return "nr";
+	if (t->set & (EVENT_TERM_AUX_OUTPUT | EVENT_TERM_AUX_SAMPLE_SIZE))
+		return "aux-output/aux-sample-size";
+	return NULL;
+}
+
+/*
+ * Every -e with the --filter / --exclude-perf that follow it, then the
+ * checks perf makes before opening anything. 0, or -EINVAL with one line.
+ */
+int parse_all_events(struct event_specs *specs, const struct record_opts *opts, char *err,
+			    size_t errlen)
+{
+	char msg[400], pidf[64];
+	int f = 0;
+
+	for (int i = 0; i < opts->nr_events; i++) {
+		if (parse_events(specs, opts->events[i], msg, sizeof(msg))) {
+			snprintf(err, errlen, "invalid event: %s", msg);
+			return -EINVAL;
+		}
+		for (; f < opts->nr_filters && opts->filters[f].after_events == i + 1; f++) {
+			const struct record_filter *rf = &opts->filters[f];
+
+			snprintf(pidf, sizeof(pidf), "common_pid != %d", (int)getpid());
+			if (event_specs__add_filter(specs, rf->filter ? rf->filter : pidf,
+						    rf->filter ? "--filter" : "--exclude-perf", msg,
+						    sizeof(msg))) {
+				snprintf(err, errlen, "%s", msg);
+				return -EINVAL;
+			}
+		}
+	}
+	for (int i = 0; i < specs->nr; i++) {
+		const struct event_spec *spec = &specs->v[i];
+		const char *term = unsupported_term(&spec->terms);
+
+		if (term) {
+			snprintf(err, errlen, "event '%s': the %s term is not supported yet",
+				 spec->name, term);
+			return -EINVAL;
+		}
+		if (spec->terms.set & EVENT_TERM_CALLGRAPH) {
+			struct callchain_param cp;
+
+			if (callchain__parse(spec->terms.call_graph, &cp, msg, sizeof(msg))) {
+				snprintf(err, errlen, "event '%s': %s", spec->name, msg);
+				return -EINVAL;
+			}
+		}
+		/* perf's message: a counting-only PMU cannot sample a task. */
+		if (spec->counting_only && !opts->system_wide && !opts->cpu_list) {
+			snprintf(err, errlen,
+				 "Invalid event (%s) in per-thread mode, enable system wide with '-a'.",
+				 spec->name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static uint64_t read_sysctl_u64(const char *path, uint64_t dflt)
+{
+	unsigned long long v;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return dflt;
+	if (fscanf(f, "%llu", &v) != 1)
+		v = dflt;
+	fclose(f);
+	return v;
+}
+
+/* perf's rules for -F: 'max' and values over the kernel's limit. */
+uint64_t effective_freq(const struct record_opts *opts)
+{
+	uint64_t max = read_sysctl_u64("/proc/sys/kernel/perf_event_max_sample_rate", 0);
+	uint64_t freq = opts->freq ? opts->freq : PREC_DEFAULT_FREQ;
+
+	if (opts->freq_max) {
+		pr_info("info: Using a maximum frequency rate of %llu Hz\n",
+			(unsigned long long)max);
+		return max ? max : PREC_DEFAULT_FREQ;
+	}
+	if (max && freq > max) {
+		pr_info("warning: Maximum frequency rate (%llu Hz) exceeded, throttling from %llu Hz to %llu Hz.\n"
+			"         The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
+			"         The kernel will lower it when perf's interrupts take too long.\n",
+			(unsigned long long)max, (unsigned long long)freq, (unsigned long long)max);
+		freq = max;
+	}
+	return freq;
+}
+
+static void size_label(char *buf, size_t len, uint64_t bytes)
+{
+	static const char units[] = "BKMG";
+	int u = 0;
+
+	while (u < 3 && bytes >= 1024 && bytes % 1024 == 0) {
+		bytes /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%llu%c", (unsigned long long)bytes, units[u]);
+}
+
+/* Ring data bytes per CPU: -m rounded up to a power of two of pages, or
+ * perf's default (what perf_event_mlock_kb allows, 512 KiB here). */
+size_t ring_bytes(const struct record_opts *opts)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t pages, p2 = 1;
+	char label[32];
+
+	if (!opts->mmap_bytes) {
+		uint64_t kb = read_sysctl_u64("/proc/sys/kernel/perf_event_mlock_kb", 516);
+
+		pages = kb * 1024 / page;
+		pages = pages > 1 ? pages - 1 : 1;
+		while (p2 * 2 <= pages)
+			p2 *= 2;
+		return p2 * page;
+	}
+	pages = opts->mmap_bytes / page;
+	while (p2 < pages)
+		p2 *= 2;
+	if (p2 != pages) {
+		size_label(label, sizeof(label), p2 * page);
+		pr_info("rounding mmap pages size to %s (%zu pages)\n", label, p2);
+	}
+	return p2 * page;
+}
+
+const char *output_hint(const char *output, int err)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	const char *slash = strrchr(output, '/');
+
+	if (err == -EACCES || err == -EPERM || err == -EROFS)
+		return "choose a writable place with -o";
+	if (err != -ENOENT)
+		return "choose another path with -o";
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - output) + 1 : 1,
+		 slash ? output : ".");
+	if (stat(dir, &st) == 0)
+		/* The directory is there (e.g. /proc): its filesystem takes no new files. */
+		return "that filesystem does not take new files; choose another path with -o";
+	return "its directory does not exist; create it or choose another path with -o";
+}
