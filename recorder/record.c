@@ -109,6 +109,8 @@ static int synthesize(struct writer *w, const struct evlist *evlist, const struc
 		.namespaces = opts->namespaces,
 		.cgroups = opts->all_cgroups,
 	};
+	struct kallsyms_scan ks;
+	int have_ks;
 	int ret;
 
 	if (evlist->nr_rings) {
@@ -119,22 +121,25 @@ static int synthesize(struct writer *w, const struct evlist *evlist, const struc
 	ret = synth__id_index(w, evlist, threads->pid[0]);
 	if (ret)
 		return ret;
-	ret = synth__kernel_mmap(w, "/proc", evlist->id_hdr_size);
+	/* /proc/kallsyms is the costliest file synthesis reads: once. */
+	have_ks = !kallsyms__scan("/proc", &ks);
+	ret = have_ks ? synth__kernel_mmap_scan(w, &ks, evlist->id_hdr_size) : -ENOENT;
 	if ((ret == -EACCES || ret == -ENOENT) && evlist__exclude_kernel(evlist)) {
 		ret = 0; /* no kernel samples to resolve: nothing to warn about */
 	} else if (ret == -EACCES || ret == -ENOENT) {
 		pr_warn("kernel addresses are hidden, kernel samples will not resolve (check /proc/sys/kernel/kptr_restrict and /proc/kallsyms permission)");
-	} else if (ret) {
-		return ret;
+		ret = 0; /* said once; the recording goes on */
 	}
-	ret = synth__module_mmaps(w, "/proc", evlist->id_hdr_size);
-	if (ret)
+	if (!ret && synth__module_mmaps(w, "/proc", evlist->id_hdr_size))
 		pr_verbose("Problems creating module maps, continuing anyway...\n");
-	ret = synth__thread_map_n(w, threads->pid, NULL, (size_t)threads->nr);
+	if (!ret)
+		ret = synth__thread_map_n(w, threads->pid, NULL, (size_t)threads->nr);
 	if (!ret)
 		ret = synth__cpu_map(w, evlist);
 	if (!ret)
-		ret = synth__bpf(w, si->bpf, "/proc", evlist->id_hdr_size);
+		ret = synth__bpf_scan(w, si->bpf, have_ks ? &ks : NULL, evlist->id_hdr_size);
+	if (have_ks)
+		kallsyms_scan__exit(&ks);
 	if (ret)
 		return ret;
 

@@ -96,40 +96,102 @@ static int write_mmap(struct writer *w, const char *filename, uint64_t start, ui
 	return writer__write(w, buf, size);
 }
 
-int synth__kernel_mmap(struct writer *w, const char *proc_dir, size_t id_hdr_size)
+/* "bpf_trampoline_<number>" or "bpf_dispatcher_<name>": the BPF images perf
+ * names from kallsyms. */
+static int is_bpf_image(const char *name)
+{
+	static const char tramp[] = "bpf_trampoline_", disp[] = "bpf_dispatcher_";
+
+	if (!strncmp(name, tramp, sizeof(tramp) - 1)) {
+		const char *p = name + sizeof(tramp) - 1;
+
+		return *p >= '0' && *p <= '9';
+	}
+	return !strncmp(name, disp, sizeof(disp) - 1) && name[sizeof(disp) - 1];
+}
+
+int kallsyms__scan(const char *proc_dir, struct kallsyms_scan *ks)
 {
 	char path[4096];
-	char line[512];
-	uint64_t text = 0, etext = 0;
-	int have_text = 0, have_etext = 0;
+	char line[1024];
 	FILE *f;
+	int ret = 0;
 
+	memset(ks, 0, sizeof(*ks));
 	snprintf(path, sizeof(path), "%s/kallsyms", proc_dir);
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
-	while ((!have_text || !have_etext) && fgets(line, sizeof(line), f)) {
+	/* One pass for everything synthesis needs: the kernel's text range and
+	 * the BPF images (at the end, in the "[bpf]" module). */
+	while (!ret && fgets(line, sizeof(line), f)) {
+		char *mod = strchr(line, '\t');
 		struct ksym sym;
 
-		if (kallsyms__parse_line(line, &sym))
+		if (mod) {
+			struct kallsyms_image *img;
+
+			if (strncmp(mod + 1, "[bpf]", 5) || (mod[6] && mod[6] != '\n'))
+				continue;
+			if (kallsyms__parse_line(line, &sym) || !sym.addr || !is_bpf_image(sym.name))
+				continue;
+			img = realloc(ks->images, (ks->nr_images + 1) * sizeof(*img));
+			if (!img) {
+				ret = -ENOMEM;
+				break;
+			}
+			ks->images = img;
+			img[ks->nr_images].addr = sym.addr;
+			snprintf(img[ks->nr_images].name, sizeof(img->name), "%s", sym.name);
+			ks->nr_images++;
 			continue;
-		if (!have_text && !strcmp(sym.name, "_text")) {
-			text = sym.addr;
-			have_text = 1;
-		} else if (!have_etext && !strcmp(sym.name, "_etext")) {
-			etext = sym.addr;
-			have_etext = 1;
+		}
+		if ((ks->have_text && ks->have_etext) || kallsyms__parse_line(line, &sym))
+			continue;
+		if (!ks->have_text && !strcmp(sym.name, "_text")) {
+			ks->text = sym.addr;
+			ks->have_text = 1;
+		} else if (!ks->have_etext && !strcmp(sym.name, "_etext")) {
+			ks->etext = sym.addr;
+			ks->have_etext = 1;
 		}
 	}
 	fclose(f);
-	if (!have_text)
+	if (ret)
+		kallsyms_scan__exit(ks);
+	return ret;
+}
+
+void kallsyms_scan__exit(struct kallsyms_scan *ks)
+{
+	free(ks->images);
+	ks->images = NULL;
+	ks->nr_images = 0;
+}
+
+int synth__kernel_mmap_scan(struct writer *w, const struct kallsyms_scan *ks, size_t id_hdr_size)
+{
+	if (!ks->have_text)
 		return -ENOENT;
-	if (text == 0)
+	if (ks->text == 0)
 		return -EACCES; /* kptr_restrict shows every address as zero */
 	/* Without _etext perf's map runs to the end of the address space. */
-	return write_mmap(w, "[kernel.kallsyms]_text", text,
-			  have_etext && etext > text ? etext - text : ~0ULL - text, text,
-			  id_hdr_size);
+	return write_mmap(w, "[kernel.kallsyms]_text", ks->text,
+			  ks->have_etext && ks->etext > ks->text ? ks->etext - ks->text :
+								   ~0ULL - ks->text,
+			  ks->text, id_hdr_size);
+}
+
+int synth__kernel_mmap(struct writer *w, const char *proc_dir, size_t id_hdr_size)
+{
+	struct kallsyms_scan ks;
+	int ret = kallsyms__scan(proc_dir, &ks);
+
+	if (ret)
+		return ret;
+	ret = synth__kernel_mmap_scan(w, &ks, id_hdr_size);
+	kallsyms_scan__exit(&ks);
+	return ret;
 }
 
 int synth__module_mmaps(struct writer *w, const char *proc_dir, size_t id_hdr_size)
@@ -522,50 +584,33 @@ static int synth_bpf_prog(struct writer *w, const struct sysinfo_bpf *bpf,
 	return synth__bpf_event(w, PERF_BPF_EVENT_PROG_LOAD, 0, info->id, info->tag, id_hdr_size);
 }
 
-/* "bpf_trampoline_<number>" or "bpf_dispatcher_<name>": the BPF images perf
- * names from kallsyms. */
-static int is_bpf_image(const char *name)
+int synth__bpf_scan(struct writer *w, const struct sysinfo_bpf *bpf,
+		    const struct kallsyms_scan *ks, size_t id_hdr_size)
 {
-	static const char tramp[] = "bpf_trampoline_", disp[] = "bpf_dispatcher_";
-
-	if (!strncmp(name, tramp, sizeof(tramp) - 1)) {
-		const char *p = name + sizeof(tramp) - 1;
-
-		return *p >= '0' && *p <= '9';
-	}
-	return !strncmp(name, disp, sizeof(disp) - 1) && name[sizeof(disp) - 1];
-}
-
-int synth__bpf(struct writer *w, const struct sysinfo_bpf *bpf, const char *proc_dir,
-	       size_t id_hdr_size)
-{
-	char path[4096], line[1024];
 	long page = sysconf(_SC_PAGESIZE);
 	int ret = 0;
-	FILE *f;
 
 	for (uint32_t i = 0; bpf && i < bpf->nr_progs; i++) {
 		ret = synth_bpf_prog(w, bpf, &bpf->progs[i], id_hdr_size);
 		if (ret)
 			return ret;
 	}
+	for (size_t i = 0; !ret && ks && i < ks->nr_images; i++)
+		ret = synth__ksymbol(w, ks->images[i].addr, (uint32_t)(page > 0 ? page : 4096),
+				     PERF_RECORD_KSYMBOL_TYPE_BPF, 0, ks->images[i].name, id_hdr_size);
+	return ret;
+}
 
-	snprintf(path, sizeof(path), "%s/kallsyms", proc_dir);
-	f = fopen(path, "re");
-	if (!f)
-		return 0; /* perf only complains; the programs are what matter */
-	while (!ret && fgets(line, sizeof(line), f)) {
-		char *mod = strchr(line, '\t');
-		struct ksym sym;
+int synth__bpf(struct writer *w, const struct sysinfo_bpf *bpf, const char *proc_dir,
+	       size_t id_hdr_size)
+{
+	struct kallsyms_scan ks;
+	/* perf only complains when kallsyms cannot be read; the programs matter. */
+	int have = !kallsyms__scan(proc_dir, &ks);
+	int ret = synth__bpf_scan(w, bpf, have ? &ks : NULL, id_hdr_size);
 
-		if (!mod || strncmp(mod + 1, "[bpf]", 5) || (mod[6] && mod[6] != '\n'))
-			continue;
-		if (kallsyms__parse_line(line, &sym) || !sym.addr || !is_bpf_image(sym.name))
-			continue;
-		ret = synth__ksymbol(w, sym.addr, (uint32_t)(page > 0 ? page : 4096),
-				     PERF_RECORD_KSYMBOL_TYPE_BPF, 0, sym.name, id_hdr_size);
-	}
-	fclose(f);
+	if (have)
+		kallsyms_scan__exit(&ks);
 	return ret;
 }
 

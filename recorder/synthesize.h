@@ -53,6 +53,28 @@ int modules__parse_line(const char *line, char *name, size_t name_len, uint64_t 
  */
 int synth__kernel_mmap(struct writer *w, const char *proc_dir, size_t id_hdr_size);
 
+/* What synthesis needs from proc_dir/kallsyms, read in one pass. */
+struct kallsyms_image {
+	uint64_t addr;
+	char name[128];
+};
+
+struct kallsyms_scan {
+	uint64_t text, etext;
+	int have_text, have_etext;
+	struct kallsyms_image *images; /* BPF trampolines and dispatchers */
+	size_t nr_images;
+};
+
+/* Reads proc_dir/kallsyms once. 0, -errno when it cannot be read, -ENOMEM. */
+int kallsyms__scan(const char *proc_dir, struct kallsyms_scan *ks);
+
+/* Frees the scan's images. */
+void kallsyms_scan__exit(struct kallsyms_scan *ks);
+
+/* synth__kernel_mmap from a scan. */
+int synth__kernel_mmap_scan(struct writer *w, const struct kallsyms_scan *ks, size_t id_hdr_size);
+
 /* One MMAP per module in proc_dir/modules; 0 when there are none. */
 int synth__module_mmaps(struct writer *w, const char *proc_dir, size_t id_hdr_size);
 
@@ -217,6 +239,10 @@ int synth__bpf_event(struct writer *w, uint16_t type, uint16_t flags, uint32_t i
  * of one page for each BPF trampoline and dispatcher in proc_dir/kallsyms.
  * Programs without jitted symbols are skipped. 0 or the writer's error.
  */
+/* synth__bpf from a scan (NULL: no BPF images). */
+int synth__bpf_scan(struct writer *w, const struct sysinfo_bpf *bpf,
+		    const struct kallsyms_scan *ks, size_t id_hdr_size);
+
 int synth__bpf(struct writer *w, const struct sysinfo_bpf *bpf, const char *proc_dir,
 	       size_t id_hdr_size);
 
