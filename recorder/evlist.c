@@ -105,6 +105,9 @@ static void evsel__config(struct evsel *evsel, const struct record_opts *opts,
 
 	attr->size = PREC_ATTR_SIZE;
 	attr->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	/* perf: one ring per thread needs no ordering, so no time unless -T. */
+	if (opts->per_thread && !opts->sample_time)
+		attr->sample_type &= ~(uint64_t)PERF_SAMPLE_TIME;
 	if (tk->has_cpu)
 		attr->sample_type |= PERF_SAMPLE_CPU;
 	attr->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
@@ -291,8 +294,9 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs,
 		.has_cpu = opts->system_wide || opts->cpu_list,
 		.workload_only = !opts->system_wide && !opts->cpu_list && !opts->pid_list &&
 				 !opts->tid_list && !opts->uid_str,
-		/* -t means just those threads, as perf: no children. */
-		.inherit = !opts->no_inherit && !opts->tid_list,
+		/* -t means just those threads, as perf: no children; per-thread
+		 * rings cannot take inherited events (the kernel refuses). */
+		.inherit = !opts->no_inherit && !opts->tid_list && !opts->per_thread,
 	};
 	bool dummy = tk.has_cpu || opts->delay_ms;
 	int nr = specs->nr + (dummy ? 1 : 0);

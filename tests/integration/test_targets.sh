@@ -51,6 +51,35 @@ for t in "-p $spin" "-t $spin"; do
 		fail "$t: samples from threads other than $spin"
 done
 
+# --per-thread: one ring per thread, perf's attrs (no inherit, no time).
+prec_record_ok --per-thread -p "$spin" -o pt.data -- sleep 0.3
+perf_record_ok --per-thread -p "$spin" -o pt-perf.data -- sleep 0.3
+require_valid pt.data
+p=$(share pt.data "$wl" "$wl")
+awk -v p="$p" 'BEGIN { exit !(p > 90) }' || fail "--per-thread -p: only $p% of samples in $wl/$wl"
+diff <(evlist pt-perf.data | sed -E 's/, (id|ids): [^,]*//g') <(evlist pt.data | sed -E 's/, (id|ids): [^,]*//g') >&2 ||
+	fail "--per-thread -p: attrs differ from perf record's"
+
+# -D: nothing is sampled before the delay is over: the first sample comes
+# at least the delay after the command's exec.
+prec_record_ok -D 300 -o delay.data -- "$WORKLOAD" 600
+require_valid delay.data
+gap=$("$PERF" script -i delay.data --show-task-events -F time,event 2>/dev/null |
+	awk '/PERF_RECORD_COMM exec/ { e = $1 + 0 } /cpu-clock/ && e { printf "%d", ($1 - e) * 1000; exit }')
+((gap >= 280)) || fail "-D 300: the first sample came ${gap:-?} ms after the exec"
+
+# -G: a cgroup, on the cgroup2 mount (the root cgroup holds everything).
+if grep -q ' cgroup2 ' /proc/mounts; then
+	prec_record_ok -a -G / -o cg.data -- sleep 0.3
+	require_valid cg.data
+	p=$(share cg.data "$wl" "$wl")
+	awk -v p="$p" 'BEGIN { exit !(p > 10) }' || fail "-a -G /: only $p% of samples in $wl/$wl"
+else
+	run_prec -a -G / -o cg.data -- true
+	((PREC_RC >= 1 && PREC_RC <= 125)) && grep -q '^prec: cannot open cgroup' "$PREC_ERR" ||
+		fail "-G without a cgroup2 mount: expected one clear error, got rc $PREC_RC: $(cat "$PREC_ERR")"
+fi
+
 # -p alone ends when the target exits.
 "$WORKLOAD" 300 >/dev/null 2>&1 &
 short=$!
