@@ -220,6 +220,7 @@ static void evlist__config_groups(struct evlist *evlist, const struct event_spec
 		evsel->nr_members = spec->nr_members;
 		evsel->group_name = spec->group_name;
 		evsel->filter = spec->filter;
+		evsel->weak_group = spec->weak_group;
 		if (leader_sampling) {
 			evsel->attr.read_format |= PERF_FORMAT_GROUP;
 			evsel->attr.inherit = 0;
@@ -389,6 +390,30 @@ static int evsel__set_filter(const struct evsel *evsel)
 	return 0;
 }
 
+/*
+ * A weak group (:W) that the kernel will not take as a group: close its
+ * members, make each its own leader (disabled and enabled as leaders are)
+ * and return the index to reopen from. The leader stays open.
+ */
+static int evlist__ungroup(struct evlist *evlist, int l)
+{
+	struct evsel *leader = &evlist->evsel[l];
+
+	pr_verbose("Weak group for %s/%d failed\n", leader->name, leader->nr_members);
+	for (int j = l + 1; j < l + leader->nr_members; j++) {
+		struct evsel *m = &evlist->evsel[j];
+
+		evsel__close(m);
+		m->leader = j;
+		m->nr_members = 1;
+		m->attr.disabled = leader->attr.disabled;
+		m->attr.enable_on_exec = leader->attr.enable_on_exec;
+		m->attr.read_format &= ~(uint64_t)PERF_FORMAT_GROUP;
+	}
+	leader->nr_members = 1;
+	return l + 1;
+}
+
 int evlist__open(struct evlist *evlist)
 {
 	const struct cpu_map *cpus = evlist->cpus;
@@ -401,6 +426,12 @@ int evlist__open(struct evlist *evlist)
 		int ret = evsel__open(evsel, leader, cpus->cpu, cpus->nr, threads->pid, threads->nr,
 				      &cpu, &tid);
 
+		if (ret && leader && evlist->evsel[evsel->leader].weak_group &&
+		    (ret == -EINVAL || ret == -EBADF || ret == -ENOSPC || ret == -EOPNOTSUPP)) {
+			/* perf's weak group: the members go on alone. */
+			i = evlist__ungroup(evlist, evsel->leader) - 1;
+			continue;
+		}
 		if (ret) {
 			char advice[256];
 			char where[64];

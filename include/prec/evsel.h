@@ -17,6 +17,7 @@ struct evsel {
 	int nr_members; /* on a leader: the group's events, itself included */
 	const char *group_name; /* on a leader: NAME{...}; owned by the specs */
 	const char *filter; /* tracepoint filter (--filter); owned by the specs */
+	bool weak_group; /* on a leader (:W): open the members alone if the group does not fit */
 	int nr_cpus;
 	int nr_threads;
 	int *fd; /* [cpu index * nr_threads + thread index], -1 when not open */
