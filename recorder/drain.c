@@ -95,7 +95,7 @@ int64_t drain__pass(struct drain *d)
 	d->iov[cnt].iov_base = (void *)&finished_round;
 	d->iov[cnt].iov_len = sizeof(finished_round);
 	cnt++;
-	ret = writer__writev(d->w, d->iov, cnt);
+	ret = writer__writev_ring(d->w, d->iov, cnt);
 	if (ret)
 		return ret;
 	for (int i = 0; i < d->nr_rings; i++)

@@ -46,6 +46,7 @@ enum opt_id {
 	OPT_FILTER,
 	OPT_EXCLUDE_PERF,
 	OPT_LIST_EVENTS,
+	OPT_COMPRESS,
 	OPT_CALLGRAPH_FP,
 	OPT_CALLGRAPH,
 	OPT_LATER, /* a perf record option a later version of prec adds */
@@ -106,6 +107,8 @@ static const struct opt_def opt_table[] = {
 	FLAG(0, "all-user", all_user, "configure all used events to run in user space"),
 	FLAG(0, "all-kernel", all_kernel, "configure all used events to run in kernel space"),
 #undef FLAG
+	{ 'z', 0, "compression-level", OPT_COMPRESS, 2, "n",
+	  "compress the ring data with zstd at level n (1..22, default 1)" },
 	{ 'g', 0, NULL, OPT_CALLGRAPH_FP, 0, NULL, "enables call-graph recording (frame pointers)" },
 	{ 0, 0, "call-graph", OPT_CALLGRAPH, 1, "mode", "fp, dwarf[,size] or lbr" },
 	{ 'b', 0, "branch-any", OPT_BRANCH_ANY, 0, NULL, "sample any taken branches" },
@@ -117,7 +120,6 @@ static const struct opt_def opt_table[] = {
 	{ 0, 0, "exclude-perf", OPT_EXCLUDE_PERF, 0, NULL, "don't record prec's own events (tracepoints before it)" },
 
 	/* perf record options that later issues implement: refused, never ignored. */
-	{ 'z', 0, "compression-level", OPT_LATER, 2, NULL, NULL },
 	{ 'B', 0, "no-buildid", OPT_LATER, 0, NULL, NULL },
 	{ 'N', 0, "no-buildid-cache", OPT_LATER, 0, NULL, NULL },
 	{ 'S', 0, "snapshot", OPT_LATER, 2, NULL, NULL },
@@ -390,6 +392,18 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		}
 		return regs__parse(arg, mask, err, errlen) ? -EINVAL : 0;
 	}
+	case OPT_COMPRESS: {
+		uint64_t v = 1;
+
+		if (arg && (parse_u64(arg, &v) || v < 1 || v > 22)) {
+			snprintf(err, errlen,
+				 "invalid -z/--compression-level value '%s' (give a zstd level from 1 to 22)",
+				 arg);
+			return -EINVAL;
+		}
+		opts->comp_level = (int)v;
+		return 0;
+	}
 	case OPT_CALLGRAPH_FP:
 		opts->callchain_mode = CALLCHAIN_FP;
 		opts->callchain_dump = CALLCHAIN_DEFAULT_DUMP;
@@ -484,6 +498,15 @@ static int parse_short(struct record_opts *opts, int argc, char **argv, int *i, 
 		if (!o) {
 			snprintf(err, errlen, "unknown option '-%c' (see 'prec --help')", *p);
 			return -EINVAL;
+		}
+		if (o->id == OPT_COMPRESS) {
+			/* -z, -z3, or -z 3: digits after -z are its level (perf would
+			 * take them as the command; a command named "3" is unlikely). */
+			if (p[1])
+				arg = p + 1;
+			else if (*i + 1 < argc && argv[*i + 1][0] >= '0' && argv[*i + 1][0] <= '9')
+				arg = argv[++*i];
+			return opt__apply(opts, o, arg, err, errlen);
 		}
 		if (o->id != OPT_LATER && o->has_arg == 1) {
 			if (p[1]) {

@@ -304,6 +304,9 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 		if (!dso_track__new(&track, &tl))
 			writer__set_observer(w, dso_track__stream, track);
 		ret = synthesize(w, &evlist, &si, &opts, wl.pid);
+		/* -z: the ring data from here on; synthesized records stay raw, as perf. */
+		if (!ret && opts.comp_level)
+			ret = writer__set_compression(w, opts.comp_level);
 	}
 	if (ret) {
 		pr_err("cannot write '%s': %s (check free space)", output, strerror(-ret));
@@ -352,15 +355,19 @@ out_stopped:
 	}
 
 	/* 8. Finish: feature sections, final header, summary. */
-	uint64_t bytes = writer__data_size(w);
+	uint64_t bytes = writer__data_size(w), comp_in, comp_out;
 
+	comp_in = comp_out = 0;
+	if (opts.comp_level)
+		writer__compression_stats(w, &comp_in, &comp_out);
+	opts.mmap_bytes = data_bytes; /* HEADER_COMPRESSED's mmap_len */
 	ret = finish(w, &si, wev, &evlist, &drain.stats, &clk, &opts, argc, argv, track);
 	w = NULL;
 	if (ret) {
 		pr_err("cannot finish '%s': %s (check free space)", output, strerror(-ret));
 		goto out_signals;
 	}
-	print_summary(&drain.stats, bytes, output);
+	print_summary(&drain.stats, bytes, output, comp_in, comp_out);
 	status = exit_status(&wl);
 	*fatal_sig = stop_signal;
 	goto out_signals;

@@ -91,7 +91,8 @@ int drain_backward(struct evlist *evlist, struct writer *w, struct drain *fwd)
 	return n < 0 ? (int)n : 0;
 }
 
-void print_summary(const struct drain_stats *st, uint64_t bytes, const char *path)
+void print_summary(const struct drain_stats *st, uint64_t bytes, const char *path,
+		   uint64_t comp_in, uint64_t comp_out)
 {
 	pr_info("[ prec record: Woken up %llu times to write data ]\n",
 		(unsigned long long)st->wakeups);
@@ -101,8 +102,15 @@ void print_summary(const struct drain_stats *st, uint64_t bytes, const char *pat
 	if (st->lost)
 		pr_warn("%llu events lost in %llu chunks: the ring buffer filled up (try a larger -m or a lower -F)",
 			(unsigned long long)st->lost, (unsigned long long)st->lost_records);
-	pr_info("[ prec record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
-		(double)bytes / 1024.0 / 1024.0, path, (unsigned long long)st->samples);
+	if (comp_out)
+		/* perf's wording; "original" is what the data would have taken. */
+		pr_info("[ prec record: Captured and wrote %.3f MB %s (%llu samples), compressed (original %.3f MB, ratio is %.3f) ]\n",
+			(double)bytes / 1048576.0, path, (unsigned long long)st->samples,
+			(double)(bytes - comp_out + comp_in) / 1048576.0,
+			(double)comp_in / (double)comp_out);
+	else
+		pr_info("[ prec record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
+			(double)bytes / 1048576.0, path, (unsigned long long)st->samples);
 }
 
 /*
@@ -165,12 +173,22 @@ int finish(struct writer *w, const struct sysinfo *si, const struct writer_event
 		.clock_tod_ns = clk->tod_ns,
 		.clock_clockid_ns = clk->clock_ns,
 		.branch_stack = opts->branch_filter != 0,
+		.compressed = opts->comp_level != 0,
+		.comp_level = (uint32_t)opts->comp_level,
+		.comp_mmap_len = (uint32_t)(opts->mmap_bytes + (uint64_t)sysconf(_SC_PAGESIZE)),
 	};
 
 	if (n > 0)
 		exe[n] = '\0';
 	else
 		snprintf(exe, sizeof(exe), "%s", argv[0]);
+	if (meta.compressed) {
+		uint64_t in, out;
+
+		writer__compression_stats(w, &in, &out);
+		/* perf rounds the ratio to the nearest integer. */
+		meta.comp_ratio = out ? (uint32_t)((double)in / (double)out + 0.5) : 0;
+	}
 	meta.tracing_data = tracing_blob(evlist, &meta.tracing_data_len);
 	/* GROUP_DESC: every group of more than one event, leaders in order. */
 	groups = calloc((size_t)evlist->nr, sizeof(*groups));

@@ -53,7 +53,8 @@ int fill_events(struct writer_event *out, const struct evlist *evlist, uint64_t 
 int drain_backward(struct evlist *evlist, struct writer *w, struct drain *fwd);
 
 /* perf's two summary lines (and the loss warnings) on stderr. */
-void print_summary(const struct drain_stats *st, uint64_t bytes, const char *path);
+void print_summary(const struct drain_stats *st, uint64_t bytes, const char *path,
+		   uint64_t comp_in, uint64_t comp_out);
 
 /* The feature metadata, then writer__finish. Returns its result; w is freed. */
 int finish(struct writer *w, const struct sysinfo *si, const struct writer_event *wev,

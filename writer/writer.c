@@ -17,6 +17,7 @@
 #include "prec/log.h"
 #include "features.h"
 #include "file_header.h"
+#include "compress.h"
 #include "writer_int.h"
 
 #ifndef IOV_MAX
@@ -289,6 +290,53 @@ int writer__writev(struct writer *w, const struct iovec *iov, int cnt)
 	return 0;
 }
 
+/* compressor__push's sink: each COMPRESSED record straight to the file. */
+static int writer__emit(void *arg, const void *rec, size_t len)
+{
+	struct writer *w = arg;
+	int err = writer__write_raw(w, rec, len);
+
+	if (!err)
+		w->data_flushed += len;
+	return err;
+}
+
+int writer__writev_ring(struct writer *w, const struct iovec *iov, int cnt)
+{
+	int err;
+
+	if (!w || !w->begun || cnt < 1 || !iov)
+		return -EINVAL;
+	if (!w->comp)
+		return writer__writev(w, iov, cnt);
+	if (w->err)
+		return w->err;
+	err = writer__flush(w);
+	if (!err)
+		err = compressor__push(w->comp, iov, cnt - 1, writer__emit, w);
+	if (err) {
+		if (!w->err)
+			w->err = err;
+		return err;
+	}
+	/* The marker after the ring data goes as it is, as perf writes it. */
+	return writer__writev(w, iov + cnt - 1, 1);
+}
+
+int writer__set_compression(struct writer *w, int level)
+{
+	if (w->comp)
+		return -EINVAL;
+	w->comp = compressor__new(level);
+	return w->comp ? 0 : -EINVAL;
+}
+
+void writer__compression_stats(const struct writer *w, uint64_t *in, uint64_t *out)
+{
+	*in = compressor__in_bytes(w->comp);
+	*out = compressor__out_bytes(w->comp);
+}
+
 uint64_t writer__data_size(const struct writer *w)
 {
 	return w->data_flushed + w->buf_len;
@@ -308,6 +356,7 @@ const char *writer__path(const struct writer *w)
 
 static void writer__free(struct writer *w)
 {
+	compressor__delete(w->comp);
 	free(w->path);
 	free(w->buf);
 	free(w);

@@ -30,6 +30,7 @@ struct writer {
 	uint8_t *buf; /* WRITER_BUF_SIZE bytes of not yet written data */
 	size_t buf_len;
 	void (*observer)(void *arg, const void *buf, size_t len); /* writer__set_observer */
+	struct compressor *comp; /* -z: ring data compressed; NULL otherwise */
 	void *observer_arg;
 };
 

@@ -54,6 +54,7 @@ struct record_opts {
 	bool namespaces; /* --namespaces */
 	bool all_cgroups; /* --all-cgroups */
 	uint64_t branch_filter; /* -b / -j: branch_sample_type; 0 none */
+	int comp_level; /* -z: zstd level 1..22; 0 without -z */
 	int callchain_mode; /* -g / --call-graph: enum callchain_mode, 0 none */
 	uint32_t callchain_dump; /* --call-graph dwarf,SIZE */
 	bool user_callchains; /* --user-callchains */

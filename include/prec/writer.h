@@ -137,6 +137,23 @@ void writer__set_observer(struct writer *w, void (*fn)(void *arg, const void *bu
  */
 int writer__writev(struct writer *w, const struct iovec *iov, int cnt);
 
+/*
+ * Ring data for the data section: every span but the last is ring data
+ * (compressed into PERF_RECORD_COMPRESSED records after writer__set_compression),
+ * the last one a user record written as it is (FINISHED_ROUND). Otherwise as
+ * writer__writev. 0 or -errno.
+ */
+int writer__writev_ring(struct writer *w, const struct iovec *iov, int cnt);
+
+/*
+ * -z: compress the ring data from now on, at zstd level 1..22. 0, or -EINVAL
+ * for a bad level or a second call (-ENOMEM folds into it).
+ */
+int writer__set_compression(struct writer *w, int level);
+
+/* -z: ring bytes compressed so far, and the bytes of COMPRESSED records they made. */
+void writer__compression_stats(const struct writer *w, uint64_t *in, uint64_t *out);
+
 /* Bytes in the data section so far, buffered ones included. */
 uint64_t writer__data_size(const struct writer *w);
 

@@ -80,7 +80,9 @@ bad err 'abc' '-m|mmap' -- -m abc -o @OUT@ -- true
 bad err 'nosuch' -- -e nosuch -o @OUT@ -- true
 bad err 'call-graph' 'nosuch' -- --call-graph nosuch -o @OUT@ -- true
 bad err 'stack dump size' -- --call-graph dwarf,70000 -o @OUT@ -- true
-bad err 'not supported yet' '-z|compress' -- -z -o @OUT@ -- true
+bad err 'compression' '0' -- -z 0 -o @OUT@ -- true
+bad err 'compression' '23' -- -z 23 -o @OUT@ -- true
+bad err 'not supported yet' 'switch-output' -- --switch-output -o @OUT@ -- true
 bad err 'modifier' 'z' -- -e cpu-clock:zz -o @OUT@ -- true
 bad err 'foo' 'software' -- -e 'software/foo=1/' -o @OUT@ -- true
 bad err 'msr/tsc/' "-a" -- -e msr/tsc/ -o @OUT@ -- true

@@ -368,8 +368,10 @@ static const struct reject_row reject_rows[] = {
 	{ { "--call-graph", "fp,100", "true" }, "only --call-graph dwarf" },
 	{ { "--call-graph", "dwarf,", "true" }, "stack dump size" },
 	{ { "--call-graph", "dwarf,-8", "true" }, "stack dump size" },
-	{ { "-z", "true" }, "not supported yet" },
-	{ { "--compression-level=3", "true" }, "not supported yet" },
+	{ { "-z", "0", "true" }, "compression-level" },
+	{ { "-z23", "true" }, "compression-level" },
+	{ { "--compression-level=abc", "true" }, "compression-level" },
+	{ { "--switch-output", "true" }, "not supported yet" },
 	{ { "-N", "true" }, "not supported yet" },
 	{ { "--overwrite", "true" }, "not supported yet" },
 	{ { "--switch-output", "true" }, "not supported yet" },
@@ -415,9 +417,21 @@ static void test_error_messages(void **state)
 	int argc;
 
 	(void)state;
-	argc = build_argv(argv, (const char *const[]){ "-z", "true", NULL });
+	argc = build_argv(argv, (const char *const[]){ "-N", "true", NULL });
 	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "option -z/--compression-level is not supported yet");
+	assert_string_equal(err, "option -N/--no-buildid-cache is not supported yet");
+
+	/* -z takes digits after it as its level; otherwise 1. */
+	argc = build_argv(argv, (const char *const[]){ "-z", "7", "true", NULL });
+	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), 0);
+	assert_int_equal(opts.comp_level, 7);
+	assert_int_equal(opts.argc, 1);
+	options__exit(&opts);
+	argc = build_argv(argv, (const char *const[]){ "-z", "true", NULL });
+	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), 0);
+	assert_int_equal(opts.comp_level, 1);
+	assert_string_equal(opts.argv[0], "true");
+	options__exit(&opts);
 
 	argc = build_argv(argv, (const char *const[]){ "--call-graph=lbrx", "true", NULL });
 	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), -EINVAL);
