@@ -25,6 +25,7 @@ int drain__init(struct drain *d, struct ring *rings, int nr_rings, struct writer
 	d->nr_rings = nr_rings;
 	d->w = w;
 	d->time_off = time_off;
+	d->out_pfd = -1;
 	d->iov = calloc(2 * (size_t)nr_rings + 1, sizeof(*d->iov));
 	d->pending = calloc((size_t)nr_rings, sizeof(*d->pending));
 	if (!d->iov || !d->pending) {
@@ -111,7 +112,7 @@ int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
 	       bool (*stop)(void *arg), void *arg, const sigset_t *sigmask)
 {
 	int64_t n;
-	int live = nfds;
+	int live = nfds - (d->out_pfd >= 0);
 
 	for (;;) {
 		n = drain__pass(d);
@@ -128,8 +129,14 @@ int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
 				continue;
 			return -errno;
 		}
+		/* The stream's reader exited: stop now, not at the next write,
+		 * which may be long in coming for a quiet workload. */
+		if (d->out_pfd >= 0 && (pfd[d->out_pfd].revents & (POLLERR | POLLHUP)))
+			return -EPIPE;
 		d->stats.wakeups++;
 		for (int i = 0; i < nfds; i++) {
+			if (i == d->out_pfd)
+				continue;
 			/* An fd whose task is gone reports HUP forever: stop polling
 			 * it; its ring is still drained every pass. When every
 			 * target is gone, -p/-t recordings end, as perf's do. */

@@ -35,6 +35,9 @@ struct drain {
 	bool *pending; /* rings with a window to release after the write */
 	struct drain_stats stats;
 	struct dso_track *track; /* build-id hit set fed from the rings, or NULL */
+	/* Index in drain__run's pfd of the output stream's fd, watched for its
+	 * reader going away (POLLERR); -1 (drain__init's) when not watched. */
+	int out_pfd;
 };
 
 /* Prepares a loop over rings writing to w. 0 or -ENOMEM. */
@@ -47,7 +50,8 @@ int64_t drain__pass(struct drain *d);
  * Passes and sleeps (ppoll on pfd with sigmask, so the flags the signal
  * handlers set are never missed) until stop(arg) is true, or, with
  * stop_on_hup, until every fd has hung up (all target threads gone); then
- * drains what is left. Returns 0 or the writer's negative errno.
+ * drains what is left. Returns 0 or the writer's negative errno; -EPIPE as
+ * soon as the reader of the watched output (out_pfd) is gone.
  */
 int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
 	       bool (*stop)(void *arg), void *arg, const sigset_t *sigmask);

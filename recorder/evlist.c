@@ -348,6 +348,10 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs,
 		for (int i = 0; i < nr; i++)
 			evlist->evsel[i].attr.sample_type |=
 				PERF_SAMPLE_IDENTIFIER | (same_type ? PERF_SAMPLE_ID : 0);
+	} else if (opts->pipe_output) {
+		/* perf samples ID in a stream even for one event: the stream's
+		 * reader matches records to HEADER_ATTR's ids. */
+		evlist->evsel[0].attr.sample_type |= PERF_SAMPLE_ID;
 	}
 	evlist->id_hdr_size = id_hdr_size(evlist->evsel[0].attr.sample_type);
 	return 0;

@@ -5,6 +5,7 @@
  * checked, so bad input never leaves a file behind.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <limits.h>
 #include <signal.h>
@@ -132,6 +133,9 @@ static int synthesize(struct writer *w, const struct evlist *evlist, const struc
 	}
 	if (!ret && synth__module_mmaps(w, "/proc", evlist->id_hdr_size))
 		pr_verbose("Problems creating module maps, continuing anyway...\n");
+	/* A stream names its events here; a file does in EVENT_DESC. */
+	if (!ret && writer__is_pipe(w))
+		ret = synth__event_update_names(w, evlist);
 	if (!ret)
 		ret = synth__thread_map_n(w, threads->pid, NULL, (size_t)threads->nr);
 	if (!ret)
@@ -172,10 +176,29 @@ static int synthesize(struct writer *w, const struct evlist *evlist, const struc
 	return synth__marker(w, PERF_RECORD_FINISHED_INIT);
 }
 
+/* The one line for a write that failed: a reader gone, or a full disk. */
+static void write_error(const char *verb, const char *output, int err)
+{
+	if (err == -EPIPE)
+		pr_err("the reader of the output pipe exited: recording stopped (keep the reader running until prec ends, or record to a file with -o)");
+	else
+		pr_err("cannot %s '%s': %s (check free space)", verb, output, strerror(-err));
+}
+
+/* perf's rule: no -o and stdout is a FIFO means a stream; so does -o -. */
+static bool output_is_pipe(const char *output)
+{
+	struct stat st;
+
+	if (output)
+		return !strcmp(output, "-");
+	return !fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode);
+}
+
 int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *fatal_sig)
 {
 	struct record_opts opts = *opts_in;
-	const char *output = opts.output ? opts.output : PREC_DEFAULT_OUTPUT;
+	const char *output;
 	struct event_specs specs = { 0 };
 	struct evlist evlist = { 0 };
 	struct workload wl = { .pid = -1, .go_fd = -1, .err_fd = -1 };
@@ -190,6 +213,8 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	struct drain drain = { 0 };
 	struct dso_track *track = NULL;
 	struct clock_ref clk = { .use = opts_in->use_clockid, .id = opts_in->clockid };
+	struct record_meta rm = { 0 };
+	bool have_meta = false;
 	sigset_t block, orig;
 	struct sigaction sa;
 	char err[512], path[PATH_MAX];
@@ -198,6 +223,22 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	int ret;
 
 	*fatal_sig = 0;
+	opts.pipe_output = output_is_pipe(opts.output);
+	output = opts.pipe_output ? "-" : opts.output ? opts.output : PREC_DEFAULT_OUTPUT;
+	if (opts.pipe_output && fcntl(STDOUT_FILENO, F_GETFL) < 0) {
+		pr_err("-o -: standard output is closed (give the stream a reader, e.g. 'prec -o - -- cmd | perf report -i -', or give -o FILE)");
+		goto out;
+	}
+	/* A closed 0, 1 or 2 would be reused by the next open (an event fd, the
+	 * output file) and written to by accident: park /dev/null there. */
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFL) < 0 && open("/dev/null", O_RDWR) != fd)
+			break;
+	if (opts.pipe_output && isatty(STDOUT_FILENO)) {
+		pr_err("-o -: standard output is a terminal (pipe it into a reader, e.g. 'prec -o - -- cmd | perf report -i -', or give -o FILE)");
+		status = PREC_EXIT_USAGE;
+		goto out;
+	}
 
 	/* 1. Everything from the command line, checked before any side effect. */
 	if (parse_all_events(&specs, &opts, err, sizeof(err))) {
@@ -230,6 +271,7 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	if (!opts.period)
 		opts.freq = effective_freq(&opts);
 	data_bytes = ring_bytes(&opts);
+	opts.mmap_bytes = data_bytes; /* HEADER_COMPRESSED's mmap_len */
 
 	/* 2. The machine: the CPUs to open on, the sysinfo snapshot for the header. */
 	if (target__cpus(&opts, &cpus))
@@ -284,8 +326,12 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 		goto out_kill;
 
 	/* 5. The file: header, attrs with their ids, the synthesized side-band. */
-	ret = writer__open(&w, output);
-	if (ret) {
+	ret = opts.pipe_output ? writer__open_pipe(&w, STDOUT_FILENO) : writer__open(&w, output);
+	if (ret && opts.pipe_output) {
+		pr_err("cannot write the stream to standard output: %s (run prec with its output open, e.g. piped into 'perf report -i -')",
+		       strerror(-ret));
+		goto out_kill;
+	} else if (ret) {
 		pr_err("cannot create the output file '%s': %s (%s)", output, strerror(-ret),
 		       output_hint(output, ret));
 		goto out_kill;
@@ -294,6 +340,18 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	if (!wev || fill_events(wev, &evlist, &idbuf))
 		goto out_abort;
 	ret = writer__begin(w, wev, (uint32_t)evlist.nr);
+	if (ret == -E2BIG && opts.pipe_output) {
+		pr_err("too many event ids for one pipe record (fewer CPUs or threads, or record to a file with -o)");
+		goto out_abort;
+	}
+	if (!ret && opts.pipe_output) {
+		/* A stream cannot be patched: its features go first, from what is
+		 * known now, as perf sends them. */
+		ret = record_meta__init(&rm, &si, wev, &evlist, &clk, &opts, argc, argv);
+		have_meta = true;
+		if (!ret)
+			ret = writer__send_features(w, &rm.meta);
+	}
 	if (!ret) {
 		/* The build-id hit set sees every record: synthesized ones through
 		 * the writer's observer, the kernel's in the drain loop. */
@@ -309,7 +367,7 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 			ret = writer__set_compression(w, opts.comp_level);
 	}
 	if (ret) {
-		pr_err("cannot write '%s': %s (check free space)", output, strerror(-ret));
+		write_error("write", output, ret);
 		goto out_abort;
 	}
 
@@ -331,6 +389,16 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	ret = drain__init(&drain, evlist.rings, evlist.nr_rings, w,
 			  evlist__sample_time_offset(&evlist));
 	drain.track = track;
+	if (!ret && opts.pipe_output) {
+		/* The stream's fd joins the poll set: POLLERR when its reader exits. */
+		struct pollfd *more = realloc(pfd, ((size_t)nr_pfd + 1) * sizeof(*pfd));
+
+		if (more) {
+			pfd = more;
+			pfd[nr_pfd] = (struct pollfd){ .fd = STDOUT_FILENO, .events = 0 };
+			drain.out_pfd = nr_pfd++;
+		}
+	}
 	if (!ret)
 		ret = drain__run(&drain, pfd, nr_pfd, !opts.argc && !opts.system_wide &&
 			         !opts.cpu_list, should_stop, &wl, &orig);
@@ -350,7 +418,7 @@ out_stopped:
 	if (!ret)
 		ret = synth__lost_samples(w, &evlist, wl.pid, &drain.stats.lost_samples);
 	if (ret) {
-		pr_err("cannot write '%s': %s (check free space)", output, strerror(-ret));
+		write_error("write", output, ret);
 		goto out_abort;
 	}
 
@@ -360,11 +428,18 @@ out_stopped:
 	comp_in = comp_out = 0;
 	if (opts.comp_level)
 		writer__compression_stats(w, &comp_in, &comp_out);
-	opts.mmap_bytes = data_bytes; /* HEADER_COMPRESSED's mmap_len */
-	ret = finish(w, &si, wev, &evlist, &drain.stats, &clk, &opts, argc, argv, track);
+	if (!have_meta) {
+		ret = record_meta__init(&rm, &si, wev, &evlist, &clk, &opts, argc, argv);
+		have_meta = true;
+		if (ret) {
+			write_error("finish", output, ret);
+			goto out_abort;
+		}
+	}
+	ret = finish(w, &rm, &drain.stats, track);
 	w = NULL;
 	if (ret) {
-		pr_err("cannot finish '%s': %s (check free space)", output, strerror(-ret));
+		write_error("finish", output, ret);
 		goto out_signals;
 	}
 	print_summary(&drain.stats, bytes, output, comp_in, comp_out);
@@ -387,6 +462,8 @@ out:
 	thread_map__delete(threads);
 	drain__exit(&drain);
 	dso_track__delete(track);
+	if (have_meta)
+		record_meta__exit(&rm);
 	free(wev);
 	free(idbuf);
 	sysinfo__exit(&si);

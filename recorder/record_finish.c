@@ -148,69 +148,81 @@ static void *tracing_blob(const struct evlist *evlist, size_t *len)
 	return blob;
 }
 
-int finish(struct writer *w, const struct sysinfo *si, const struct writer_event *wev,
-		  const struct evlist *evlist, const struct drain_stats *st,
-		  const struct clock_ref *clk, const struct record_opts *opts, int argc, char **argv,
-		  struct dso_track *track)
+int record_meta__init(struct record_meta *rm, const struct sysinfo *si,
+		     const struct writer_event *wev, const struct evlist *evlist,
+		     const struct clock_ref *clk, const struct record_opts *opts, int argc,
+		     char **argv)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	struct writer_group *groups;
-	int ret;
-	struct writer_meta meta = {
-		.si = si,
-		.events = wev,
-		.nr_events = (uint32_t)evlist->nr,
-		.exe = exe,
-		.argc = argc,
-		.argv = argv,
-		.version = PREC_VERSION,
-		.first_sample_time = st->first_time,
-		.last_sample_time = st->last_time,
-		.use_clockid = clk->use,
-		.clockid = clk->id,
-		.clockid_res_ns = clk->res_ns,
-		.clock_tod_ns = clk->tod_ns,
-		.clock_clockid_ns = clk->clock_ns,
-		.branch_stack = opts->branch_filter != 0,
-		.compressed = opts->comp_level != 0,
-		.comp_level = (uint32_t)opts->comp_level,
-		.comp_mmap_len = (uint32_t)(opts->mmap_bytes + (uint64_t)sysconf(_SC_PAGESIZE)),
-	};
+	ssize_t n = readlink("/proc/self/exe", rm->exe, sizeof(rm->exe) - 1);
+	struct writer_meta *meta = &rm->meta;
 
+	memset(meta, 0, sizeof(*meta));
 	if (n > 0)
-		exe[n] = '\0';
+		rm->exe[n] = '\0';
 	else
-		snprintf(exe, sizeof(exe), "%s", argv[0]);
-	if (meta.compressed) {
-		uint64_t in, out;
-
-		writer__compression_stats(w, &in, &out);
-		/* perf rounds the ratio to the nearest integer. */
-		meta.comp_ratio = out ? (uint32_t)((double)in / (double)out + 0.5) : 0;
-	}
-	meta.tracing_data = tracing_blob(evlist, &meta.tracing_data_len);
+		snprintf(rm->exe, sizeof(rm->exe), "%s", argv[0]);
+	meta->si = si;
+	meta->events = wev;
+	meta->nr_events = (uint32_t)evlist->nr;
+	meta->exe = rm->exe;
+	meta->argc = argc;
+	meta->argv = argv;
+	meta->version = PREC_VERSION;
+	meta->use_clockid = clk->use;
+	meta->clockid = clk->id;
+	meta->clockid_res_ns = clk->res_ns;
+	meta->clock_tod_ns = clk->tod_ns;
+	meta->clock_clockid_ns = clk->clock_ns;
+	meta->branch_stack = opts->branch_filter != 0;
+	meta->compressed = opts->comp_level != 0;
+	meta->comp_level = (uint32_t)opts->comp_level;
+	meta->comp_mmap_len = (uint32_t)(opts->mmap_bytes + (uint64_t)sysconf(_SC_PAGESIZE));
+	meta->tracing_data = tracing_blob(evlist, &meta->tracing_data_len);
 	/* GROUP_DESC: every group of more than one event, leaders in order. */
-	groups = calloc((size_t)evlist->nr, sizeof(*groups));
-	for (int i = 0; groups && i < evlist->nr; i++) {
+	rm->groups = calloc((size_t)evlist->nr, sizeof(*rm->groups));
+	if (!rm->groups)
+		return -ENOMEM;
+	for (int i = 0; i < evlist->nr; i++) {
 		const struct evsel *evsel = &evlist->evsel[i];
 
 		if (evsel->leader != i || evsel->nr_members < 2)
 			continue;
-		groups[meta.nr_groups].name = evsel->group_name;
-		groups[meta.nr_groups].leader_idx = (uint32_t)i;
-		groups[meta.nr_groups].nr_members = (uint32_t)evsel->nr_members;
-		meta.nr_groups++;
+		rm->groups[meta->nr_groups].name = evsel->group_name;
+		rm->groups[meta->nr_groups].leader_idx = (uint32_t)i;
+		rm->groups[meta->nr_groups].nr_members = (uint32_t)evsel->nr_members;
+		meta->nr_groups++;
 	}
-	meta.groups = groups;
+	meta->groups = rm->groups;
+	return 0;
+}
+
+void record_meta__exit(struct record_meta *rm)
+{
+	free(rm->groups);
+	free((void *)rm->meta.tracing_data);
+	rm->groups = NULL;
+	rm->meta.tracing_data = NULL;
+}
+
+int finish(struct writer *w, struct record_meta *rm, const struct drain_stats *st,
+	   struct dso_track *track)
+{
+	struct writer_meta *meta = &rm->meta;
+
+	meta->first_sample_time = st->first_time;
+	meta->last_sample_time = st->last_time;
+	if (meta->compressed) {
+		uint64_t in, out;
+
+		writer__compression_stats(w, &in, &out);
+		/* perf rounds the ratio to the nearest integer. */
+		meta->comp_ratio = out ? (uint32_t)((double)in / (double)out + 0.5) : 0;
+	}
 	if (track) {
 		/* The hit set is complete: no more records will be written. */
 		writer__set_observer(w, NULL, NULL);
-		if (!dso_track__finish(track, &meta.buildids, &meta.nr_buildids))
-			pr_verbose("build-ids of %u hit DSOs\n", meta.nr_buildids);
+		if (!dso_track__finish(track, &meta->buildids, &meta->nr_buildids))
+			pr_verbose("build-ids of %u hit DSOs\n", meta->nr_buildids);
 	}
-	ret = writer__finish(w, &meta);
-	free(groups);
-	free((void *)meta.tracing_data);
-	return ret;
+	return writer__finish(w, meta);
 }

@@ -8,6 +8,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <limits.h>
+
+#include "prec/writer.h"
 
 struct dso_track;
 struct drain;
@@ -56,10 +59,25 @@ int drain_backward(struct evlist *evlist, struct writer *w, struct drain *fwd);
 void print_summary(const struct drain_stats *st, uint64_t bytes, const char *path,
 		   uint64_t comp_in, uint64_t comp_out);
 
-/* The feature metadata, then writer__finish. Returns its result; w is freed. */
-int finish(struct writer *w, const struct sysinfo *si, const struct writer_event *wev,
-	   const struct evlist *evlist, const struct drain_stats *st,
-	   const struct clock_ref *clk, const struct record_opts *opts, int argc, char **argv,
+/* The file's metadata, with what it owns. */
+struct record_meta {
+	struct writer_meta meta;
+	char exe[PATH_MAX];
+	struct writer_group *groups;
+};
+
+/* Everything the features need that is known before the drain (all of it
+ * but sample times, the compression ratio and the build-ids). 0 or -ENOMEM;
+ * record_meta__exit in both cases. */
+int record_meta__init(struct record_meta *rm, const struct sysinfo *si,
+		     const struct writer_event *wev, const struct evlist *evlist,
+		     const struct clock_ref *clk, const struct record_opts *opts, int argc,
+		     char **argv);
+void record_meta__exit(struct record_meta *rm);
+
+/* What the drain learnt added to rm, then writer__finish. Returns its
+ * result; w is freed. */
+int finish(struct writer *w, struct record_meta *rm, const struct drain_stats *st,
 	   struct dso_track *track);
 
 #endif

@@ -258,4 +258,13 @@ int synth__lost_samples(struct writer *w, const struct evlist *evlist, pid_t pid
 /* A payload-less user record (FINISHED_INIT, FINISHED_ROUND). */
 int synth__marker(struct writer *w, uint32_t type);
 
+/* synthesize_pipe.c */
+
+/* One EVENT_UPDATE of type NAME, as perf sends it in a pipe. 0 or -errno
+ * (-ENAMETOOLONG for a name over 500 bytes). */
+int synth__event_update_name(struct writer *w, uint64_t id, const char *name);
+
+/* An EVENT_UPDATE NAME for every event with an open fd, by its first id. */
+int synth__event_update_names(struct writer *w, const struct evlist *evlist);
+
 #endif

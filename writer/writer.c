@@ -18,6 +18,7 @@
 #include "features.h"
 #include "file_header.h"
 #include "compress.h"
+#include "pipe.h"
 #include "writer_int.h"
 
 #ifndef IOV_MAX
@@ -190,19 +191,75 @@ int writer__flush(struct writer *w)
 	return 0;
 }
 
+int writer__open_pipe(struct writer **out, int fd)
+{
+	struct writer *w;
+
+	if (!out || fd < 0)
+		return -EINVAL;
+	*out = NULL;
+	/* A closed descriptor is found now, before anything is recorded. */
+	if (fcntl(fd, F_GETFL) < 0)
+		return -errno;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->fd = fd;
+	w->pipe = true;
+	w->path = strdup("-");
+	w->buf = malloc(WRITER_BUF_SIZE);
+	if (!w->path || !w->buf) {
+		free(w->path);
+		free(w->buf);
+		free(w);
+		return -ENOMEM;
+	}
+	*out = w;
+	return 0;
+}
+
+bool writer__is_pipe(const struct writer *w)
+{
+	return w && w->pipe;
+}
+
 int writer__begin(struct writer *w, const struct writer_event *events, uint32_t nr_events)
 {
 	int err;
 
 	if (!w || w->begun)
 		return -EINVAL;
-	err = file_header__begin(w, events, nr_events);
-	if (err)
-		return err;
+	if (w->pipe) {
+		w->begun = true; /* the stream's front goes through the buffer */
+		err = pipe__begin(w, events, nr_events);
+		if (err) {
+			w->begun = false;
+			return err;
+		}
+	} else {
+		err = file_header__begin(w, events, nr_events);
+		if (err)
+			return err;
+	}
 	w->events = events;
 	w->nr_events = nr_events;
 	w->begun = true;
 	return 0;
+}
+
+int writer__send_features(struct writer *w, const struct writer_meta *meta)
+{
+	struct writer_meta with_events;
+
+	if (!w || !w->begun || !w->pipe || !meta)
+		return -EINVAL;
+	if (!meta->events) {
+		with_events = *meta;
+		with_events.events = w->events;
+		with_events.nr_events = w->nr_events;
+		meta = &with_events;
+	}
+	return pipe__features(w, meta);
 }
 
 void writer__set_observer(struct writer *w, void (*fn)(void *arg, const void *buf, size_t len),
@@ -212,12 +269,10 @@ void writer__set_observer(struct writer *w, void (*fn)(void *arg, const void *bu
 	w->observer_arg = arg;
 }
 
-int writer__write(struct writer *w, const void *buf, size_t len)
+int writer__put(struct writer *w, const void *buf, size_t len)
 {
 	int err;
 
-	if (!w || !w->begun || (!buf && len))
-		return -EINVAL;
 	if (w->err)
 		return w->err;
 	if (len > WRITER_BUF_SIZE - w->buf_len) {
@@ -231,13 +286,23 @@ int writer__write(struct writer *w, const void *buf, size_t len)
 		if (err)
 			return err;
 		w->data_flushed += len;
-	} else {
+	} else if (len) {
 		memcpy(w->buf + w->buf_len, buf, len);
 		w->buf_len += len;
 	}
-	if (w->observer && len)
-		w->observer(w->observer_arg, buf, len);
 	return 0;
+}
+
+int writer__write(struct writer *w, const void *buf, size_t len)
+{
+	int err;
+
+	if (!w || !w->begun || (!buf && len))
+		return -EINVAL;
+	err = writer__put(w, buf, len);
+	if (!err && w->observer && len)
+		w->observer(w->observer_arg, buf, len);
+	return err;
 }
 
 int writer__writev(struct writer *w, const struct iovec *iov, int cnt)
@@ -376,6 +441,16 @@ int writer__finish(struct writer *w, const struct writer_meta *meta)
 	err = writer__flush(w);
 	if (err)
 		goto out;
+	if (w->pipe) {
+		/* The stream ends with the build-ids; nothing before it changes. */
+		err = pipe__finish(w, meta);
+		if (!err)
+			err = writer__flush(w);
+		if (!err && close(w->fd) && errno != EINTR)
+			err = -errno;
+		w->fd = -1;
+		goto out;
+	}
 	err = features__write(w, meta, feat_bits);
 	if (err)
 		goto out;
@@ -401,7 +476,8 @@ void writer__abort(struct writer *w)
 		return;
 	if (w->fd >= 0)
 		close(w->fd);
-	if (unlink(w->path) && errno != ENOENT)
+	/* A stream cannot be taken back: the reader sees it end early. */
+	if (!w->pipe && unlink(w->path) && errno != ENOENT)
 		pr_debug("removing %s: %s\n", w->path, strerror(errno));
 	writer__free(w);
 }

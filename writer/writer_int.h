@@ -23,6 +23,7 @@ struct writer {
 	 * write and finish fails with it instead of producing a corrupt file. */
 	int err;
 	bool begun;
+	bool pipe; /* a stream (writer__open_pipe): nothing is patched or removed */
 	struct perf_file_header header; /* as written at begin; patched at finish */
 	const struct writer_event *events; /* from writer__begin, not owned */
 	uint32_t nr_events;
@@ -41,5 +42,7 @@ int writer__write_raw(struct writer *w, const void *buf, size_t len);
 int writer__pwrite_raw(struct writer *w, const void *buf, size_t len, uint64_t off);
 /* Writes out the buffered data bytes. 0 or -errno. */
 int writer__flush(struct writer *w);
+/* Appends len bytes to the data, buffered, without telling the observer. 0 or -errno. */
+int writer__put(struct writer *w, const void *buf, size_t len);
 
 #endif

@@ -33,6 +33,14 @@ enum perf_user_event_type {
 	PERF_RECORD_FINISHED_INIT = 82,
 };
 
+/* EVENT_UPDATE's types (perf's enum perf_event_update_type). */
+enum {
+	PERF_EVENT_UPDATE__UNIT = 0,
+	PERF_EVENT_UPDATE__SCALE = 1,
+	PERF_EVENT_UPDATE__NAME = 2,
+	PERF_EVENT_UPDATE__CPUS = 3,
+};
+
 /* The largest record the kernel's u16 size field allows. */
 #define PERF_RECORD_MAX_SIZE 0xffffu
 

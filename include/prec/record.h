@@ -55,6 +55,12 @@ struct record_opts {
 	bool all_cgroups; /* --all-cgroups */
 	uint64_t branch_filter; /* -b / -j: branch_sample_type; 0 none */
 	int comp_level; /* -z: zstd level 1..22; 0 without -z */
+	bool no_buildid; /* -B: no HEADER_BUILD_ID, no build-id cache */
+	bool no_buildid_cache; /* -N: HEADER_BUILD_ID but no build-id cache */
+	bool buildid_all; /* --buildid-all: every mapped DSO's build-id */
+	bool buildid_mmap; /* --buildid-mmap: attr.build_id, synthesized MMAP2 ids;
+			    * implies no HEADER_BUILD_ID and no cache, as perf */
+	bool pipe_output; /* set by the recorder: -o -, or no -o and stdout a FIFO */
 	int callchain_mode; /* -g / --call-graph: enum callchain_mode, 0 none */
 	uint32_t callchain_dump; /* --call-graph dwarf,SIZE */
 	bool user_callchains; /* --user-callchains */

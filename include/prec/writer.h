@@ -111,6 +111,25 @@ struct writer_auxtrace_entry {
 int writer__open(struct writer **out, const char *path);
 
 /*
+ * Pipe mode (`-o -`): a stream on fd, laid out as perf record's pipe output.
+ * Nothing is renamed, patched or removed; writer__finish closes fd. 0 and
+ * *out, or -EBADF for a closed fd, -ENOMEM.
+ */
+int writer__open_pipe(struct writer **out, int fd);
+
+/* Whether w writes a stream (writer__open_pipe). */
+bool writer__is_pipe(const struct writer *w);
+
+/*
+ * Pipe mode, right after writer__begin: the HEADER_FEATURE records for the
+ * features perf sends in a pipe (built from meta, so from what is known at
+ * the start), the end marker, then the tracing data. A feature too large
+ * for one record is split or reduced (said under -v). 0 or -errno; -EINVAL
+ * in file mode, where features come at writer__finish.
+ */
+int writer__send_features(struct writer *w, const struct writer_meta *meta);
+
+/*
  * Writes the provisional header, every event's ids and the attr section; the
  * data section starts right after. Returns 0 or a negative errno.
  */
@@ -161,6 +180,8 @@ uint64_t writer__data_size(const struct writer *w);
 uint64_t writer__file_size(const struct writer *w);
 
 /*
+ * Pipe mode: writes a HEADER_BUILD_ID record per meta build-id, flushes and
+ * closes the stream. File mode:
  * Flushes the data, writes the feature sections perf record writes for this
  * recording (a feature whose data is missing is left out, its bit cleared),
  * rewrites the header with the final sizes and bits, closes and frees w.

@@ -80,6 +80,10 @@ static const struct accept_row accept_rows[] = {
 	{ .args = { "-o", "out.data", "true" }, .output = "out.data", .cmd = { "true" } },
 	{ .args = { "--output", "out.data", "true" }, .output = "out.data", .cmd = { "true" } },
 	{ .args = { "--output=out.data", "true" }, .output = "out.data", .cmd = { "true" } },
+	/* -o -: pipe mode */
+	{ .args = { "-o", "-", "true" }, .output = "-", .cmd = { "true" } },
+	{ .args = { "--output=-", "true" }, .output = "-", .cmd = { "true" } },
+	{ .args = { "-o-", "true" }, .output = "-", .cmd = { "true" } },
 	{ .args = { "-oout.data", "true" }, .output = "out.data", .cmd = { "true" } },
 	{ .args = { "-o", "a", "-o", "b", "true" }, .output = "b", .cmd = { "true" } },
 	{ .args = { "--output=x=y", "true" }, .output = "x=y", .cmd = { "true" } },
@@ -345,9 +349,6 @@ static const struct reject_row reject_rows[] = {
 	{ { "-m", "123456789012345678901234567890", "true" }, "-m" },
 	{ { "--mmap-pages" }, "needs a value" },
 	/* -o */
-	{ { "-o", "-", "true" }, "not supported yet" },
-	{ { "--output=-", "true" }, "not supported yet" },
-	{ { "-o-", "true" }, "not supported yet" },
 	{ { "-o", "", "true" }, "empty" },
 	{ { "--output=", "true" }, "empty" },
 	{ { "-o" }, "needs a value" },
