@@ -5,12 +5,15 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "prec/dso_track.h"
 #include "prec/event.h"
 #include "prec/mmap.h"
 #include "prec/writer.h"
 #include "drain.h"
+#include "sideband_log.h"
+#include "unwind.h"
 
 static const struct perf_event_header finished_round = {
 	.type = PERF_RECORD_FINISHED_ROUND,
@@ -56,6 +59,8 @@ static void drain__scan(struct drain *d, struct ring *r)
 			break;
 		if (d->track)
 			dso_track__ring_record(d->track, r, rec, h);
+		if (d->sblog && sideband_log__wants(h->type))
+			sideband_log__add_ring(d->sblog, r, rec, h->size);
 		if (h->type == PERF_RECORD_SAMPLE) {
 			d->stats.samples++;
 			if (d->time_off >= 0 && h->size >= sizeof(*h) + (unsigned)d->time_off + 8) {
@@ -73,11 +78,34 @@ static void drain__scan(struct drain *d, struct ring *r)
 	}
 }
 
+/*
+ * --max-size: shrinks r's window to the whole records that fit in what is
+ * left of the cap, so the file never passes it by more than the features.
+ */
+static void drain__cap(struct drain *d, struct ring *r, uint64_t *room)
+{
+	uint64_t pos = r->start, cut = r->start;
+
+	if (r->end - r->start <= *room) {
+		*room -= r->end - r->start;
+		return;
+	}
+	while (ring__read_event(r, &pos) && pos - r->start <= *room)
+		cut = pos;
+	r->end = cut;
+	*room = 0;
+	d->capped = true;
+}
+
 int64_t drain__pass(struct drain *d)
 {
 	int cnt = 0;
 	uint64_t bytes = 0;
+	uint64_t room = d->max_bytes > d->stats.bytes ? d->max_bytes - d->stats.bytes : 0;
 	int ret;
+
+	if (d->capped)
+		return 0;
 
 	for (int i = 0; i < d->nr_rings; i++) {
 		struct ring *r = &d->rings[i];
@@ -85,6 +113,15 @@ int64_t drain__pass(struct drain *d)
 		d->pending[i] = false;
 		if (!ring__read_init(r))
 			continue;
+		/* --mmap-flush: a ring with less than that waits for more (the
+		 * last passes, with flush 0, take everything). */
+		if (d->flush > 1 && r->end - r->start < d->flush)
+			continue;
+		if (d->max_bytes) {
+			drain__cap(d, r, &room);
+			if (r->end == r->start)
+				continue;
+		}
 		drain__scan(d, r);
 		bytes += r->end - r->start;
 		cnt += ring__spans(r, &d->iov[cnt]);
@@ -92,6 +129,12 @@ int64_t drain__pass(struct drain *d)
 	}
 	if (!cnt)
 		return 0;
+	if (d->unwind) {
+		/* The same windows, copied with their DWARF samples unwound. */
+		cnt = unwinder__rewrite(d->unwind, d->rings, d->pending, d->nr_rings, d->iov);
+		if (cnt < 0)
+			return cnt;
+	}
 	/* Everything before this marker may be sorted and flushed by the reader. */
 	d->iov[cnt].iov_base = (void *)&finished_round;
 	d->iov[cnt].iov_len = sizeof(finished_round);
@@ -122,7 +165,8 @@ int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
 			break;
 		if (n > 0)
 			continue; /* busy: look again before sleeping */
-		int p = ppoll(pfd, (nfds_t)nfds, NULL, sigmask);
+		struct timespec ts = { d->timeout_ms / 1000, (d->timeout_ms % 1000) * 1000000L };
+		int p = ppoll(pfd, (nfds_t)nfds, d->timeout_ms ? &ts : NULL, sigmask);
 
 		if (p < 0) {
 			if (errno == EINTR)
@@ -147,6 +191,9 @@ int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
 			}
 		}
 	}
+	if (d->no_tail)
+		return 0;
+	d->flush = 0;
 	do {
 		n = drain__pass(d);
 	} while (n > 0);

@@ -14,6 +14,8 @@ struct pollfd;
 struct ring;
 struct writer;
 struct dso_track;
+struct sideband_log;
+struct unwinder;
 
 struct drain_stats {
 	uint64_t samples;
@@ -24,6 +26,8 @@ struct drain_stats {
 	uint64_t first_time; /* smallest sample time; 0 when none */
 	uint64_t last_time; /* largest sample time */
 	uint64_t bytes; /* ring bytes written */
+	uint64_t unwound; /* --unwind=record: samples unwound (unwinder__summary) */
+	uint64_t unwind_partial; /* of which the unwind stopped early */
 };
 
 struct drain {
@@ -35,9 +39,17 @@ struct drain {
 	bool *pending; /* rings with a window to release after the write */
 	struct drain_stats stats;
 	struct dso_track *track; /* build-id hit set fed from the rings, or NULL */
+	struct unwinder *unwind; /* --unwind=record: a copy pass rewrites the DWARF
+				  * samples (unwind.h); NULL: zero-copy */
 	/* Index in drain__run's pfd of the output stream's fd, watched for its
 	 * reader going away (POLLERR); -1 (drain__init's) when not watched. */
 	int out_pfd;
+	uint64_t flush; /* --mmap-flush: a ring with fewer bytes waits (not at the end) */
+	int timeout_ms; /* the longest sleep between passes; 0: until data or a signal */
+	bool no_tail; /* set by stop(): do not drain what is left (--max-size) */
+	uint64_t max_bytes; /* --max-size: ring bytes this drain may write; 0 no cap */
+	bool capped; /* the cap was reached: what is left in the rings stays */
+	struct sideband_log *sblog; /* --switch-output: the side-band kept, or NULL */
 };
 
 /* Prepares a loop over rings writing to w. 0 or -ENOMEM. */

@@ -9,6 +9,7 @@
  * sample's cpumode holding its IP, with machine__addr_cpumode()'s second try
  * in the other space (a "user" sample at a kernel address and the reverse).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,4 +177,19 @@ void dso_track__end_pass(struct dso_track *t)
 			dso_track_proc_drop(t, p);
 	}
 	t->pass++;
+}
+
+int dso_track__find_map(struct dso_track *t, uint32_t pid, uint64_t addr,
+			struct dso_track_map *out)
+{
+	struct proc *p = dso_track_proc(t, pid);
+	const struct dso_map *m = p ? dso_maps__find(&p->maps, addr) : NULL;
+
+	if (!m)
+		return -ENOENT;
+	out->start = m->start;
+	out->end = m->end;
+	out->pgoff = m->pgoff;
+	out->name = m->dso->name;
+	return 0;
 }

@@ -42,9 +42,10 @@ static int reserve(struct dso_maps *m, uint32_t extra)
 }
 
 /* Puts [s, e) in, cutting away whatever it overlaps (all of it older). */
-static int place(struct dso_maps *m, uint64_t s, uint64_t e, uint64_t time, struct dso *dso)
+static int place(struct dso_maps *m, uint64_t s, uint64_t e, uint64_t pgoff, uint64_t time,
+		 struct dso *dso)
 {
-	struct dso_map nm = { s, e, time, dso };
+	struct dso_map nm = { s, e, time, dso, pgoff };
 	uint32_t i, j;
 
 	if (reserve(m, 2))
@@ -54,6 +55,7 @@ static int place(struct dso_maps *m, uint64_t s, uint64_t e, uint64_t time, stru
 		/* Inside one range: split it around the new one. */
 		struct dso_map tail = m->v[i];
 
+		tail.pgoff += e - tail.start;
 		tail.start = e;
 		m->v[i].end = s;
 		memmove(&m->v[i + 3], &m->v[i + 1], (m->nr - i - 1) * sizeof(*m->v));
@@ -67,8 +69,11 @@ static int place(struct dso_maps *m, uint64_t s, uint64_t e, uint64_t time, stru
 	j = i;
 	while (j < m->nr && m->v[j].end <= e)
 		j++; /* covered whole */
-	if (j < m->nr && m->v[j].start < e)
-		m->v[j].start = e; /* overlapped on its left: keep its right */
+	if (j < m->nr && m->v[j].start < e) {
+		/* overlapped on its left: keep its right */
+		m->v[j].pgoff += e - m->v[j].start;
+		m->v[j].start = e;
+	}
 	/* Ranges [i, j) go; the new one takes their place. */
 	if (j == i) {
 		memmove(&m->v[i + 1], &m->v[i], (m->nr - i) * sizeof(*m->v));
@@ -83,6 +88,12 @@ static int place(struct dso_maps *m, uint64_t s, uint64_t e, uint64_t time, stru
 
 int dso_maps__insert(struct dso_maps *m, uint64_t start, uint64_t end, uint64_t time,
 		     struct dso *dso)
+{
+	return dso_maps__insert_file(m, start, end, 0, time, dso);
+}
+
+int dso_maps__insert_file(struct dso_maps *m, uint64_t start, uint64_t end, uint64_t pgoff,
+			  uint64_t time, struct dso *dso)
 {
 	uint64_t cur = start;
 
@@ -103,7 +114,7 @@ int dso_maps__insert(struct dso_maps *m, uint64_t start, uint64_t end, uint64_t 
 				break;
 			}
 		}
-		err = place(m, cur, piece_end, time, dso);
+		err = place(m, cur, piece_end, pgoff + (cur - start), time, dso);
 		if (err)
 			return err;
 		cur = next;

@@ -16,6 +16,7 @@ struct dso_map {
 	uint64_t start, end;
 	uint64_t time;
 	struct dso *dso;
+	uint64_t pgoff; /* file offset of start (kept right when a range is cut) */
 };
 
 struct dso_maps {
@@ -27,6 +28,11 @@ struct dso_maps {
  * where the failure hit; they stay sorted and disjoint). */
 int dso_maps__insert(struct dso_maps *m, uint64_t start, uint64_t end, uint64_t time,
 		     struct dso *dso);
+
+/* The same for a file mapped from offset pgoff, so addresses turn into file
+ * offsets (the record-time unwinder reads unwind tables through them). */
+int dso_maps__insert_file(struct dso_maps *m, uint64_t start, uint64_t end, uint64_t pgoff,
+			  uint64_t time, struct dso *dso);
 
 /* The range holding addr, or NULL. */
 const struct dso_map *dso_maps__find(const struct dso_maps *m, uint64_t addr);

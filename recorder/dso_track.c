@@ -91,6 +91,11 @@ int dso_track__set_sys_dir(struct dso_track *t, const char *sys_dir)
 	return 0;
 }
 
+void dso_track__set_buildids(struct dso_track *t, enum dso_track_buildids which)
+{
+	t->which = which;
+}
+
 static void proc__free(struct proc *p)
 {
 	dso_maps__exit(&p->maps);
@@ -300,7 +305,7 @@ static uint64_t record_time(const struct dso_track *t, const uint8_t *rec, size_
 }
 
 static void on_mmap(struct dso_track *t, uint32_t pid, uint16_t misc, uint64_t start, uint64_t len,
-		    const char *name, uint64_t time, const struct build_id *bid)
+		    uint64_t pgoff, const char *name, uint64_t time, const struct build_id *bid)
 {
 	uint16_t cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	bool kernel_space = cpumode == PERF_RECORD_MISC_KERNEL;
@@ -312,7 +317,7 @@ static void on_mmap(struct dso_track *t, uint32_t pid, uint16_t misc, uint64_t s
 		return; /* guests and hypervisors are not followed */
 	p = kernel_space ? &t->kernel : proc_findnew(t, pid);
 	d = p ? dso_track_dso(t, name, kernel_space) : NULL;
-	if (!d || dso_maps__insert(&p->maps, start, end, time, d)) {
+	if (!d || dso_maps__insert_file(&p->maps, start, end, pgoff, time, d)) {
 		t->st.nomem++;
 		return;
 	}
@@ -348,7 +353,8 @@ static void on_fork(struct dso_track *t, uint16_t misc, uint32_t pid, uint32_t p
 
 		if (time && m->time > time)
 			continue; /* mapped by the parent after the fork */
-		if (dso_maps__insert(&child->maps, m->start, m->end, m->time, m->dso)) {
+		if (dso_maps__insert_file(&child->maps, m->start, m->end, m->pgoff, m->time,
+					  m->dso)) {
 			t->st.nomem++;
 			return;
 		}
@@ -416,8 +422,8 @@ void dso_track__event(struct dso_track *t, const void *rec, size_t len)
 		if (h.size <= 40 ||
 		    (n = strnlen((const char *)r + 40, h.size - 40u)) == h.size - 40u)
 			break;
-		on_mmap(t, rd32(r + 8), h.misc, rd64(r + 16), rd64(r + 24), (const char *)r + 40,
-			record_time(t, r, h.size, 40 + n + 1), NULL);
+		on_mmap(t, rd32(r + 8), h.misc, rd64(r + 16), rd64(r + 24), rd64(r + 32),
+			(const char *)r + 40, record_time(t, r, h.size, 40 + n + 1), NULL);
 		break;
 	case PERF_RECORD_MMAP2: {
 		/* pid, tid, start, len, pgoff, {maj, min, ino, ino_generation |
@@ -433,8 +439,8 @@ void dso_track__event(struct dso_track *t, const void *rec, size_t len)
 			memcpy(bid.data, r + 44, bid.size);
 			pbid = &bid;
 		}
-		on_mmap(t, rd32(r + 8), h.misc, rd64(r + 16), rd64(r + 24), (const char *)r + 72,
-			record_time(t, r, h.size, 72 + n + 1), pbid);
+		on_mmap(t, rd32(r + 8), h.misc, rd64(r + 16), rd64(r + 24), rd64(r + 32),
+			(const char *)r + 72, record_time(t, r, h.size, 72 + n + 1), pbid);
 		break;
 	}
 	case PERF_RECORD_COMM:
@@ -588,7 +594,10 @@ int dso_track__finish(struct dso_track *t, const struct writer_buildid **out, ui
 		struct writer_buildid *w = &t->out[t->nr_out];
 		struct build_id bid;
 
-		if (d->kind == DSO_OTHER || (!d->hit && d->kind != DSO_VDSO))
+		if (t->which == DSO_TRACK_BUILDIDS_NONE)
+			break;
+		if (d->kind == DSO_OTHER ||
+		    (!d->hit && t->which != DSO_TRACK_BUILDIDS_ALL && d->kind != DSO_VDSO))
 			continue;
 		if (dso_read_bid(t, d, &bid))
 			continue;

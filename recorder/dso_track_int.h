@@ -57,6 +57,7 @@ struct pending {
 struct dso_track {
 	struct dso_track_layout l;
 	char *sys_dir;
+	enum dso_track_buildids which; /* what dso_track__finish lists */
 
 	struct dso **dsos; /* first-seen order: the order written */
 	uint32_t nr_dsos, cap_dsos;

@@ -57,6 +57,14 @@ static void evsel__config_sample(struct evsel *evsel, const struct record_opts *
 	}
 	if (opts->all_cgroups)
 		attr->sample_type |= PERF_SAMPLE_CGROUP;
+	/* --overwrite: every event a flight recorder (an overwrite term may
+	 * still turn one back, as the terms come after this). */
+	if (opts->overwrite)
+		attr->write_backward = 1;
+	if (opts->no_buffering) {
+		attr->watermark = 0;
+		attr->wakeup_events = 1;
+	}
 	if (opts->all_user) {
 		attr->exclude_kernel = 1;
 		attr->exclude_user = 0;
@@ -142,6 +150,8 @@ static void evsel__config(struct evsel *evsel, const struct record_opts *opts,
 		attr->task = 1;
 		attr->ksymbol = 1;
 		attr->bpf_event = 1;
+		/* --buildid-mmap: the kernel's MMAP2 records carry build-ids. */
+		attr->build_id = opts->buildid_mmap;
 	}
 }
 
@@ -562,6 +572,12 @@ void evlist__pause_backward(struct evlist *evlist)
 {
 	for (int i = 0; i < evlist->nr_bw_rings; i++)
 		ioctl(evlist->bw_rings[i].fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1);
+}
+
+void evlist__resume_backward(struct evlist *evlist)
+{
+	for (int i = 0; i < evlist->nr_bw_rings; i++)
+		ioctl(evlist->bw_rings[i].fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0);
 }
 
 /* Applies an ioctl to every open fd; immediate events only when all is set. */

@@ -70,9 +70,13 @@ uint64_t ring__read_init(struct ring *r)
 	uint64_t head = __atomic_load_n(&r->ctl->data_head, __ATOMIC_ACQUIRE);
 
 	if (r->backward) {
-		r->start = r->end = head;
-		if (!r->done)
-			r->end = ring__backward_end(r, head);
+		r->start = head;
+		r->end = ring__backward_end(r, head);
+		/* A snapshot after another: only what came since (positions count
+		 * down, so the older records start at the previous head). */
+		if (r->done && r->prev - head < r->end - head)
+			r->end = r->prev;
+		r->prev = head;
 		r->done = true;
 		return r->end - r->start;
 	}

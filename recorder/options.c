@@ -16,6 +16,7 @@
 #include "prec/clock.h"
 #include "prec/record.h"
 #include "callchain.h"
+#include "output_opts.h"
 #include "regs.h"
 
 enum opt_id {
@@ -49,6 +50,8 @@ enum opt_id {
 	OPT_COMPRESS,
 	OPT_CALLGRAPH_FP,
 	OPT_CALLGRAPH,
+	OPT_UNWIND,
+	OPT_OUTPUT_MGMT, /* output_opts.c; flag_off holds its enum output_opt */
 	OPT_LATER, /* a perf record option a later version of prec adds */
 };
 
@@ -111,6 +114,8 @@ static const struct opt_def opt_table[] = {
 	  "compress the ring data with zstd at level n (1..22, default 1)" },
 	{ 'g', 0, NULL, OPT_CALLGRAPH_FP, 0, NULL, "enables call-graph recording (frame pointers)" },
 	{ 0, 0, "call-graph", OPT_CALLGRAPH, 1, "mode", "fp, dwarf[,size] or lbr" },
+	{ 0, 0, "unwind", OPT_UNWIND, 1, "when",
+	  "with --call-graph dwarf: 'record' unwinds user stacks while recording (small files), 'report' leaves it to perf report" },
 	{ 'b', 0, "branch-any", OPT_BRANCH_ANY, 0, NULL, "sample any taken branches" },
 	{ 'j', 0, "branch-filter", OPT_BRANCH_FILTER, 1, "filter", "branch stack filter modes" },
 	{ 0, 0, "user-regs", OPT_USER_REGS, 2, "regs", "sample user registers (=ax,bx,... or all)" },
@@ -119,21 +124,34 @@ static const struct opt_def opt_table[] = {
 	{ 0, 0, "filter", OPT_FILTER, 1, "filter", "event filter for the tracepoint -e before it" },
 	{ 0, 0, "exclude-perf", OPT_EXCLUDE_PERF, 0, NULL, "don't record prec's own events (tracepoints before it)" },
 
-	/* perf record options that later issues implement: refused, never ignored. */
-	{ 'B', 0, "no-buildid", OPT_LATER, 0, NULL, NULL },
-	{ 'N', 0, "no-buildid-cache", OPT_LATER, 0, NULL, NULL },
+	/* Build-id and output options; the OPT_LATER ones (perf record options not
+	 * implemented) are refused, never ignored. */
+	{ 'B', offsetof(struct record_opts, no_buildid), "no-buildid", OPT_FLAG, 0, NULL,
+	  "do not collect build-ids (no HEADER_BUILD_ID, no build-id cache)" },
+	{ 'N', offsetof(struct record_opts, no_buildid_cache), "no-buildid-cache", OPT_FLAG, 0,
+	  NULL, "do not update the build-id cache (~/.debug)" },
 	{ 'S', 0, "snapshot", OPT_LATER, 2, NULL, NULL },
 	{ 'r', 0, "realtime", OPT_LATER, 1, NULL, NULL },
-	{ 0, 0, "mmap-flush", OPT_LATER, 1, NULL, NULL },
-	{ 0, 0, "switch-output", OPT_LATER, 2, NULL, NULL },
-	{ 0, 0, "switch-max-files", OPT_LATER, 1, NULL, NULL },
-	{ 0, 0, "timestamp-filename", OPT_LATER, 0, NULL, NULL },
-	{ 0, 0, "max-size", OPT_LATER, 1, NULL, NULL },
-	{ 0, 0, "overwrite", OPT_LATER, 0, NULL, NULL },
-	{ 0, 0, "tail-synthesize", OPT_LATER, 0, NULL, NULL },
-	{ 0, 0, "no-buffering", OPT_LATER, 0, NULL, NULL },
-	{ 0, 0, "buildid-all", OPT_LATER, 0, NULL, NULL },
-	{ 0, 0, "buildid-mmap", OPT_LATER, 0, NULL, NULL },
+	{ 0, OUTPUT_OPT_MMAP_FLUSH, "mmap-flush", OPT_OUTPUT_MGMT, 1, "size",
+	  "drain a ring only when it holds this much (B/K/M/G; default 1 byte)" },
+	{ 0, OUTPUT_OPT_SWITCH, "switch-output", OPT_OUTPUT_MGMT, 2, "signal|size|time",
+	  "rotate the output on SIGUSR2, at a size (100M) or a period (30s, 5m)" },
+	{ 0, OUTPUT_OPT_MAX_FILES, "switch-max-files", OPT_OUTPUT_MGMT, 1, "n",
+	  "keep at most n rotated files (the oldest go)" },
+	{ 0, offsetof(struct record_opts, timestamp_filename), "timestamp-filename", OPT_FLAG, 0,
+	  NULL, "append a timestamp to the output file name" },
+	{ 0, OUTPUT_OPT_MAX_SIZE, "max-size", OPT_OUTPUT_MGMT, 1, "size",
+	  "stop recording when the output reaches this size (B/K/M/G)" },
+	{ 0, offsetof(struct record_opts, overwrite), "overwrite", OPT_FLAG, 0, NULL,
+	  "flight recorder: overwritable rings, written at the end and on SIGUSR2" },
+	{ 0, offsetof(struct record_opts, tail_synthesize), "tail-synthesize", OPT_FLAG, 0, NULL,
+	  "synthesize the side-band at the end of the recording" },
+	{ 0, offsetof(struct record_opts, no_buffering), "no-buffering", OPT_FLAG, 0, NULL,
+	  "collect data without buffering (a wakeup per record)" },
+	{ 0, offsetof(struct record_opts, buildid_all), "buildid-all", OPT_FLAG, 0, NULL,
+	  "collect build-ids of every mapped DSO, not only those samples hit" },
+	{ 0, offsetof(struct record_opts, buildid_mmap), "buildid-mmap", OPT_FLAG, 0, NULL,
+	  "build-ids in MMAP2 records (no HEADER_BUILD_ID, no build-id cache)" },
 	{ 0, 0, "strict-freq", OPT_LATER, 0, NULL, NULL },
 	{ 0, 0, "group", OPT_LATER, 0, NULL, NULL },
 	{ 0, 0, "aio", OPT_LATER, 2, NULL, NULL },
@@ -263,11 +281,6 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 	case OPT_OUTPUT:
 		if (!*arg) {
 			snprintf(err, errlen, "empty %s file name", label);
-			return -EINVAL;
-		}
-		if (!strcmp(arg, "-")) {
-			snprintf(err, errlen,
-				 "-o - (pipe mode) is not supported yet (write to a file with -o FILE)");
 			return -EINVAL;
 		}
 		opts->output = arg;
@@ -417,6 +430,13 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		opts->callchain_dump = p.dump_size;
 		return 0;
 	}
+	case OPT_UNWIND:
+		if (strcmp(arg, "record") && strcmp(arg, "report")) {
+			snprintf(err, errlen, "unknown --unwind value '%s' (use record or report)", arg);
+			return -EINVAL;
+		}
+		opts->unwind_record = !strcmp(arg, "record");
+		return 0;
 	case OPT_LIST_EVENTS:
 		opts->list_events = true;
 		return 0;
@@ -437,6 +457,8 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		opts->nr_filters++;
 		return 0;
 	}
+	case OPT_OUTPUT_MGMT:
+		return output_opts__apply((enum output_opt)o->flag_off, arg, opts, err, errlen);
 	case OPT_LATER:
 		snprintf(err, errlen, "option %s is not supported yet", label);
 		return -EINVAL;
@@ -581,6 +603,15 @@ int options__parse(struct record_opts *opts, int argc, char **argv, char *err, s
 	}
 	if (opts->per_thread && (opts->system_wide || opts->cpu_list)) {
 		snprintf(err, errlen, "--per-thread cannot be combined with -a or -C");
+		ret = -EINVAL;
+		goto fail;
+	}
+	ret = output_opts__check(opts, err, errlen);
+	if (ret)
+		goto fail;
+	if (opts->unwind_record && opts->callchain_mode != CALLCHAIN_DWARF) {
+		snprintf(err, errlen,
+			 "--unwind=record needs DWARF call graphs (add --call-graph dwarf)");
 		ret = -EINVAL;
 		goto fail;
 	}

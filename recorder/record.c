@@ -33,27 +33,38 @@
 #include "drain.h"
 #include "prec/dso_track.h"
 #include "synthesize.h"
+#include "unwind.h"
 #include "record_int.h"
 #include "target.h"
 
 static volatile sig_atomic_t child_done;
 static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t switch_req;
 
 static void on_signal(int sig)
 {
 	if (sig == SIGCHLD)
 		child_done = 1;
+	else if (sig == SIGUSR2)
+		switch_req = 1;
 	else
 		stop_signal = sig;
 }
 
+/* After every drain pass: a stop, the output's limits and rotation, the end
+ * of the command. */
 static bool should_stop(void *arg)
 {
-	struct workload *w = arg;
+	struct rec_ctx *c = arg;
+	bool sw = switch_req;
 
 	if (stop_signal)
 		return true;
-	return child_done && workload__reap(w, false);
+	switch_req = 0;
+	if ((sw || c->opts->max_size || c->opts->switch_size || c->opts->switch_time_ms) &&
+	    record__output_check(c, sw))
+		return true;
+	return child_done && workload__reap(c->wl, false);
 }
 
 static int exit_status(const struct workload *w)
@@ -93,89 +104,6 @@ static int start_events(struct evlist *evlist, const struct record_opts *opts,
 	return 0;
 }
 
-/*
- * The side-band perf record writes before the kernel's records, in perf's
- * order: time conversion, ids, kernel and module maps, thread and cpu maps,
- * loaded BPF programs, the target's existing threads (COMM, FORK, MMAP2 from
- * /proc), the forked command's COMM, FINISHED_INIT.
- */
-static int synthesize(struct writer *w, const struct evlist *evlist, const struct sysinfo *si,
-		      const struct record_opts *opts, pid_t pid)
-{
-	const struct thread_map *threads = evlist->threads;
-	char cgroup_mnt[512], huge_mnt[512];
-	struct synth_opts so = {
-		.id_hdr_size = evlist->id_hdr_size,
-		.data_mmaps = opts->sample_addr,
-		.namespaces = opts->namespaces,
-		.cgroups = opts->all_cgroups,
-	};
-	struct kallsyms_scan ks;
-	int have_ks;
-	int ret;
-
-	if (evlist->nr_rings) {
-		ret = synth__time_conv(w, evlist->rings[0].ctl);
-		if (ret && ret != -EBUSY)
-			return ret;
-	}
-	ret = synth__id_index(w, evlist, threads->pid[0]);
-	if (ret)
-		return ret;
-	/* /proc/kallsyms is the costliest file synthesis reads: once. */
-	have_ks = !kallsyms__scan("/proc", &ks);
-	ret = have_ks ? synth__kernel_mmap_scan(w, &ks, evlist->id_hdr_size) : -ENOENT;
-	if ((ret == -EACCES || ret == -ENOENT) && evlist__exclude_kernel(evlist)) {
-		ret = 0; /* no kernel samples to resolve: nothing to warn about */
-	} else if (ret == -EACCES || ret == -ENOENT) {
-		pr_warn("kernel addresses are hidden, kernel samples will not resolve (check /proc/sys/kernel/kptr_restrict and /proc/kallsyms permission)");
-		ret = 0; /* said once; the recording goes on */
-	}
-	if (!ret && synth__module_mmaps(w, "/proc", evlist->id_hdr_size))
-		pr_verbose("Problems creating module maps, continuing anyway...\n");
-	/* A stream names its events here; a file does in EVENT_DESC. */
-	if (!ret && writer__is_pipe(w))
-		ret = synth__event_update_names(w, evlist);
-	if (!ret)
-		ret = synth__thread_map_n(w, threads->pid, NULL, (size_t)threads->nr);
-	if (!ret)
-		ret = synth__cpu_map(w, evlist);
-	if (!ret)
-		ret = synth__bpf_scan(w, si->bpf, have_ks ? &ks : NULL, evlist->id_hdr_size);
-	if (have_ks)
-		kallsyms_scan__exit(&ks);
-	if (ret)
-		return ret;
-
-	/* Threads that existed before the recording: all of them for -a/-C, the
-	 * targets for -p/-t/-u; a forked command has none yet. */
-	if (!evlist->workload_only) {
-		bool any = threads->nr == 1 && threads->pid[0] == -1;
-
-		if (so.cgroups && !synth__cgroup_mount("/proc", cgroup_mnt, sizeof(cgroup_mnt)))
-			so.cgroup_mnt = cgroup_mnt;
-		if (!synth__hugetlbfs_mount("/proc", huge_mnt, sizeof(huge_mnt)))
-			so.hugetlbfs_mnt = huge_mnt;
-		ret = synth__threads(w, "/proc", any ? NULL : threads->pid,
-				     any ? 0 : (size_t)threads->nr, &so);
-		if (ret == -ENOENT || ret == -EACCES) {
-			pr_warn("cannot list /proc: existing processes will not resolve (is /proc mounted?)");
-			ret = 0;
-		}
-		if (ret)
-			return ret;
-	}
-	/* The forked command, named until its exec renames it. */
-	if (pid > 0) {
-		ret = synth__comm(w, pid, pid, "prec-exec", evlist->id_hdr_size);
-		if (!ret && opts->namespaces)
-			ret = synth__namespaces(w, "/proc", pid, pid, evlist->id_hdr_size);
-		if (ret)
-			return ret;
-	}
-	return synth__marker(w, PERF_RECORD_FINISHED_INIT);
-}
-
 /* The one line for a write that failed: a reader gone, or a full disk. */
 static void write_error(const char *verb, const char *output, int err)
 {
@@ -203,7 +131,6 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	struct evlist evlist = { 0 };
 	struct workload wl = { .pid = -1, .go_fd = -1, .err_fd = -1 };
 	struct sysinfo si = { 0 };
-	struct writer *w = NULL;
 	struct writer_event *wev = NULL;
 	uint64_t *idbuf = NULL;
 	struct cpu_map *cpus = NULL;
@@ -211,10 +138,10 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	struct pollfd *pfd = NULL;
 	int nr_pfd = 0;
 	struct drain drain = { 0 };
-	struct dso_track *track = NULL;
+	struct unwinder *unw = NULL;
 	struct clock_ref clk = { .use = opts_in->use_clockid, .id = opts_in->clockid };
-	struct record_meta rm = { 0 };
-	bool have_meta = false;
+	struct rec_ctx c = { .opts = &opts, .evlist = &evlist, .si = &si, .clk = &clk, .wl = &wl,
+			     .argc = argc, .argv = argv };
 	sigset_t block, orig;
 	struct sigaction sa;
 	char err[512], path[PATH_MAX];
@@ -225,6 +152,15 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	*fatal_sig = 0;
 	opts.pipe_output = output_is_pipe(opts.output);
 	output = opts.pipe_output ? "-" : opts.output ? opts.output : PREC_DEFAULT_OUTPUT;
+	c.output = output;
+	/* perf: a flight recorder's side-band is what is alive when it is read. */
+	if (opts.overwrite)
+		opts.tail_synthesize = true;
+	if (opts.pipe_output && (opts.switch_output || opts.timestamp_filename)) {
+		pr_err("--switch-output and --timestamp-filename name files: not with a pipe (give -o FILE)");
+		status = PREC_EXIT_USAGE;
+		goto out;
+	}
 	if (opts.pipe_output && fcntl(STDOUT_FILENO, F_GETFL) < 0) {
 		pr_err("-o -: standard output is closed (give the stream a reader, e.g. 'prec -o - -- cmd | perf report -i -', or give -o FILE)");
 		goto out;
@@ -293,10 +229,17 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	sigaction(SIGCHLD, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* SIGUSR2 rotates (--switch-output) or snapshots (--overwrite); perf
+	 * ignores it otherwise. */
+	if (opts.switch_signal || opts.overwrite)
+		sigaction(SIGUSR2, &sa, NULL);
+	else
+		signal(SIGUSR2, SIG_IGN);
 	sigemptyset(&block);
 	sigaddset(&block, SIGCHLD);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGUSR2);
 	sigprocmask(SIG_BLOCK, &block, &orig);
 
 	/* 4. Fork the command corked, find the threads, open the events, map. */
@@ -326,7 +269,7 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 		goto out_kill;
 
 	/* 5. The file: header, attrs with their ids, the synthesized side-band. */
-	ret = opts.pipe_output ? writer__open_pipe(&w, STDOUT_FILENO) : writer__open(&w, output);
+	ret = opts.pipe_output ? writer__open_pipe(&c.w, STDOUT_FILENO) : writer__open(&c.w, output);
 	if (ret && opts.pipe_output) {
 		pr_err("cannot write the stream to standard output: %s (run prec with its output open, e.g. piped into 'perf report -i -')",
 		       strerror(-ret));
@@ -339,32 +282,15 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	wev = calloc((size_t)evlist.nr, sizeof(*wev));
 	if (!wev || fill_events(wev, &evlist, &idbuf))
 		goto out_abort;
-	ret = writer__begin(w, wev, (uint32_t)evlist.nr);
+	/* --unwind=record: the attrs written describe the rewritten samples. */
+	if (opts.unwind_record && unwinder__setup(&unw, wev, (uint32_t)evlist.nr))
+		goto out_abort;
+	c.wev = wev;
+	c.unw = unw;
+	ret = record__begin_file(&c, SYNTH_START);
 	if (ret == -E2BIG && opts.pipe_output) {
 		pr_err("too many event ids for one pipe record (fewer CPUs or threads, or record to a file with -o)");
 		goto out_abort;
-	}
-	if (!ret && opts.pipe_output) {
-		/* A stream cannot be patched: its features go first, from what is
-		 * known now, as perf sends them. */
-		ret = record_meta__init(&rm, &si, wev, &evlist, &clk, &opts, argc, argv);
-		have_meta = true;
-		if (!ret)
-			ret = writer__send_features(w, &rm.meta);
-	}
-	if (!ret) {
-		/* The build-id hit set sees every record: synthesized ones through
-		 * the writer's observer, the kernel's in the drain loop. */
-		struct dso_track_layout tl;
-
-		dso_track__layout(evlist.evsel[0].attr.sample_type,
-				  evlist.evsel[0].attr.sample_id_all, &tl);
-		if (!dso_track__new(&track, &tl))
-			writer__set_observer(w, dso_track__stream, track);
-		ret = synthesize(w, &evlist, &si, &opts, wl.pid);
-		/* -z: the ring data from here on; synthesized records stay raw, as perf. */
-		if (!ret && opts.comp_level)
-			ret = writer__set_compression(w, opts.comp_level);
 	}
 	if (ret) {
 		write_error("write", output, ret);
@@ -386,9 +312,20 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 
 	/* 7. Drain until the command ends, every target thread is gone, or
 	 * prec is told to stop. */
-	ret = drain__init(&drain, evlist.rings, evlist.nr_rings, w,
+	ret = drain__init(&drain, evlist.rings, evlist.nr_rings, c.w,
 			  evlist__sample_time_offset(&evlist));
-	drain.track = track;
+	drain.track = c.track;
+	/* --mmap-flush: at most a quarter of the ring, as perf. */
+	drain.flush = opts.mmap_flush > data_bytes / 4 ? data_bytes / 4 : opts.mmap_flush;
+	if (opts.mmap_flush)
+		pr_verbose("mmap flush: %llu\n", (unsigned long long)drain.flush);
+	if (opts.switch_time_ms)
+		drain.timeout_ms = 100; /* the period is checked between passes */
+	c.drain = &drain;
+	record__set_cap(&c);
+	if (opts.switch_output)
+		drain.sblog = &c.sblog;
+	drain.unwind = unw;
 	if (!ret && opts.pipe_output) {
 		/* The stream's fd joins the poll set: POLLERR when its reader exits. */
 		struct pollfd *more = realloc(pfd, ((size_t)nr_pfd + 1) * sizeof(*pfd));
@@ -401,10 +338,15 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	}
 	if (!ret)
 		ret = drain__run(&drain, pfd, nr_pfd, !opts.argc && !opts.system_wide &&
-			         !opts.cpu_list, should_stop, &wl, &orig);
+			         !opts.cpu_list, should_stop, &c, &orig);
+	if (c.err)
+		ret = c.err; /* a rotation failed: what came after it does not count */
 out_stopped:
 	if (ret && !wl.exited) {
 		/* The file cannot take more: do not wait for the workload. */
+		workload__kill(&wl, SIGTERM);
+	} else if (c.size_limit && !wl.exited) {
+		/* --max-size: the file is full; the command is not waited for. */
 		workload__kill(&wl, SIGTERM);
 	} else if (stop_signal && !wl.exited) {
 		/* As perf: the workload is asked to end, then its tail drained. */
@@ -413,43 +355,31 @@ out_stopped:
 		drain__pass(&drain);
 	}
 	workload__reap(&wl, true);
-	if (!ret && evlist.nr_bw_rings)
-		ret = drain_backward(&evlist, w, &drain);
-	if (!ret)
-		ret = synth__lost_samples(w, &evlist, wl.pid, &drain.stats.lost_samples);
+	if (ret == -ECANCELED)
+		goto out_abort; /* a rotation failed and said why */
 	if (ret) {
 		write_error("write", output, ret);
 		goto out_abort;
 	}
 
 	/* 8. Finish: feature sections, final header, summary. */
-	uint64_t bytes = writer__data_size(w), comp_in, comp_out;
-
-	comp_in = comp_out = 0;
-	if (opts.comp_level)
-		writer__compression_stats(w, &comp_in, &comp_out);
-	if (!have_meta) {
-		ret = record_meta__init(&rm, &si, wev, &evlist, &clk, &opts, argc, argv);
-		have_meta = true;
-		if (ret) {
-			write_error("finish", output, ret);
-			goto out_abort;
-		}
-	}
-	ret = finish(w, &rm, &drain.stats, track);
-	w = NULL;
+	ret = record__end_file(&c, true);
 	if (ret) {
 		write_error("finish", output, ret);
-		goto out_signals;
+		goto out_abort;
 	}
-	print_summary(&drain.stats, bytes, output, comp_in, comp_out);
-	status = exit_status(&wl);
+	if (unw)
+		unwinder__summary(unw, &drain.stats);
+	drain.stats.samples -= c.samples_at_file_start;
+	print_summary(&drain.stats, c.file_bytes, c.final_name, c.comp_in, c.comp_out);
+	/* --max-size ended it on purpose: the recording is complete. */
+	status = c.size_limit ? 0 : exit_status(&wl);
 	*fatal_sig = stop_signal;
 	goto out_signals;
 
 out_abort:
-	writer__abort(w);
-	w = NULL;
+	writer__abort(c.w);
+	c.w = NULL;
 out_kill:
 	workload__kill(&wl, SIGKILL);
 out_signals:
@@ -461,9 +391,8 @@ out:
 	cpu_map__delete(cpus);
 	thread_map__delete(threads);
 	drain__exit(&drain);
-	dso_track__delete(track);
-	if (have_meta)
-		record_meta__exit(&rm);
+	rec_ctx__exit(&c);
+	unwinder__delete(unw);
 	free(wev);
 	free(idbuf);
 	sysinfo__exit(&si);

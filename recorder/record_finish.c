@@ -9,8 +9,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "prec/buildid_cache.h"
 #include "prec/clock.h"
 #include "prec/cpu_map.h"
 #include "prec/event.h"
@@ -75,6 +77,7 @@ int drain_backward(struct evlist *evlist, struct writer *w, struct drain *fwd)
 
 	evlist__pause_backward(evlist);
 	n = drain__init(&bw, evlist->bw_rings, evlist->nr_bw_rings, w, fwd->time_off);
+	bw.unwind = fwd->unwind; /* the file's attrs say the samples are unwound */
 	if (!n)
 		n = drain__pass(&bw);
 	if (n >= 0) {
@@ -102,6 +105,9 @@ void print_summary(const struct drain_stats *st, uint64_t bytes, const char *pat
 	if (st->lost)
 		pr_warn("%llu events lost in %llu chunks: the ring buffer filled up (try a larger -m or a lower -F)",
 			(unsigned long long)st->lost, (unsigned long long)st->lost_records);
+	if (st->unwound)
+		pr_info("[ prec record: Unwound %llu user stacks at record time, %llu incomplete (kept the frames found) ]\n",
+			(unsigned long long)st->unwound, (unsigned long long)st->unwind_partial);
 	if (comp_out)
 		/* perf's wording; "original" is what the data would have taken. */
 		pr_info("[ prec record: Captured and wrote %.3f MB %s (%llu samples), compressed (original %.3f MB, ratio is %.3f) ]\n",
@@ -225,4 +231,33 @@ int finish(struct writer *w, struct record_meta *rm, const struct drain_stats *s
 			pr_verbose("build-ids of %u hit DSOs\n", meta->nr_buildids);
 	}
 	return writer__finish(w, meta);
+}
+
+enum dso_track_buildids record__buildids(const struct record_opts *opts)
+{
+	/* perf: --buildid-mmap sets no_buildid (the ids travel in MMAP2). */
+	if (opts->no_buildid || opts->buildid_mmap)
+		return DSO_TRACK_BUILDIDS_NONE;
+	return opts->buildid_all ? DSO_TRACK_BUILDIDS_ALL : DSO_TRACK_BUILDIDS_HIT;
+}
+
+void record__cache_buildids(const struct writer_meta *meta)
+{
+	struct buildid_cache c;
+	struct timespec t0, t1;
+	char root[PATH_MAX];
+	uint32_t n;
+
+	if (!meta->nr_buildids)
+		return;
+	if (buildid_cache__root(root, sizeof(root))) {
+		pr_verbose("build-id cache: its directory name is too long (set PERF_BUILDID_DIR)\n");
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	buildid_cache__init(&c, root);
+	n = buildid_cache__add_list(&c, meta->buildids, meta->nr_buildids);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	pr_verbose("build-id cache: %u of %u DSOs in %s (%.1f ms)\n", n, meta->nr_buildids, root,
+		   (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
 }

@@ -9,8 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <limits.h>
+#include <sys/types.h>
 
+#include "prec/dso_track.h"
 #include "prec/writer.h"
+#include "sideband_log.h"
 
 struct dso_track;
 struct drain;
@@ -47,6 +50,24 @@ size_t ring_bytes(const struct record_opts *opts);
 /* The fix to suggest when the output file cannot be created. */
 const char *output_hint(const char *output, int err);
 
+/* When the side-band is synthesized (record_synth.c). */
+enum synth_when {
+	SYNTH_START, /* the first file's front */
+	SYNTH_NEW_FILE, /* the front of a file --switch-output starts */
+	SYNTH_TAIL, /* --tail-synthesize: after the data */
+};
+
+/* record_synth.c */
+
+
+/* The side-band in perf's order (see record_synth.c). 0 or the writer's -errno. */
+int record__synthesize(struct writer *w, const struct evlist *evlist, const struct sysinfo *si,
+		       const struct record_opts *opts, pid_t pid, enum synth_when when);
+
+/* Every thread of root and of its descendants in proc_dir, each process's
+ * leader before its threads. 0 and *out (caller frees), or -errno. */
+int proc__tree_tids(const char *proc_dir, pid_t root, pid_t **out, size_t *nr);
+
 /* record_finish.c */
 
 /* The events as the file lists them; ids in *idbuf (caller frees). 0 or -ENOMEM. */
@@ -79,5 +100,66 @@ void record_meta__exit(struct record_meta *rm);
  * result; w is freed. */
 int finish(struct writer *w, struct record_meta *rm, const struct drain_stats *st,
 	   struct dso_track *track);
+
+/* Which build-ids the file lists: perf's -B, --buildid-all, --buildid-mmap. */
+enum dso_track_buildids record__buildids(const struct record_opts *opts);
+
+/* perf record's build-id cache filled with the DSOs of meta's BUILD_ID list
+ * (buildid_cache.h); said under -v, never an error. */
+void record__cache_buildids(const struct writer_meta *meta);
+
+/* record_switch.c: the output over the recording's life. */
+
+struct clock_ref;
+struct unwinder;
+struct workload;
+
+struct rec_ctx {
+	struct record_opts *opts;
+	struct evlist *evlist;
+	const struct sysinfo *si;
+	struct writer_event *wev;
+	const struct clock_ref *clk;
+	struct workload *wl;
+	struct drain *drain; /* NULL before the drain starts */
+	struct unwinder *unw;
+	int argc;
+	char **argv;
+	const char *output; /* the path (or "-") */
+	struct writer *w; /* the file being written */
+	struct dso_track *track; /* its build-id hit set */
+	struct record_meta rm;
+	bool have_meta;
+	char final_name[PATH_MAX]; /* the last file's name, timestamp included */
+	uint64_t file_bytes; /* the last file's data bytes */
+	uint64_t comp_in, comp_out; /* and its compression */
+	char **kept; /* --switch-max-files: rotated files, oldest first */
+	int nr_kept;
+	uint64_t next_switch_ms; /* --switch-output=TIME: CLOCK_MONOTONIC ms */
+	uint64_t wakeups_at_switch;
+	uint64_t samples_at_file_start; /* the summary counts the last file's */
+	struct sideband_log sblog; /* --switch-output: replayed into each new file */
+	bool size_limit; /* --max-size was reached */
+	int err; /* a rotation that failed (said when -ECANCELED) */
+};
+
+/* After writer__open: begin, a stream's features, the tracker, the side-band,
+ * compression. 0 or -errno. */
+int record__begin_file(struct rec_ctx *c, enum synth_when when);
+
+/* Overwrite rings, tail side-band, (at exit) lost samples, then the features
+ * and the timestamped name; c->w is finished and gone. 0 or -errno. */
+int record__end_file(struct rec_ctx *c, bool at_exit);
+
+/* After a drain pass: --max-size (1: stop), --switch-output rotation (on
+ * switch_requested, a size or a period). 0 go on, 1 stop, -1 failed (c->err). */
+int record__output_check(struct rec_ctx *c, bool switch_requested);
+
+/* --max-size and --switch-output=SIZE: the ring bytes the current file may
+ * still take, for the drain to cut at a record boundary. */
+void record__set_cap(struct rec_ctx *c);
+
+/* Frees what the context holds. */
+void rec_ctx__exit(struct rec_ctx *c);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "prec/buildid.h"
 #include "prec/cpu_map.h"
 #include "prec/event.h"
 #include "prec/evlist.h"
@@ -96,6 +97,32 @@ static int write_mmap(struct writer *w, const char *filename, uint64_t start, ui
 	return writer__write(w, buf, size);
 }
 
+/* write_mmap's MMAP2 form (--buildid-mmap): prot and flags 0 as perf's, the
+ * build-id when there is one (bid NULL: device and inode 0). */
+static int write_mmap2(struct writer *w, const char *filename, uint64_t start, uint64_t len,
+		       uint64_t pgoff, const struct build_id *bid, size_t id_hdr_size)
+{
+	char buf[sizeof(struct prec_mmap2_event) + 4096 + 64];
+	struct prec_mmap2_event *ev = (void *)buf;
+	size_t name_len = strlen(filename) + 1;
+	size_t size = sizeof(*ev) + ALIGN8(name_len) + id_hdr_size;
+
+	if (size > sizeof(buf))
+		return -ENAMETOOLONG;
+	memset(buf, 0, size);
+	ev->header.type = PERF_RECORD_MMAP2;
+	ev->header.misc = PERF_RECORD_MISC_KERNEL;
+	ev->header.size = (uint16_t)size;
+	ev->pid = (uint32_t)-1;
+	ev->start = start;
+	ev->len = len;
+	ev->pgoff = pgoff;
+	memcpy(ev->filename, filename, name_len);
+	if (bid)
+		synth__mmap2_set_build_id(ev, bid);
+	return writer__write(w, buf, size);
+}
+
 /* "bpf_trampoline_<number>" or "bpf_dispatcher_<name>": the BPF images perf
  * names from kallsyms. */
 static int is_bpf_image(const char *name)
@@ -169,17 +196,34 @@ void kallsyms_scan__exit(struct kallsyms_scan *ks)
 	ks->nr_images = 0;
 }
 
-int synth__kernel_mmap_scan(struct writer *w, const struct kallsyms_scan *ks, size_t id_hdr_size)
+/* The kernel map from a scan: MMAP, or MMAP2 with the kernel's build-id. */
+static int kernel_map(struct writer *w, const struct kallsyms_scan *ks, bool mmap2,
+		      const char *sys_dir, size_t id_hdr_size)
 {
+	struct build_id bid;
+	uint64_t len;
+
 	if (!ks->have_text)
 		return -ENOENT;
 	if (ks->text == 0)
 		return -EACCES; /* kptr_restrict shows every address as zero */
 	/* Without _etext perf's map runs to the end of the address space. */
-	return write_mmap(w, "[kernel.kallsyms]_text", ks->text,
-			  ks->have_etext && ks->etext > ks->text ? ks->etext - ks->text :
-								   ~0ULL - ks->text,
-			  ks->text, id_hdr_size);
+	len = ks->have_etext && ks->etext > ks->text ? ks->etext - ks->text : ~0ULL - ks->text;
+	if (!mmap2)
+		return write_mmap(w, "[kernel.kallsyms]_text", ks->text, len, ks->text, id_hdr_size);
+	return write_mmap2(w, "[kernel.kallsyms]_text", ks->text, len, ks->text,
+			   buildid__read_kernel(sys_dir, &bid) ? NULL : &bid, id_hdr_size);
+}
+
+int synth__kernel_mmap_scan(struct writer *w, const struct kallsyms_scan *ks, size_t id_hdr_size)
+{
+	return kernel_map(w, ks, false, NULL, id_hdr_size);
+}
+
+int synth__kernel_mmap2_scan(struct writer *w, const struct kallsyms_scan *ks,
+			     const char *sys_dir, size_t id_hdr_size)
+{
+	return kernel_map(w, ks, true, sys_dir, id_hdr_size);
 }
 
 int synth__kernel_mmap(struct writer *w, const char *proc_dir, size_t id_hdr_size)
@@ -194,7 +238,9 @@ int synth__kernel_mmap(struct writer *w, const char *proc_dir, size_t id_hdr_siz
 	return ret;
 }
 
-int synth__module_mmaps(struct writer *w, const char *proc_dir, size_t id_hdr_size)
+/* One map per module: MMAP, or MMAP2 with the module's build-id. */
+static int module_maps(struct writer *w, const char *proc_dir, bool mmap2, const char *sys_dir,
+		       size_t id_hdr_size)
 {
 	char path[4096];
 	char line[1024];
@@ -212,10 +258,29 @@ int synth__module_mmaps(struct writer *w, const char *proc_dir, size_t id_hdr_si
 		if (modules__parse_line(line, name, sizeof(name), &size, &addr) || !addr)
 			continue;
 		snprintf(dso, sizeof(dso), "[%s]", name);
-		ret = write_mmap(w, dso, addr, size, 0, id_hdr_size);
+		if (mmap2) {
+			struct build_id bid;
+
+			ret = write_mmap2(w, dso, addr, size, 0,
+					  buildid__read_module(sys_dir, name, &bid) ? NULL : &bid,
+					  id_hdr_size);
+		} else {
+			ret = write_mmap(w, dso, addr, size, 0, id_hdr_size);
+		}
 	}
 	fclose(f);
 	return ret;
+}
+
+int synth__module_mmaps(struct writer *w, const char *proc_dir, size_t id_hdr_size)
+{
+	return module_maps(w, proc_dir, false, NULL, id_hdr_size);
+}
+
+int synth__module_mmap2s(struct writer *w, const char *proc_dir, const char *sys_dir,
+			 size_t id_hdr_size)
+{
+	return module_maps(w, proc_dir, true, sys_dir, id_hdr_size);
 }
 
 int synth__id_index_entries(struct writer *w, const struct synth_id *ids, size_t nr)

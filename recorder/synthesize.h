@@ -170,6 +170,7 @@ struct synth_opts {
 	const char *cgroup_mnt; /* synth__cgroup_mount's answer; NULL: no CGROUP */
 	const char *hugetlbfs_mnt; /* maps below it become "//anon" + MAP_HUGETLB */
 	uint64_t proc_map_timeout_ns; /* per process; 0: perf's 500 ms */
+	bool build_ids; /* --buildid-mmap: MMAP2 records carry the files' build-ids */
 };
 
 /*
@@ -266,5 +267,41 @@ int synth__event_update_name(struct writer *w, uint64_t id, const char *name);
 
 /* An EVENT_UPDATE NAME for every event with an open fd, by its first id. */
 int synth__event_update_names(struct writer *w, const struct evlist *evlist);
+
+/* synth_buildid.c: --buildid-mmap */
+
+struct build_id;
+struct prec_mmap2_event;
+
+/* Puts bid where ev's maj, min, ino and ino_generation are (u8 size, 3
+ * reserved bytes, 20 id bytes) and sets PERF_RECORD_MISC_MMAP_BUILD_ID. */
+void synth__mmap2_set_build_id(struct prec_mmap2_event *ev, const struct build_id *bid);
+
+/* The build-ids of mapped files, read once per file (maj, min, ino). Zeroed
+ * to start; synth_bids__exit frees it. */
+struct synth_bids {
+	struct synth_bid_slot *slots; /* allocated on the first file */
+	uint32_t nr;
+};
+
+void synth_bids__exit(struct synth_bids *b);
+
+/*
+ * The build-id of the file ev maps (ev->pid's, read below procfd/PID/root,
+ * and only while that path holds the mapped inode) put in ev; ev stays as it
+ * is for anonymous memory, "[...]" maps and files without a readable id.
+ */
+void synth_bids__fill(struct synth_bids *b, int procfd, struct prec_mmap2_event *ev);
+
+/*
+ * --buildid-mmap's forms of synth__kernel_mmap_scan and synth__module_mmaps:
+ * MMAP2 records with the build-ids of sys_dir/kernel/notes and of each
+ * module's notes (sys_dir NULL: "/sys"), as perf 6.1 synthesizes them; a
+ * kernel or module whose id cannot be read gets an MMAP2 without one.
+ */
+int synth__kernel_mmap2_scan(struct writer *w, const struct kallsyms_scan *ks,
+			     const char *sys_dir, size_t id_hdr_size);
+int synth__module_mmap2s(struct writer *w, const char *proc_dir, const char *sys_dir,
+			 size_t id_hdr_size);
 
 #endif

@@ -42,6 +42,7 @@ struct synth_ctx {
 	uint64_t timeout_ns;
 	char *line; /* getline buffer, reused for every maps file */
 	size_t line_cap;
+	struct synth_bids bids; /* --buildid-mmap */
 	/* one MMAP2 at a time: header, PATH_MAX name, trailer */
 	union {
 		struct prec_mmap2_event ev;
@@ -241,6 +242,8 @@ static int synth_maps(struct synth_ctx *c, pid_t pid, pid_t tgid)
 		ev->prot = m.prot;
 		ev->flags = flags;
 		memcpy(ev->filename, name, nlen);
+		if (c->o->build_ids)
+			synth_bids__fill(&c->bids, c->procfd, ev);
 		ret = writer__write(c->w, ev, size);
 		if (timeout)
 			break;
@@ -395,6 +398,7 @@ int synth__threads(struct writer *w, const char *proc_dir, const pid_t *tids, si
 out_close:
 	close(c->procfd);
 out:
+	synth_bids__exit(&c->bids);
 	free(c->line);
 	free(c);
 	return ret;

@@ -538,20 +538,31 @@ static int vdso_extent(uintptr_t base, size_t *len)
 	return err;
 }
 
-int buildid__read_vdso(struct build_id *bid)
+int buildid__vdso_image(const void **image, size_t *len)
 {
 	uintptr_t base = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
+	int err;
+
+	if (!base)
+		return -ENOENT;
+	err = vdso_extent(base, len);
+	if (!err)
+		*image = (const void *)base;
+	return err;
+}
+
+int buildid__read_vdso(struct build_id *bid)
+{
+	const void *image;
 	size_t len;
 	int err;
 
 	if (!bid)
 		return -EINVAL;
-	if (!base)
-		return -ENOENT;
-	err = vdso_extent(base, &len);
+	err = buildid__vdso_image(&image, &len);
 	if (err)
 		return err;
-	return buildid__from_elf((const void *)base, len, bid);
+	return buildid__from_elf(image, len, bid);
 }
 
 int buildid__snprintf(const struct build_id *bid, char *buf, size_t len)

@@ -88,6 +88,11 @@ int buildid__read_module(const char *sys_dir, const char *name, struct build_id 
  * process, which is how perf finds "[vdso]"'s build-id. -ENOENT without one. */
 int buildid__read_vdso(struct build_id *bid);
 
+/* The vdso this process was given, as buildid__read_vdso finds it: its
+ * mapping (whole pages, what perf copies into its build-id cache). 0, or
+ * -ENOENT without one. */
+int buildid__vdso_image(const void **image, size_t *len);
+
 /* Lower-case hex of the id into buf (at least SBUILD_ID_LEN bytes). Returns
  * the number of hex digits. */
 int buildid__snprintf(const struct build_id *bid, char *buf, size_t len);

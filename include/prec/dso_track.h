@@ -75,6 +75,17 @@ void dso_track__delete(struct dso_track *t);
  * read below it. The string is copied. 0 or -ENOMEM. */
 int dso_track__set_sys_dir(struct dso_track *t, const char *sys_dir);
 
+/* What dso_track__finish lists. */
+enum dso_track_buildids {
+	DSO_TRACK_BUILDIDS_HIT, /* the default: the DSOs samples hit */
+	DSO_TRACK_BUILDIDS_ALL, /* --buildid-all (perf's dsos__hit_all): every
+				 * DSO a record mapped */
+	DSO_TRACK_BUILDIDS_NONE, /* -B, --buildid-mmap: none (the maps are still
+				  * followed for dso_track__find_map) */
+};
+
+void dso_track__set_buildids(struct dso_track *t, enum dso_track_buildids which);
+
 /*
  * One whole record of len bytes (len >= header.size): MMAP, MMAP2, COMM,
  * FORK, EXIT and SAMPLE are followed, every other type is ignored, as is a
@@ -108,8 +119,8 @@ void dso_track__end_pass(struct dso_track *t);
 
 /*
  * Looks the pending samples up a last time, reads the build-id of every hit
- * DSO (and of "[vdso]" when a process mapped it, hit or not, as perf does),
- * and returns them in the order the DSOs were first mapped, for
+ * DSO (as dso_track__set_buildids chose; with HIT and ALL "[vdso]" whenever
+ * a process mapped it, hit or not, as perf does), and returns them in the order the DSOs were first mapped, for
  * writer_meta.buildids: *out stays valid until dso_track__delete. DSOs
  * without a readable build-id (anonymous memory, [heap], deleted files) are
  * left out. Returns 0, or -ENOMEM (with *nr 0).
@@ -118,5 +129,18 @@ int dso_track__finish(struct dso_track *t, const struct writer_buildid **out, ui
 
 /* Counters for -v. */
 void dso_track__stats(const struct dso_track *t, struct dso_track_stats *st);
+
+/* One user-space map, as dso_track__find_map returns it. */
+struct dso_track_map {
+	uint64_t start, end; /* [start, end) in the process */
+	uint64_t pgoff; /* file offset of start */
+	const char *name; /* the DSO: a path, "[vdso]", "[heap]"...; one address per
+			   * DSO until dso_track__delete, so it can key a cache */
+};
+
+/* The map holding addr in process pid as the records seen so far left it
+ * (the record-time unwinder's address -> file lookup). 0, or -ENOENT. */
+int dso_track__find_map(struct dso_track *t, uint32_t pid, uint64_t addr,
+			struct dso_track_map *out);
 
 #endif

@@ -63,6 +63,9 @@ int evlist__mmap(struct evlist *evlist, size_t data_bytes);
 /* Stops the kernel writing into the backward rings, before they are read. */
 void evlist__pause_backward(struct evlist *evlist);
 
+/* Lets the kernel write the backward rings again (after a snapshot). */
+void evlist__resume_backward(struct evlist *evlist);
+
 /* Disables every event (ioctl); used when prec stops before its workload. */
 void evlist__disable(struct evlist *evlist);
 

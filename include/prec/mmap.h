@@ -24,7 +24,8 @@ struct ring {
 	uint64_t start; /* window after read_init */
 	uint64_t end;
 	bool backward; /* write_backward (overwrite): mapped read-only, read once */
-	bool done; /* backward: already read */
+	bool done; /* backward: read before, up to prev */
+	uint64_t prev; /* backward: the head at the last read (newer records end there) */
 };
 
 /*
@@ -43,8 +44,8 @@ void ring__munmap(struct ring *r);
 
 /*
  * Snapshots the kernel's head. Returns the number of new bytes (0: nothing).
- * A backward ring's window is everything it still holds, newest first; it is
- * returned once (pause its output first).
+ * A backward ring's window is what it holds that is newer than the last
+ * read (everything the first time), newest first; pause its output first.
  */
 uint64_t ring__read_init(struct ring *r);
 

@@ -61,8 +61,21 @@ struct record_opts {
 	bool buildid_mmap; /* --buildid-mmap: attr.build_id, synthesized MMAP2 ids;
 			    * implies no HEADER_BUILD_ID and no cache, as perf */
 	bool pipe_output; /* set by the recorder: -o -, or no -o and stdout a FIFO */
+	/* Output management (perf record's options of the same names). */
+	uint64_t mmap_flush; /* --mmap-flush: bytes a ring must hold to be drained; 0: 1 */
+	bool switch_output; /* --switch-output given (any mode) */
+	bool switch_signal; /* --switch-output[=signal]: SIGUSR2 rotates */
+	uint64_t switch_size; /* --switch-output=SIZE: rotate at this many bytes; 0 none */
+	uint64_t switch_time_ms; /* --switch-output=TIME: rotate this often; 0 none */
+	int switch_max_files; /* --switch-max-files: rotated files kept; 0 all */
+	bool timestamp_filename; /* --timestamp-filename (implied by --switch-output) */
+	uint64_t max_size; /* --max-size: stop at this many output bytes; 0 none */
+	bool overwrite; /* --overwrite: every event in a backward (flight recorder) ring */
+	bool tail_synthesize; /* --tail-synthesize (implied by --overwrite) */
+	bool no_buffering; /* --no-buffering: a wakeup per record */
 	int callchain_mode; /* -g / --call-graph: enum callchain_mode, 0 none */
 	uint32_t callchain_dump; /* --call-graph dwarf,SIZE */
+	bool unwind_record; /* --unwind=record: DWARF user stacks unwound while recording */
 	bool user_callchains; /* --user-callchains */
 	bool kernel_callchains; /* --kernel-callchains */
 	uint64_t user_regs; /* --user-regs: REGS_USER mask; 0 none */

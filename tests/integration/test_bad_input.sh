@@ -82,7 +82,15 @@ bad err 'call-graph' 'nosuch' -- --call-graph nosuch -o @OUT@ -- true
 bad err 'stack dump size' -- --call-graph dwarf,70000 -o @OUT@ -- true
 bad err 'compression' '0' -- -z 0 -o @OUT@ -- true
 bad err 'compression' '23' -- -z 23 -o @OUT@ -- true
-bad err 'not supported yet' 'switch-output' -- --switch-output -o @OUT@ -- true
+bad err 'not supported yet' 'aio' -- --aio -o @OUT@ -- true
+# Output management (issue 5).
+bad err 'switch-output' '7q' -- --switch-output=7q -o @OUT@ -- true
+bad err 'switch-output' '10x' -- --switch-output=10x -o @OUT@ -- true
+bad err 'max-size' '-1' -- --max-size=-1 -o @OUT@ -- true
+bad err 'max-size' '0' -- --max-size=0 -o @OUT@ -- true
+bad err 'mmap-flush' 'abc' -- --mmap-flush=abc -o @OUT@ -- true
+bad err 'switch-max-files' 'switch-output' -- --switch-max-files=3 -o @OUT@ -- true
+bad err 'switch-max-files' 'x' -- --switch-output --switch-max-files=x -o @OUT@ -- true
 bad err 'modifier' 'z' -- -e cpu-clock:zz -o @OUT@ -- true
 bad err 'foo' 'software' -- -e 'software/foo=1/' -o @OUT@ -- true
 bad err 'msr/tsc/' "-a" -- -e msr/tsc/ -o @OUT@ -- true

@@ -2,16 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Call graphs: with --call-graph fp and dwarf, perf report -g on prec's file
 # shows the same call path into the workload's hot function as on perf
-# record's file of the same workload, and the same share for it.
+# record's file of the same workload, and the same share for it: on
+# prec_workload, and on prec_deep's known tree (seven frames from the leaf to
+# main) built with frame pointers and without (prec_deep_nofp, where fp sees
+# no callers and only DWARF unwinding finds them).
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
-# The caller chain of SYMBOL as perf report prints it, one frame per line.
+# The caller chain of SYMBOL as perf report prints it, one frame per line
+# (the first FRAMES of them, default 4).
 chain()
 {
 	"$PERF" report -i "$1" --stdio --no-children -g caller,0.5,callee -S "$2" 2>/dev/null |
 		awk '/---/ { go = 1 } go && NF == 1 { print $1 } go && NF == 0 { exit }' |
-		sed 's/^---//' | head -n 4
+		sed 's/^---//' | head -n "${3:-4}"
 }
+
+DEEP_PATH="deep_leaf_hot deep_level4 deep_level3 deep_level2 deep_level1 deep_run main "
 
 for mode in fp dwarf; do
 	prec_record_ok --call-graph "$mode" -o "prec-$mode.data" -- "$WORKLOAD" 600
@@ -24,5 +30,27 @@ for mode in fp dwarf; do
 	p=$(report_percent "prec-$mode.data" hot_two_thirds)
 	q=$(report_percent "perf-$mode.data" hot_two_thirds)
 	within 10 "$p" "$q" || fail "--call-graph $mode: hot_two_thirds $p% vs perf record's $q%"
+done
+
+for wl in prec_deep prec_deep_nofp; do
+	for mode in fp dwarf; do
+		prec_record_ok --call-graph "$mode" -o "prec-$wl-$mode.data" -- "$WORKLOAD_DIR/$wl" 500
+		perf_record_ok --call-graph "$mode" -o "perf-$wl-$mode.data" -- "$WORKLOAD_DIR/$wl" 500
+		require_valid "prec-$wl-$mode.data"
+		a=$(chain "prec-$wl-$mode.data" deep_leaf_hot 7 | tr '\n' ' ')
+		b=$(chain "perf-$wl-$mode.data" deep_leaf_hot 7 | tr '\n' ' ')
+		log "$wl $mode: prec '$a', perf record '$b'"
+		[[ -n "$a" && "$a" == "$b" ]] ||
+			fail "$wl --call-graph $mode: call path '$a', perf record's '$b'"
+		# The whole tree where the unwinder can see it.
+		if [[ $mode == dwarf || $wl == prec_deep ]]; then
+			[[ "$a" == "$DEEP_PATH" ]] ||
+				fail "$wl --call-graph $mode: call path '$a', want '$DEEP_PATH'"
+		fi
+		p=$(report_percent "prec-$wl-$mode.data" deep_leaf_hot)
+		q=$(report_percent "perf-$wl-$mode.data" deep_leaf_hot)
+		within 10 "$p" "$q" ||
+			fail "$wl --call-graph $mode: deep_leaf_hot $p% vs perf record's $q%"
+	done
 done
 pass

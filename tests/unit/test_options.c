@@ -372,10 +372,19 @@ static const struct reject_row reject_rows[] = {
 	{ { "-z", "0", "true" }, "compression-level" },
 	{ { "-z23", "true" }, "compression-level" },
 	{ { "--compression-level=abc", "true" }, "compression-level" },
-	{ { "--switch-output", "true" }, "not supported yet" },
-	{ { "-N", "true" }, "not supported yet" },
-	{ { "--overwrite", "true" }, "not supported yet" },
-	{ { "--switch-output", "true" }, "not supported yet" },
+	{ { "--affinity=cpu", "true" }, "not supported yet" },
+	{ { "--aio", "true" }, "not supported yet" },
+	{ { "--switch-output=7q", "true" }, "invalid --switch-output value '7q'" },
+	{ { "--switch-output=10", "true" }, "invalid --switch-output value '10'" },
+	{ { "--switch-output=M", "true" }, "invalid --switch-output value 'M'" },
+	{ { "--switch-output=0s", "true" }, "invalid --switch-output value '0s'" },
+	{ { "--max-size=-1", "true" }, "invalid --max-size value '-1'" },
+	{ { "--max-size", "10X", "true" }, "invalid --max-size value '10X'" },
+	{ { "--max-size=99999999999999999999G", "true" }, "invalid --max-size" },
+	{ { "--mmap-flush=1.5K", "true" }, "invalid --mmap-flush value '1.5K'" },
+	{ { "--switch-max-files=2", "true" }, "--switch-max-files needs --switch-output" },
+	{ { "--switch-output", "--switch-max-files=-1", "true" }, "invalid --switch-max-files" },
+	{ { "--buildid-all=1", "true" }, "takes no value" },
 };
 
 static bool reject_row__check(size_t i, const struct reject_row *r)
@@ -409,6 +418,62 @@ static void test_rejected_table(void **state)
 	assert_int_equal(failed, 0);
 }
 
+/* The output-management values as perf reads them: B/K/M/G sizes, s/m/h/d
+ * times (so 10M is a size and 10m a time), signal by default. */
+static void test_output_management(void **state)
+{
+	struct record_opts opts;
+	char err[256];
+	struct {
+		const char *args[4];
+		bool sig;
+		uint64_t size, time_ms, max_size, flush;
+		int max_files;
+		bool ts, overwrite, tail, nobuf;
+	} rows[] = {
+		{ { "--switch-output", "true" }, .sig = true, .ts = true },
+		{ { "--switch-output=signal", "true" }, .sig = true, .ts = true },
+		{ { "--switch-output=10M", "true" }, .size = 10 << 20, .ts = true },
+		{ { "--switch-output=512K", "true" }, .size = 512 << 10, .ts = true },
+		{ { "--switch-output=100B", "true" }, .size = 100, .ts = true },
+		{ { "--switch-output=30s", "true" }, .time_ms = 30000, .ts = true },
+		{ { "--switch-output=10m", "true" }, .time_ms = 600000, .ts = true },
+		{ { "--switch-output=2h", "true" }, .time_ms = 7200000, .ts = true },
+		{ { "--switch-output=1d", "true" }, .time_ms = 86400000, .ts = true },
+		{ { "--switch-output", "--switch-max-files=3", "true" }, .sig = true, .ts = true,
+		  .max_files = 3 },
+		{ { "--max-size=2K", "true" }, .max_size = 2048 },
+		{ { "--max-size", "1000", "true" }, .max_size = 1000 },
+		{ { "--mmap-flush=16K", "true" }, .flush = 16384 },
+		{ { "--timestamp-filename", "true" }, .ts = true },
+		{ { "--overwrite", "true" }, .overwrite = true },
+		{ { "--tail-synthesize", "true" }, .tail = true },
+		{ { "--no-buffering", "true" }, .nobuf = true },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		char *argv[6] = { "prec" };
+		int argc = 1;
+
+		for (int k = 0; rows[i].args[k]; k++)
+			argv[argc++] = (char *)rows[i].args[k];
+		assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), 0);
+		assert_int_equal(opts.switch_signal, rows[i].sig);
+		assert_int_equal(opts.switch_output, rows[i].sig || rows[i].size || rows[i].time_ms);
+		assert_int_equal(opts.switch_size, rows[i].size);
+		assert_int_equal(opts.switch_time_ms, rows[i].time_ms);
+		assert_int_equal(opts.switch_max_files, rows[i].max_files);
+		assert_int_equal(opts.max_size, rows[i].max_size);
+		assert_int_equal(opts.mmap_flush, rows[i].flush);
+		assert_int_equal(opts.timestamp_filename, rows[i].ts);
+		assert_int_equal(opts.overwrite, rows[i].overwrite);
+		assert_int_equal(opts.tail_synthesize, rows[i].tail);
+		assert_int_equal(opts.no_buffering, rows[i].nobuf);
+		options__exit(&opts);
+	}
+}
+
 /* The messages name the option the way the user can find it in --help. */
 static void test_error_messages(void **state)
 {
@@ -418,9 +483,9 @@ static void test_error_messages(void **state)
 	int argc;
 
 	(void)state;
-	argc = build_argv(argv, (const char *const[]){ "-N", "true", NULL });
+	argc = build_argv(argv, (const char *const[]){ "-r", "1", "true", NULL });
 	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "option -N/--no-buildid-cache is not supported yet");
+	assert_string_equal(err, "option -r/--realtime is not supported yet");
 
 	/* -z takes digits after it as its level; otherwise 1. */
 	argc = build_argv(argv, (const char *const[]){ "-z", "7", "true", NULL });
@@ -514,6 +579,46 @@ static void test_usage(void **state)
 	assert_non_null(strstr(text, "--call-graph <mode>"));
 }
 
+/* perf's build-id switches: plain flags, each on its own. */
+static void test_buildid_flags(void **state)
+{
+	static const struct {
+		const char *arg;
+		bool b, n, all, mmap;
+	} rows[] = {
+		{ "-B", true, false, false, false },
+		{ "--no-buildid", true, false, false, false },
+		{ "-N", false, true, false, false },
+		{ "--no-buildid-cache", false, true, false, false },
+		{ "--buildid-all", false, false, true, false },
+		{ "--buildid-mmap", false, false, false, true },
+		{ "--buildid-m", false, false, false, true }, /* an unambiguous prefix */
+	};
+	char *argv[MAX_ARGS + 2];
+	struct record_opts opts;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		int argc = build_argv(argv, (const char *const[]){ rows[i].arg, "true", NULL });
+
+		assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), 0);
+		assert_int_equal(opts.no_buildid, rows[i].b);
+		assert_int_equal(opts.no_buildid_cache, rows[i].n);
+		assert_int_equal(opts.buildid_all, rows[i].all);
+		assert_int_equal(opts.buildid_mmap, rows[i].mmap);
+		assert_int_equal(opts.argc, 1);
+		options__exit(&opts);
+	}
+	{
+		int argc = build_argv(argv, (const char *const[]){ "-BN", "true", NULL });
+
+		assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), 0);
+		assert_true(opts.no_buildid && opts.no_buildid_cache);
+		options__exit(&opts);
+	}
+}
+
 int main(void)
 {
 	/* clang-format off */
@@ -521,9 +626,11 @@ int main(void)
 		cmocka_unit_test(test_accepted_table),
 		cmocka_unit_test(test_rejected_table),
 		cmocka_unit_test(test_error_messages),
+		cmocka_unit_test(test_output_management),
 		cmocka_unit_test(test_failure_frees_events),
 		cmocka_unit_test(test_err_truncation),
 		cmocka_unit_test(test_usage),
+		cmocka_unit_test(test_buildid_flags),
 	};
 	/* clang-format on */
 

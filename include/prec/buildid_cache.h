@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PREC_BUILDID_CACHE_H
+#define PREC_BUILDID_CACHE_H
+/*
+ * The build-id cache that perf record fills at the end of a recording (perf
+ * 6.1's build_id_cache__add), so that `perf report` still finds a DSO's
+ * symbols after the file was rebuilt or deleted. Under the cache root:
+ *
+ *   NAME/SBUILDID/elf        a hard link to the DSO's file (a copy when the
+ *                            link fails, mode 0755); NAME is its realpath
+ *   NAME/SBUILDID/debug      the distribution's debuginfo for that id
+ *                            (/usr/lib/debug/.build-id/xx/rest.debug), when
+ *                            there is one; not for kernel modules (.ko)
+ *   NAME/SBUILDID/probes     empty (perf's SDT probe cache, filled by perf
+ *                            itself for files with SDT notes)
+ *   [kernel.kallsyms]/SBUILDID/kallsyms   a copy of /proc/kallsyms, 0755
+ *   [vdso]/SBUILDID/vdso     the vdso image, 0600 (perf links its temp file)
+ *   [vdso]/SBUILDID/probes
+ *   .build-id/xx/rest        symlink -> ../../NAME/SBUILDID
+ *
+ * Directories are made 0755. Nothing that is already there is replaced, as
+ * perf: a cache entry is immutable once written. New files appear under
+ * their final name only when complete (a temp file, then link()).
+ *
+ * The root: $PERF_BUILDID_DIR, else perf's config buildid.dir, else
+ * $HOME/.debug (perf 6.1 itself reads only the config and $HOME; it sets
+ * PERF_BUILDID_DIR for the commands it runs, which is why prec honours it).
+ */
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct build_id;
+struct writer_buildid;
+
+enum buildid_cache_kind {
+	BUILDID_CACHE_ELF, /* a file: "elf" (+ "debug", "probes") */
+	BUILDID_CACHE_KALLSYMS, /* the kernel: "kallsyms" */
+	BUILDID_CACHE_VDSO, /* the vdso: "vdso" (+ "probes") */
+};
+
+/* Every path one cache entry touches. */
+struct buildid_cache_paths {
+	char dir[PATH_MAX]; /* ROOT/NAME/SBUILDID */
+	char file[PATH_MAX]; /* dir/elf, dir/kallsyms or dir/vdso */
+	char debug[PATH_MAX]; /* dir/debug; "" for the kernel and the vdso */
+	char probes[PATH_MAX]; /* dir/probes; "" for the kernel */
+	char link[PATH_MAX]; /* ROOT/.build-id/SB[0:2]/SB[2:] */
+	char target[PATH_MAX]; /* the link's text: ../../NAME/SBUILDID */
+};
+
+/*
+ * The paths of the entry for name (an absolute, normalized path for
+ * BUILDID_CACHE_ELF; "[kernel.kallsyms]", "[vdso]" or any other bracketed
+ * name for the others) and sbid (lower-case hex, 2..40 digits). Pure.
+ * Returns 0; -EINVAL for an empty root, a bad sbid, an ELF name that is not
+ * absolute or has "." or ".." components (the cache must not be escaped), a
+ * kernel or vdso name with a '/'; -ENAMETOOLONG when a path exceeds PATH_MAX.
+ */
+int buildid_cache__paths(const char *root, const char *name, const char *sbid,
+			 enum buildid_cache_kind kind, struct buildid_cache_paths *p);
+
+/*
+ * buildid.dir from the text of a perf config file (git-config style:
+ * "[buildid]" then "dir = VALUE"; '#' and ';' start comments, a value may be
+ * quoted; the last one wins). Pure. 0 and the value in buf; -ENOENT when the
+ * text sets none; -ENAMETOOLONG.
+ */
+int buildid_cache__parse_config(const char *text, char *buf, size_t len);
+
+/*
+ * The cache root, as described above (perf's config files: $PERF_CONFIG
+ * alone when set, else /etc/perfconfig then $HOME/.perfconfig; ".debug"
+ * when there is no HOME, as perf). 0, or -ENAMETOOLONG.
+ */
+int buildid_cache__root(char *buf, size_t len);
+
+/* Where one filling of the cache reads from; buildid_cache__init sets the
+ * machine's, tests point them at fixtures. */
+struct buildid_cache {
+	const char *root;
+	const char *kallsyms; /* the file copied for the kernel: "/proc/kallsyms" */
+	const char *debug_dir; /* distro debuginfo: "/usr/lib/debug" */
+	const void *vdso; /* the vdso image; NULL: this process's own */
+	size_t vdso_len;
+};
+
+/* Machine defaults for root (which must outlive c). */
+void buildid_cache__init(struct buildid_cache *c, const char *root);
+
+/*
+ * Adds one DSO whose build-id is bid: name is its file for ELF (resolved
+ * with realpath), the bracketed name otherwise. The file linked or copied is
+ * checked to carry bid (a DSO rebuilt since it was read is not cached under
+ * the old id). Returns 0 (also when the entry was already there); -ESTALE
+ * when the file now has another build-id; -ENOENT when the file is gone or
+ * there is no vdso image; -errno of the step that failed. Never prints.
+ */
+int buildid_cache__add(const struct buildid_cache *c, const char *name, const struct build_id *bid,
+		       enum buildid_cache_kind kind);
+
+/*
+ * Adds each DSO of a HEADER_BUILD_ID list, as perf record does at its end:
+ * the kernel, the vdso, files and kernel modules named by a path (modules
+ * known only as "[name]" have no file to cache and are skipped). The root is
+ * created (one level, as perf) when missing. Failures are said under -v only
+ * and never stop the others. Returns the number of DSOs now in the cache.
+ */
+uint32_t buildid_cache__add_list(const struct buildid_cache *c, const struct writer_buildid *v,
+				 uint32_t nr);
+
+#endif

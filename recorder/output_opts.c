@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The values of the output-management options, parsed as perf record parses
+ * them: sizes with a B/K/M/G unit, times with s/m/h/d (so "10M" is ten
+ * megabytes and "10m" ten minutes, as in perf).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "prec/record.h"
+#include "output_opts.h"
+
+struct unit {
+	char tag;
+	uint64_t mult;
+};
+
+static const struct unit size_units[] = {
+	{ 'B', 1 }, { 'K', 1ULL << 10 }, { 'M', 1ULL << 20 }, { 'G', 1ULL << 30 }, { 0, 0 },
+};
+
+static const struct unit time_units[] = {
+	{ 's', 1000 }, { 'm', 60 * 1000 }, { 'h', 3600 * 1000 }, { 'd', 24 * 3600 * 1000 }, { 0, 0 },
+};
+
+/* Digits then one unit of units (or none when bare_mult is nonzero). */
+static int parse_tagged(const char *s, const struct unit *units, uint64_t bare_mult,
+			uint64_t *out)
+{
+	uint64_t v = 0, mult = bare_mult;
+	const char *p = s;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return -ERANGE;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p) {
+		mult = 0;
+		for (const struct unit *u = units; u->tag; u++)
+			if (*p == u->tag && !p[1])
+				mult = u->mult;
+	}
+	if (!mult)
+		return -EINVAL;
+	if (v > UINT64_MAX / mult)
+		return -ERANGE;
+	*out = v * mult;
+	return 0;
+}
+
+int output_opts__size(const char *s, uint64_t *bytes)
+{
+	return parse_tagged(s, size_units, 1, bytes);
+}
+
+int output_opts__switch(const char *arg, struct record_opts *opts, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	opts->switch_output = true;
+	opts->timestamp_filename = true; /* as perf: rotated files are named by time */
+	if (!arg || !strcmp(arg, "signal")) {
+		opts->switch_signal = true;
+		return 0;
+	}
+	if (!parse_tagged(arg, size_units, 0, &v) && v) {
+		opts->switch_size = v;
+		return 0;
+	}
+	if (!parse_tagged(arg, time_units, 0, &v) && v) {
+		opts->switch_time_ms = v;
+		return 0;
+	}
+	snprintf(err, errlen,
+		 "invalid --switch-output value '%s' (give signal, a size like 100M or a time like 30s, 5m, 1h)",
+		 arg);
+	return -EINVAL;
+}
+
+int output_opts__apply(enum output_opt which, const char *arg, struct record_opts *opts,
+		       char *err, size_t errlen)
+{
+	uint64_t v = 0;
+
+	switch (which) {
+	case OUTPUT_OPT_SWITCH:
+		return output_opts__switch(arg, opts, err, errlen);
+	case OUTPUT_OPT_MAX_FILES:
+		if (output_opts__size_plain(arg, &v) || v > 1000000) {
+			snprintf(err, errlen,
+				 "invalid --switch-max-files value '%s' (give a number of files)", arg);
+			return -EINVAL;
+		}
+		opts->switch_max_files = (int)v;
+		return 0;
+	case OUTPUT_OPT_MAX_SIZE:
+		if (output_opts__size(arg, &v) || !v) {
+			snprintf(err, errlen,
+				 "invalid --max-size value '%s' (give a size like 100M; units B, K, M, G)",
+				 arg);
+			return -EINVAL;
+		}
+		opts->max_size = v;
+		return 0;
+	case OUTPUT_OPT_MMAP_FLUSH:
+		if (output_opts__size(arg, &v) || !v) {
+			snprintf(err, errlen,
+				 "invalid --mmap-flush value '%s' (give a size like 16K; units B, K, M, G)",
+				 arg);
+			return -EINVAL;
+		}
+		opts->mmap_flush = v;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int output_opts__size_plain(const char *s, uint64_t *v)
+{
+	static const struct unit none[] = { { 0, 0 } };
+
+	return parse_tagged(s, none, 1, v);
+}
+
+int output_opts__check(const struct record_opts *opts, char *err, size_t errlen)
+{
+	if (opts->switch_max_files && !opts->switch_output) {
+		snprintf(err, errlen, "--switch-max-files needs --switch-output");
+		return -EINVAL;
+	}
+	return 0;
+}

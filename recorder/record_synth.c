@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The side-band a recording's file starts (or, with --tail-synthesize, ends) with. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prec/event.h"
+#include "prec/evlist.h"
+#include "prec/log.h"
+#include "prec/record.h"
+#include "prec/sysinfo.h"
+#include "prec/thread_map.h"
+#include "prec/writer.h"
+#include "record_int.h"
+#include "synthesize.h"
+
+/* The parent pid in /proc/PID/stat (after the ")" that ends the comm). */
+static pid_t proc__ppid(const char *proc_dir, pid_t pid)
+{
+	char path[96], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%d/stat", proc_dir, (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (!p || strlen(p) < 5)
+		return -1;
+	return (pid_t)atoi(p + 4); /* ") S PPID" */
+}
+
+static int tids__add(pid_t **tids, size_t *nr, size_t *cap, pid_t tid)
+{
+	if (*nr == *cap) {
+		size_t c = *cap ? *cap * 2 : 64;
+		pid_t *t = realloc(*tids, c * sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		*tids = t;
+		*cap = c;
+	}
+	(*tids)[(*nr)++] = tid;
+	return 0;
+}
+
+/* Every pid in proc_dir, in readdir order; 0 or -errno. */
+static int proc__pids(const char *proc_dir, pid_t **pids, size_t *nr)
+{
+	DIR *d = opendir(proc_dir);
+	struct dirent *de;
+	size_t cap = 0;
+	int ret = 0;
+
+	*pids = NULL;
+	*nr = 0;
+	if (!d)
+		return -errno;
+	while (!ret && (de = readdir(d)))
+		if (isdigit((unsigned char)de->d_name[0]))
+			ret = tids__add(pids, nr, &cap, (pid_t)atoi(de->d_name));
+	closedir(d);
+	return ret;
+}
+
+int proc__tree_tids(const char *proc_dir, pid_t root, pid_t **out, size_t *nr_out)
+{
+	pid_t *pids, *ppids = NULL, *tids = NULL;
+	size_t nr, nt = 0, cap = 0;
+	bool *in;
+	int ret = proc__pids(proc_dir, &pids, &nr);
+
+	*out = NULL;
+	*nr_out = 0;
+	if (ret)
+		return ret;
+	ppids = calloc(nr ? nr : 1, sizeof(*ppids));
+	in = calloc(nr ? nr : 1, sizeof(*in));
+	if (!ppids || !in) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		ppids[i] = proc__ppid(proc_dir, pids[i]);
+		in[i] = pids[i] == root;
+	}
+	/* Parents may come after children in readdir order: repeat until
+	 * nothing joins (depth passes at most). */
+	for (bool grew = true; grew;) {
+		grew = false;
+		for (size_t i = 0; i < nr; i++) {
+			if (in[i])
+				continue;
+			for (size_t k = 0; k < nr; k++) {
+				if (in[k] && pids[k] == ppids[i]) {
+					in[i] = grew = true;
+					break;
+				}
+			}
+		}
+	}
+	for (size_t i = 0; !ret && i < nr; i++) {
+		char path[96];
+		DIR *d;
+		struct dirent *de;
+
+		if (!in[i])
+			continue;
+		snprintf(path, sizeof(path), "%s/%d/task", proc_dir, (int)pids[i]);
+		d = opendir(path);
+		if (!d)
+			continue; /* gone meanwhile */
+		/* The leader first: synth__threads writes its maps with it. */
+		ret = tids__add(&tids, &nt, &cap, pids[i]);
+		while (!ret && (de = readdir(d))) {
+			pid_t t = (pid_t)atoi(de->d_name);
+
+			if (isdigit((unsigned char)de->d_name[0]) && t != pids[i])
+				ret = tids__add(&tids, &nt, &cap, t);
+		}
+		closedir(d);
+	}
+out:
+	free(pids);
+	free(ppids);
+	free(in);
+	if (ret) {
+		free(tids);
+		return ret;
+	}
+	*out = tids;
+	*nr_out = nt;
+	return 0;
+}
+
+/*
+ * The side-band perf record writes before the kernel's records, in perf's
+ * order: time conversion, ids, kernel and module maps, thread and cpu maps,
+ * loaded BPF programs, the target's existing threads (COMM, FORK, MMAP2 from
+ * /proc), the forked command's COMM, FINISHED_INIT.
+ *
+ * With --tail-synthesize the start writes only FINISHED_INIT, and the rest
+ * comes at the end (SYNTH_TAIL), as perf does. A file that --switch-output
+ * starts gets it all again (SYNTH_NEW_FILE), so it resolves on its own: a
+ * forked command's side-band is then its process tree as /proc shows it.
+ */
+int record__synthesize(struct writer *w, const struct evlist *evlist, const struct sysinfo *si,
+		       const struct record_opts *opts, pid_t pid, enum synth_when when)
+{
+	const struct thread_map *threads = evlist->threads;
+	char cgroup_mnt[512], huge_mnt[512];
+	struct synth_opts so = {
+		.id_hdr_size = evlist->id_hdr_size,
+		.data_mmaps = opts->sample_addr,
+		.namespaces = opts->namespaces,
+		.cgroups = opts->all_cgroups,
+		.build_ids = opts->buildid_mmap,
+	};
+	struct kallsyms_scan ks;
+	int have_ks;
+	int ret;
+
+	if (when != SYNTH_TAIL && opts->tail_synthesize)
+		return synth__marker(w, PERF_RECORD_FINISHED_INIT);
+
+	if (evlist->nr_rings) {
+		ret = synth__time_conv(w, evlist->rings[0].ctl);
+		if (ret && ret != -EBUSY)
+			return ret;
+	}
+	ret = synth__id_index(w, evlist, threads->pid[0]);
+	if (ret)
+		return ret;
+	/* /proc/kallsyms is the costliest file synthesis reads: once. */
+	have_ks = !kallsyms__scan("/proc", &ks);
+	if (!have_ks)
+		ret = -ENOENT;
+	else if (opts->buildid_mmap) /* perf: MMAP2 with build-ids, kernel and modules too */
+		ret = synth__kernel_mmap2_scan(w, &ks, NULL, evlist->id_hdr_size);
+	else
+		ret = synth__kernel_mmap_scan(w, &ks, evlist->id_hdr_size);
+	if ((ret == -EACCES || ret == -ENOENT) && evlist__exclude_kernel(evlist)) {
+		ret = 0; /* no kernel samples to resolve: nothing to warn about */
+	} else if (ret == -EACCES || ret == -ENOENT) {
+		pr_warn("kernel addresses are hidden, kernel samples will not resolve (check /proc/sys/kernel/kptr_restrict and /proc/kallsyms permission)");
+		ret = 0; /* said once; the recording goes on */
+	}
+	if (!ret && (opts->buildid_mmap ?
+			     synth__module_mmap2s(w, "/proc", NULL, evlist->id_hdr_size) :
+			     synth__module_mmaps(w, "/proc", evlist->id_hdr_size)))
+		pr_verbose("Problems creating module maps, continuing anyway...\n");
+	/* A stream names its events here; a file does in EVENT_DESC. */
+	if (!ret && writer__is_pipe(w))
+		ret = synth__event_update_names(w, evlist);
+	if (!ret)
+		ret = synth__thread_map_n(w, threads->pid, NULL, (size_t)threads->nr);
+	if (!ret)
+		ret = synth__cpu_map(w, evlist);
+	if (!ret)
+		ret = synth__bpf_scan(w, si->bpf, have_ks ? &ks : NULL, evlist->id_hdr_size);
+	if (have_ks)
+		kallsyms_scan__exit(&ks);
+	if (ret)
+		return ret;
+
+	/* Later on, a forked command is its process tree as it is now. */
+	if (evlist->workload_only && when != SYNTH_START && pid > 0) {
+		pid_t *tids = NULL;
+		size_t nr = 0;
+
+		ret = proc__tree_tids("/proc", pid, &tids, &nr);
+		if (!ret && nr)
+			ret = synth__threads(w, "/proc", tids, nr, &so);
+		free(tids);
+		if (ret && ret != -ENOENT)
+			return ret;
+		ret = 0;
+	}
+	/* Threads that existed before the recording: all of them for -a/-C, the
+	 * targets for -p/-t/-u; a forked command has none yet. */
+	if (!evlist->workload_only) {
+		bool any = threads->nr == 1 && threads->pid[0] == -1;
+
+		if (so.cgroups && !synth__cgroup_mount("/proc", cgroup_mnt, sizeof(cgroup_mnt)))
+			so.cgroup_mnt = cgroup_mnt;
+		if (!synth__hugetlbfs_mount("/proc", huge_mnt, sizeof(huge_mnt)))
+			so.hugetlbfs_mnt = huge_mnt;
+		ret = synth__threads(w, "/proc", any ? NULL : threads->pid,
+				     any ? 0 : (size_t)threads->nr, &so);
+		if (ret == -ENOENT || ret == -EACCES) {
+			pr_warn("cannot list /proc: existing processes will not resolve (is /proc mounted?)");
+			ret = 0;
+		}
+		if (ret)
+			return ret;
+	}
+	/* The forked command, named until its exec renames it. */
+	if (pid > 0 && when == SYNTH_START) {
+		ret = synth__comm(w, pid, pid, "prec-exec", evlist->id_hdr_size);
+		if (!ret && opts->namespaces)
+			ret = synth__namespaces(w, "/proc", pid, pid, evlist->id_hdr_size);
+		if (ret)
+			return ret;
+	}
+	return when == SYNTH_TAIL ? 0 : synth__marker(w, PERF_RECORD_FINISHED_INIT);
+}
