@@ -79,6 +79,17 @@ n=$(summary_samples z.err)
 require_no_warning tp.script.err "perf script of a tracepoint stream"
 grep -q 'prev_comm=.*next_pid=' tp.out || fail "tracepoint stream: perf script does not decode sched_switch"
 
+# ---- output options that work on a stream too ------------------------------
+for o in --overwrite --no-buffering --mmap-flush=16K --tail-synthesize -q; do
+	"$PREC" $o -o - -- "$WORKLOAD" 300 >opt.pipe 2>opt.err || fail "$o -o - exited $?"
+	stream_ok opt.pipe
+	p=$(pct opt.pipe hot_two_thirds)
+	within 10 "$p" "$b" || fail "$o -o -: hot_two_thirds $p% vs perf record's $b%"
+done
+[[ ! -s opt.err ]] || fail "-q -o -: prec printed '$(cat opt.err)'"
+"$PREC" --switch-output -o - -- true >/dev/null 2>sw.err && fail "--switch-output -o - was accepted"
+grep -q 'not with a pipe' sw.err || fail "--switch-output -o -: $(cat sw.err)"
+
 # ---- the reader exits early -----------------------------------------------
 start=$(date +%s%N)
 ( "$PREC" -o - -- sleep 20 2>epipe.err; echo $? >epipe.rc ) | head -c 64 >/dev/null
