@@ -20,6 +20,15 @@ grep_or_fail '^# compressed : Zstd, level = 1, ratio = [0-9]+' "$(header z.data)
 "$PERF" buildid-list -i z.data 2>/dev/null | grep -q "$(basename "$WORKLOAD")" || fail "-z: the workload's build-id is missing"
 perf_record_ok -z -o z-perf.data -- "$WORKLOAD" 500
 b=$(ratio "$PERF_ERR")
+# A 77 KB recording's ratio moves with the samples it got: on a miss, one
+# longer pair decides.
+if ! awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.1 * b) }'; then
+	log "ratio: prec $a, perf record $b on 0.5 s; again on 2 s"
+	prec_record_ok -z -o z2.data -- "$WORKLOAD" 2000
+	a=$(ratio "$PREC_ERR")
+	perf_record_ok -z -o z2-perf.data -- "$WORKLOAD" 2000
+	b=$(ratio "$PERF_ERR")
+fi
 log "ratio: prec $a, perf record $b"
 awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.1 * b) }' ||
 	fail "-z: ratio $a, perf record's $b (more than 10% apart)"

@@ -117,9 +117,17 @@ done
 # ---- --tail-synthesize: the side-band after the data ---------------------------
 prec_record_ok --tail-synthesize -a -o tail.data -- "$WORKLOAD" 300
 require_valid tail.data
+# perf report -D prints in time order; the file offset (0x... [size]) says
+# where each record is: some MMAP2 must sit after the first sample.
 "$PERF" report -D -i tail.data 2>/dev/null |
-	awk '/PERF_RECORD_SAMPLE/ { s = 1 } /PERF_RECORD_MMAP2/ && s { m = 1 } END { exit !m }' ||
-	fail "--tail-synthesize: no MMAP2 after the samples"
+	awk 'function hex(h,  i, v) { v = 0; h = tolower(substr(h, 3))
+		for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+		return v }
+	match($0, /0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_(SAMPLE|MMAP2)/) {
+		split(substr($0, RSTART), a, " "); off = hex(a[1])
+		if ($0 ~ /PERF_RECORD_SAMPLE/) { if (!fs || off < fs) fs = off } else if (off > lm) lm = off }
+	END { exit !(fs && lm > fs) }' ||
+	fail "--tail-synthesize: no MMAP2 after the samples in the file"
 p=$(report_percent tail.data hot_two_thirds)
 [[ $(awk -v p="$p" 'BEGIN { print (p > 20) }') == 1 ]] || fail "--tail-synthesize: hot_two_thirds $p%"
 
