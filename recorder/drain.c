@@ -191,11 +191,27 @@ int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
 			}
 		}
 	}
+	return 0;
+}
+
+int drain__tail(struct drain *d, bool (*give_up)(void *arg), void *arg)
+{
+	int with_data = 0;
+
 	if (d->no_tail)
 		return 0;
 	d->flush = 0;
-	do {
+	for (int i = 0; i < DRAIN_TAIL_PASSES; i++) {
+		int64_t n;
+
+		if (give_up && give_up(arg))
+			break;
 		n = drain__pass(d);
-	} while (n > 0);
-	return n < 0 ? (int)n : 0;
+		if (n < 0)
+			return (int)n;
+		if (n == 0)
+			break;
+		with_data++;
+	}
+	return with_data;
 }

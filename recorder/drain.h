@@ -61,12 +61,26 @@ int64_t drain__pass(struct drain *d);
 /*
  * Passes and sleeps (ppoll on pfd with sigmask, so the flags the signal
  * handlers set are never missed) until stop(arg) is true, or, with
- * stop_on_hup, until every fd has hung up (all target threads gone); then
- * drains what is left. Returns 0 or the writer's negative errno; -EPIPE as
- * soon as the reader of the watched output (out_pfd) is gone.
+ * stop_on_hup, until every fd has hung up (all target threads gone). What
+ * is left in the rings then is drain__tail's, once the events are disabled.
+ * Returns 0 or the writer's negative errno; -EPIPE as soon as the reader of
+ * the watched output (out_pfd) is gone.
  */
 int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
 	       bool (*stop)(void *arg), void *arg, const sigset_t *sigmask);
+
+/* At most this many passes take the tail: with the events disabled a ring
+ * only empties, so the first pass takes nearly all of it and the next ones
+ * what the kernel was still writing while the disable took effect. */
+#define DRAIN_TAIL_PASSES 4
+
+/*
+ * Drains what is left in the rings after the events were disabled: passes
+ * until one finds nothing, at most DRAIN_TAIL_PASSES, and no more once
+ * give_up(arg) is true (a second SIGINT). Nothing with --max-size's no_tail.
+ * Returns the number of passes that wrote data, or the writer's -errno.
+ */
+int drain__tail(struct drain *d, bool (*give_up)(void *arg), void *arg);
 
 /* Frees the loop's arrays (not the rings or the writer). */
 void drain__exit(struct drain *d);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "prec/clock.h"
@@ -49,6 +50,43 @@ static void on_signal(int sig)
 		switch_req = 1;
 	else
 		stop_signal = sig;
+}
+
+/*
+ * Once prec is stopping, a SIGINT or SIGTERM (blocked outside ppoll, so
+ * still pending) means: end now, with what is already written.
+ */
+static bool stop_again(void *arg)
+{
+	sigset_t pending;
+
+	(void)arg;
+	return !sigpending(&pending) &&
+	       (sigismember(&pending, SIGINT) || sigismember(&pending, SIGTERM));
+}
+
+/*
+ * The command still runs when prec stops (a signal, a full file, an error):
+ * SIGTERM, as perf, then wait for it; a second SIGINT/SIGTERM, or a command
+ * that ignores SIGTERM for 5 s, gets SIGKILL so prec never hangs on it.
+ */
+static void end_workload(struct workload *wl, const sigset_t *sigmask)
+{
+	struct timespec tick = { 0, 50 * 1000000L };
+
+	if (wl->pid <= 0 || wl->exited)
+		return;
+	if (wl->go_fd >= 0) {
+		workload__kill(wl, SIGTERM); /* corked: it leaves by itself */
+		return;
+	}
+	kill(wl->pid, SIGTERM);
+	for (int i = 0; i < 100 && !workload__reap(wl, false); i++) {
+		if (stop_again(NULL))
+			break;
+		ppoll(NULL, 0, &tick, sigmask); /* SIGCHLD ends the sleep */
+	}
+	workload__kill(wl, SIGKILL);
 }
 
 /* After every drain pass: a stop, the output's limits and rotation, the end
@@ -143,6 +181,7 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	struct rec_ctx c = { .opts = &opts, .evlist = &evlist, .si = &si, .clk = &clk, .wl = &wl,
 			     .argc = argc, .argv = argv };
 	sigset_t block, orig;
+	struct timespec disabled_at;
 	struct sigaction sa;
 	char err[512], path[PATH_MAX];
 	size_t data_bytes;
@@ -244,7 +283,7 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 
 	/* 4. Fork the command corked, find the threads, open the events, map. */
 	if (opts.argc) {
-		ret = workload__prepare(&wl, opts.argv, &orig);
+		ret = workload__prepare(&wl, opts.argv, &orig, opts.pipe_output);
 		if (ret) {
 			pr_err("cannot fork the workload: %s", strerror(-ret));
 			goto out_signals;
@@ -297,21 +336,7 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 		goto out_abort;
 	}
 
-	/* 6. Go: the kernel enables the events at exec. The reference reading
-	 * of the -k clock is taken right before, as perf does. */
-	if (clk.use)
-		clock__snapshot(clk.id, &clk.res_ns, &clk.tod_ns, &clk.clock_ns);
-	ret = opts.argc ? workload__start(&wl) : 0;
-	if (ret) {
-		pr_err("cannot run '%s': %s", opts.argv[0], strerror(-ret));
-		status = ret == -ENOENT ? PREC_EXIT_NOTFOUND : PREC_EXIT_NOEXEC;
-		goto out_abort;
-	}
-	if (start_events(&evlist, &opts, &orig))
-		goto out_stopped;
-
-	/* 7. Drain until the command ends, every target thread is gone, or
-	 * prec is told to stop. */
+	/* 6. The drain, ready before anything can stop the recording. */
 	ret = drain__init(&drain, evlist.rings, evlist.nr_rings, c.w,
 			  evlist__sample_time_offset(&evlist));
 	drain.track = c.track;
@@ -336,24 +361,49 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 			drain.out_pfd = nr_pfd++;
 		}
 	}
-	if (!ret)
-		ret = drain__run(&drain, pfd, nr_pfd, !opts.argc && !opts.system_wide &&
-			         !opts.cpu_list, should_stop, &c, &orig);
+	if (ret) {
+		pr_err("cannot set up the drain: %s", strerror(-ret));
+		goto out_abort;
+	}
+
+	/* 7. Go: the kernel enables the events at exec. The reference reading
+	 * of the -k clock is taken right before, as perf does. */
+	if (clk.use)
+		clock__snapshot(clk.id, &clk.res_ns, &clk.tod_ns, &clk.clock_ns);
+	ret = opts.argc ? workload__start(&wl) : 0;
+	if (ret) {
+		pr_err("cannot run '%s': %s", opts.argv[0], strerror(-ret));
+		status = ret == -ENOENT ? PREC_EXIT_NOTFOUND : PREC_EXIT_NOEXEC;
+		goto out_abort;
+	}
+	if (start_events(&evlist, &opts, &orig))
+		goto out_stopped;
+
+	/* 8. Drain until the command ends, every target thread is gone, or
+	 * prec is told to stop. */
+	ret = drain__run(&drain, pfd, nr_pfd, !opts.argc && !opts.system_wide && !opts.cpu_list,
+			 should_stop, &c, &orig);
 	if (c.err)
 		ret = c.err; /* a rotation failed: what came after it does not count */
 out_stopped:
-	if (ret && !wl.exited) {
-		/* The file cannot take more: do not wait for the workload. */
-		workload__kill(&wl, SIGTERM);
-	} else if (c.size_limit && !wl.exited) {
-		/* --max-size: the file is full; the command is not waited for. */
-		workload__kill(&wl, SIGTERM);
-	} else if (stop_signal && !wl.exited) {
-		/* As perf: the workload is asked to end, then its tail drained. */
-		workload__kill(&wl, SIGTERM);
-		drain__pass(&drain);
-		drain__pass(&drain);
+	/* 9. Stop: the events first, so that what is left in the rings is
+	 * finite (system-wide, prec's own writing would otherwise be sampled
+	 * as fast as it drains), then that tail, bounded, then the command if
+	 * it still runs. */
+	evlist__disable(&evlist);
+	if (clk.use && !clock_gettime(clk.id, &disabled_at))
+		/* For whoever checks the order: no sample is later than this. */
+		pr_verbose("events disabled at %lld.%09ld (-k clock)\n",
+			   (long long)disabled_at.tv_sec, disabled_at.tv_nsec);
+	if (!ret && !c.size_limit) {
+		ret = drain__tail(&drain, stop_again, NULL);
+		if (ret >= 0) {
+			pr_verbose("the tail after the disable took %d pass(es) with data%s\n", ret,
+				   stop_again(NULL) ? "; cut short by a second signal" : "");
+			ret = 0;
+		}
 	}
+	end_workload(&wl, &orig);
 	workload__reap(&wl, true);
 	if (ret == -ECANCELED)
 		goto out_abort; /* a rotation failed and said why */
@@ -362,7 +412,7 @@ out_stopped:
 		goto out_abort;
 	}
 
-	/* 8. Finish: feature sections, final header, summary. */
+	/* 10. Finish: feature sections, final header, summary. */
 	ret = record__end_file(&c, true);
 	if (ret) {
 		write_error("finish", output, ret);

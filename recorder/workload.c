@@ -61,7 +61,8 @@ int workload__resolve(const char *file, char *buf, size_t len)
 	return found_noexec ? -EACCES : -ENOENT;
 }
 
-int workload__prepare(struct workload *w, char *const argv[], const void *sigmask)
+int workload__prepare(struct workload *w, char *const argv[], const void *sigmask,
+		      bool stdout_to_stderr)
 {
 	int go[2], err[2];
 
@@ -104,6 +105,8 @@ int workload__prepare(struct workload *w, char *const argv[], const void *sigmas
 		/* EOF instead of the go byte: prec gave up; leave quietly. */
 		if (read(go[0], &c, 1) != 1)
 			_exit(0);
+		if (stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(126);
 		execvp(argv[0], argv);
 		e = errno;
 		if (write(err[1], &e, sizeof(e)) < 0)

@@ -26,9 +26,12 @@ int workload__resolve(const char *file, char *buf, size_t len);
 
 /*
  * Forks the child, which waits for workload__start. sigmask is the mask the
- * child restores before exec. 0 or -errno.
+ * child restores before exec. With stdout_to_stderr (prec's stdout is the
+ * pipe-mode stream) the child's stdout is its stderr, as perf does, so what
+ * the command prints cannot land inside the stream. 0 or -errno.
  */
-int workload__prepare(struct workload *w, char *const argv[], const void *sigmask);
+int workload__prepare(struct workload *w, char *const argv[], const void *sigmask,
+		      bool stdout_to_stderr);
 
 /* Lets the child exec. Returns 0, or the child's exec errno negated. */
 int workload__start(struct workload *w);

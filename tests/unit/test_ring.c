@@ -579,7 +579,8 @@ static void test_drain_several_rings(void **state)
 	}
 }
 
-/* drain__run: stop() says yes at once, yet what arrived meanwhile is drained. */
+/* drain__run then drain__tail: stop() says yes at once, yet what arrived
+ * meanwhile is drained by the tail. */
 struct late_producer {
 	struct fixture *f;
 	struct stream s;
@@ -615,6 +616,9 @@ static void test_drain_run_final_drain(void **state)
 	assert_int_equal(drain__init(&d, &f->ring, 1, w, TIME_OFF), 0);
 	assert_int_equal(drain__run(&d, NULL, 0, false, stop_after_producing, &p, &mask), 0);
 	assert_int_equal(p.calls, 1);
+	assert_int_equal(d.stats.samples, 3);
+	/* One pass with data, then an empty one ends the tail. */
+	assert_int_equal(drain__tail(&d, NULL, NULL), 1);
 	assert_int_equal(d.stats.samples, 4);
 	assert_int_equal(d.stats.last_time, 4000);
 	assert_int_equal(d.stats.bytes, 168 + 40);
@@ -626,6 +630,63 @@ static void test_drain_run_final_drain(void **state)
 	assert_memory_equal(got + 176, p.s.b, 40);
 	assert_finished_round(got + 216);
 	assert_int_equal(f->ctl->data_tail, TAIL + 208);
+	drain__exit(&d);
+	writer__abort(w);
+}
+
+/*
+ * A producer that never stops (events still enabled, system-wide sampling
+ * of the drain itself): the tail still ends, after DRAIN_TAIL_PASSES; and a
+ * second signal (give_up) ends it before the next pass.
+ */
+struct endless {
+	struct fixture *f;
+	struct stream s;
+	uint64_t head;
+	int calls, stop_at;
+};
+
+static bool produce_every_pass(void *arg)
+{
+	struct endless *e = arg;
+
+	if (e->stop_at && e->calls == e->stop_at)
+		return true;
+	e->calls++;
+	ring_put(e->f->data, e->head, e->s.b, e->s.n);
+	e->head += e->s.n;
+	__atomic_store_n(&e->f->ctl->data_head, e->head, __ATOMIC_RELEASE);
+	return false;
+}
+
+static void test_drain_tail_bounded(void **state)
+{
+	struct fixture *f = *state;
+	struct endless e = { .f = f, .head = TAIL };
+	struct drain d;
+	uint64_t data_off;
+	struct writer *w = open_writer(f, &data_off);
+
+	add_sample(&e.s, 0x403000, 5, 4000, 1);
+	f->ctl->data_tail = TAIL;
+	__atomic_store_n(&f->ctl->data_head, TAIL, __ATOMIC_RELEASE);
+	assert_int_equal(drain__init(&d, &f->ring, 1, w, TIME_OFF), 0);
+	assert_int_equal(drain__tail(&d, produce_every_pass, &e), DRAIN_TAIL_PASSES);
+	assert_int_equal(e.calls, DRAIN_TAIL_PASSES);
+	assert_int_equal(d.stats.samples, DRAIN_TAIL_PASSES);
+
+	/* give_up true before the third pass: two passes, then out. */
+	e.calls = 0;
+	e.stop_at = 2;
+	assert_int_equal(drain__tail(&d, produce_every_pass, &e), 2);
+	assert_int_equal(d.stats.samples, DRAIN_TAIL_PASSES + 2);
+
+	/* --max-size's no_tail: nothing at all. */
+	e.calls = 0;
+	e.stop_at = 0;
+	d.no_tail = true;
+	assert_int_equal(drain__tail(&d, produce_every_pass, &e), 0);
+	assert_int_equal(e.calls, 0);
 	drain__exit(&d);
 	writer__abort(w);
 }
@@ -680,6 +741,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_drain_several_rings, fixture_setup,
 						fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_drain_run_final_drain, fixture_setup,
+						fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_drain_tail_bounded, fixture_setup,
 						fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_drain_write_error, fixture_setup,
 						fixture_teardown),

@@ -248,7 +248,7 @@ static int run_child(char *const argv[], const sigset_t *mask, int *start_ret)
 {
 	struct workload w;
 
-	assert_int_equal(workload__prepare(&w, argv, mask), 0);
+	assert_int_equal(workload__prepare(&w, argv, mask, false), 0);
 	assert_true(w.pid > 0);
 	assert_true(w.go_fd >= 0);
 	assert_true(w.err_fd >= 0);
@@ -382,7 +382,7 @@ static void test_kill_corked(void **state)
 
 	snprintf(marker, sizeof(marker), "%s/ran", t->root);
 	snprintf(script, sizeof(script), "echo > '%s'", marker);
-	assert_int_equal(workload__prepare(&w, argv, &m), 0);
+	assert_int_equal(workload__prepare(&w, argv, &m, false), 0);
 	/* Still corked: not exited. */
 	assert_int_equal(workload__reap(&w, false), 0);
 	assert_false(w.exited);
@@ -407,7 +407,7 @@ static void test_kill_started(void **state)
 	struct workload w;
 
 	(void)state;
-	assert_int_equal(workload__prepare(&w, argv, &m), 0);
+	assert_int_equal(workload__prepare(&w, argv, &m, false), 0);
 	assert_int_equal(workload__start(&w), 0);
 	assert_int_equal(workload__reap(&w, false), 0);
 	assert_false(w.exited);
@@ -417,6 +417,56 @@ static void test_kill_started(void **state)
 	assert_int_equal(WTERMSIG(w.status), SIGTERM);
 	/* After it is gone, kill does nothing. */
 	workload__kill(&w, SIGTERM);
+}
+
+/*
+ * Pipe mode: the command's stdout is its stderr, so what it prints cannot
+ * land in prec's stream; its stderr stays where it was.
+ */
+static void run_redirect(struct tree *t, bool redirect, const char *out, const char *err)
+{
+	char outp[192], errp[192], buf[64];
+	char *argv[] = { "sh", "-c", "echo to-out; echo to-err >&2", NULL };
+	sigset_t m = empty_mask();
+	struct workload w;
+	int saved_out = dup(STDOUT_FILENO), saved_err = dup(STDERR_FILENO);
+	int fo, fe;
+	ssize_t n;
+
+	snprintf(outp, sizeof(outp), "%s/out", t->root);
+	snprintf(errp, sizeof(errp), "%s/err", t->root);
+	fo = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	fe = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fo >= 0 && fe >= 0);
+	/* The child inherits fds 1 and 2 from here, as from prec. */
+	dup2(fo, STDOUT_FILENO);
+	dup2(fe, STDERR_FILENO);
+	assert_int_equal(workload__prepare(&w, argv, &m, redirect), 0);
+	dup2(saved_out, STDOUT_FILENO);
+	dup2(saved_err, STDERR_FILENO);
+	close(saved_out);
+	close(saved_err);
+	assert_int_equal(workload__start(&w), 0);
+	assert_int_equal(workload__reap(&w, true), 1);
+	close(fo);
+	close(fe);
+
+	fo = open(outp, O_RDONLY);
+	n = read(fo, buf, sizeof(buf) - 1);
+	buf[n < 0 ? 0 : n] = '\0';
+	close(fo);
+	assert_string_equal(buf, out);
+	fe = open(errp, O_RDONLY);
+	n = read(fe, buf, sizeof(buf) - 1);
+	buf[n < 0 ? 0 : n] = '\0';
+	close(fe);
+	assert_string_equal(buf, err);
+}
+
+static void test_stdout_to_stderr(void **state)
+{
+	run_redirect(*state, true, "", "to-out\nto-err\n");
+	run_redirect(*state, false, "to-out\n", "to-err\n");
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, tree_setup, tree_teardown)
@@ -437,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_start_sigmask),
 		T(test_kill_corked),
 		cmocka_unit_test(test_kill_started),
+		T(test_stdout_to_stderr),
 	};
 	/* clang-format on */
 
