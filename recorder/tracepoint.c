@@ -13,9 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "prec/log.h"
 #include "prec/tracepoint.h"
 
 /* Copies a mount point field, decoding the kernel's \ooo escapes. */
@@ -132,6 +134,18 @@ int tracefs__find(char *buf, size_t size)
 		    snprintf(buf, size, "%s", fallbacks[i]) < (int)size)
 			return 0;
 	}
+	/* Nowhere: mount it where perf 6.1 does (tracefs__mount), as it does,
+	 * when permitted. A fresh machine often boots without it. */
+	if (mount("nodev", fallbacks[0], "tracefs", 0, NULL) == 0) {
+		if (has_events_dir(fallbacks[0]) &&
+		    snprintf(buf, size, "%s", fallbacks[0]) < (int)size) {
+			pr_verbose("tracefs was not mounted: mounted it on %s\n", fallbacks[0]);
+			return 0;
+		}
+		return -ENOENT;
+	}
+	pr_verbose("tracefs is not mounted and mounting it on %s failed: %s\n", fallbacks[0],
+		   strerror(errno));
 	return -ENOENT;
 }
 

@@ -18,7 +18,9 @@ int mounts__find(const char *text, const char *fstype, char *buf, size_t size);
 /*
  * The live tracefs root, as perf finds it: the tracefs mount in
  * /proc/mounts, else debugfs's tracing/, else /sys/kernel/tracing or
- * /sys/kernel/debug/tracing when they hold events/. 0 or -ENOENT.
+ * /sys/kernel/debug/tracing when they hold events/; when none is there,
+ * tracefs is mounted on /sys/kernel/tracing, as perf 6.1 does (said under
+ * -v; a failure too). 0 or -ENOENT.
  */
 int tracefs__find(char *buf, size_t size);
 
