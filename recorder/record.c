@@ -40,29 +40,43 @@
 
 static volatile sig_atomic_t child_done;
 static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_count; /* SIGINTs and SIGTERMs so far */
 static volatile sig_atomic_t switch_req;
 
 static void on_signal(int sig)
 {
-	if (sig == SIGCHLD)
+	if (sig == SIGCHLD) {
 		child_done = 1;
-	else if (sig == SIGUSR2)
+	} else if (sig == SIGUSR2) {
 		switch_req = 1;
-	else
+	} else {
 		stop_signal = sig;
+		stop_count++;
+	}
 }
 
 /*
- * Once prec is stopping, a SIGINT or SIGTERM (blocked outside ppoll, so
- * still pending) means: end now, with what is already written.
+ * Once prec is stopping, a second SIGINT or SIGTERM means: end now, with
+ * what is already written. They are blocked outside ppoll, so the pending
+ * ones are taken here. One Ctrl-C reaches the command and prec at once: a
+ * single signal, however it arrives, never cuts the tail.
  */
 static bool stop_again(void *arg)
 {
-	sigset_t pending;
+	static const struct timespec zero;
+	sigset_t stops;
+	int sig;
 
 	(void)arg;
-	return !sigpending(&pending) &&
-	       (sigismember(&pending, SIGINT) || sigismember(&pending, SIGTERM));
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	while ((sig = sigtimedwait(&stops, NULL, &zero)) > 0) {
+		if (!stop_signal)
+			stop_signal = sig;
+		stop_count++;
+	}
+	return stop_count >= 2;
 }
 
 /*
