@@ -29,6 +29,7 @@ int drain__init(struct drain *d, struct ring *rings, int nr_rings, struct writer
 	d->w = w;
 	d->time_off = time_off;
 	d->out_pfd = -1;
+	d->batch_bytes = DRAIN_BATCH_BYTES;
 	d->iov = calloc(2 * (size_t)nr_rings + 1, sizeof(*d->iov));
 	d->pending = calloc((size_t)nr_rings, sizeof(*d->pending));
 	if (!d->iov || !d->pending) {
@@ -97,10 +98,41 @@ static void drain__cap(struct drain *d, struct ring *r, uint64_t *room)
 	d->capped = true;
 }
 
+/*
+ * Writes the windows of rings [from, to) gathered in d->iov[0..cnt) (the
+ * unwinder's copy of them with --unwind=record), FINISHED_ROUND after them
+ * when round, and gives the space back to the kernel. 0 or the writer's
+ * -errno (then nothing is released: the records stay in the rings).
+ */
+static int drain__flush(struct drain *d, int from, int to, int cnt, bool round)
+{
+	int ret;
+
+	if (d->unwind && cnt) {
+		cnt = unwinder__rewrite(d->unwind, d->rings + from, d->pending + from, to - from,
+					d->iov);
+		if (cnt < 0)
+			return cnt;
+	}
+	/* Everything before this marker may be sorted and flushed by the reader. */
+	if (round) {
+		d->iov[cnt].iov_base = (void *)&finished_round;
+		d->iov[cnt].iov_len = sizeof(finished_round);
+		cnt++;
+	}
+	ret = writer__writev_ring(d->w, d->iov, cnt);
+	if (ret)
+		return ret;
+	for (int i = from; i < to; i++)
+		if (d->pending[i])
+			ring__consume(&d->rings[i]);
+	return 0;
+}
+
 int64_t drain__pass(struct drain *d)
 {
-	int cnt = 0;
-	uint64_t bytes = 0;
+	int cnt = 0, from = 0;
+	uint64_t bytes = 0, batch = 0;
 	uint64_t room = d->max_bytes > d->stats.bytes ? d->max_bytes - d->stats.bytes : 0;
 	int ret;
 
@@ -124,27 +156,26 @@ int64_t drain__pass(struct drain *d)
 		}
 		drain__scan(d, r);
 		bytes += r->end - r->start;
+		batch += r->end - r->start;
 		cnt += ring__spans(r, &d->iov[cnt]);
 		d->pending[i] = true;
+		/* A full batch goes out now and its rings are released at once:
+		 * under a high rate the kernel gets the space back one write
+		 * earlier, instead of after every ring's data is written. */
+		if (batch >= d->batch_bytes && i + 1 < d->nr_rings) {
+			ret = drain__flush(d, from, i + 1, cnt, false);
+			if (ret)
+				return ret;
+			from = i + 1;
+			cnt = 0;
+			batch = 0;
+		}
 	}
-	if (!cnt)
+	if (!bytes)
 		return 0;
-	if (d->unwind) {
-		/* The same windows, copied with their DWARF samples unwound. */
-		cnt = unwinder__rewrite(d->unwind, d->rings, d->pending, d->nr_rings, d->iov);
-		if (cnt < 0)
-			return cnt;
-	}
-	/* Everything before this marker may be sorted and flushed by the reader. */
-	d->iov[cnt].iov_base = (void *)&finished_round;
-	d->iov[cnt].iov_len = sizeof(finished_round);
-	cnt++;
-	ret = writer__writev_ring(d->w, d->iov, cnt);
+	ret = drain__flush(d, from, d->nr_rings, cnt, true);
 	if (ret)
 		return ret;
-	for (int i = 0; i < d->nr_rings; i++)
-		if (d->pending[i])
-			ring__consume(&d->rings[i]);
 	d->stats.bytes += bytes;
 	if (d->track)
 		dso_track__end_pass(d->track);

@@ -50,7 +50,13 @@ struct drain {
 	uint64_t max_bytes; /* --max-size: ring bytes this drain may write; 0 no cap */
 	bool capped; /* the cap was reached: what is left in the rings stays */
 	struct sideband_log *sblog; /* --switch-output: the side-band kept, or NULL */
+	uint64_t batch_bytes; /* DRAIN_BATCH_BYTES (drain__init's); tests lower it */
 };
+
+/* A pass writes the rings' windows in batches of at least this many bytes
+ * (one writev each), releasing each batch's rings as soon as it is written;
+ * rings with little data share one write. */
+#define DRAIN_BATCH_BYTES (128u * 1024)
 
 /* Prepares a loop over rings writing to w. 0 or -ENOMEM. */
 int drain__init(struct drain *d, struct ring *rings, int nr_rings, struct writer *w, int time_off);

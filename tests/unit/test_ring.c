@@ -521,9 +521,10 @@ static void test_drain_no_time(void **state)
  * Two rings in one pass: ring 0's span, ring 1's two spans, then a single
  * FINISHED_ROUND; an empty third ring adds nothing.
  */
-static void test_drain_several_rings(void **state)
+/* batch: drain's batch_bytes; 1 writes (and releases) every ring on its
+ * own, and the file must read the same. */
+static void several_rings(struct fixture *f, uint64_t batch)
 {
-	struct fixture *f = *state;
 	struct perf_event_mmap_page *ctl[2];
 	uint8_t *data[2];
 	struct ring rings[3];
@@ -558,6 +559,8 @@ static void test_drain_several_rings(void **state)
 	/* rings[2] (ctl[1]) stays empty */
 
 	assert_int_equal(drain__init(&d, rings, 3, w, TIME_OFF), 0);
+	if (batch)
+		d.batch_bytes = batch;
 	assert_int_equal(drain__pass(&d), 80 + 168);
 	assert_int_equal(d.stats.samples, 5);
 	assert_int_equal(d.stats.first_time, 10);
@@ -577,6 +580,16 @@ static void test_drain_several_rings(void **state)
 		free(ctl[i]);
 		free(data[i]);
 	}
+}
+
+static void test_drain_several_rings(void **state)
+{
+	several_rings(*state, 0);
+}
+
+static void test_drain_ring_by_ring(void **state)
+{
+	several_rings(*state, 1);
 }
 
 /* drain__run then drain__tail: stop() says yes at once, yet what arrived
@@ -739,6 +752,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_drain_no_time, fixture_setup,
 						fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_drain_several_rings, fixture_setup,
+						fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_drain_ring_by_ring, fixture_setup,
 						fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_drain_run_final_drain, fixture_setup,
 						fixture_teardown),
