@@ -238,8 +238,8 @@ const char *output_hint(const char *output, int err)
 		break;
 	case EISDIR:
 		if (have && S_ISDIR(st.st_mode)) {
-			snprintf(hint, sizeof(hint), "it is a directory: give -o a file, e.g. %s/perf.data",
-				 output);
+			snprintf(hint, sizeof(hint),
+				 "it is a directory: give -o a file, e.g. %s/perf.data", output);
 			return hint;
 		}
 		/* Otherwise the rename to X.old met a directory there. */

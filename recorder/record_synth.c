@@ -188,7 +188,8 @@ int record__synthesize(struct writer *w, const struct evlist *evlist, const stru
 			pr_warn("cannot read /proc/kallsyms: %s, kernel samples will not resolve (%s)",
 				strerror(-ret),
 				ret == -EMFILE ? "raise the open-file limit, e.g. ulimit -n 4096" :
-				ret == -ENOENT ? "is /proc mounted?" : "check /proc");
+				ret == -ENOENT ? "is /proc mounted?" :
+						 "check /proc");
 		ret = -ECANCELED; /* said */
 	} else if (!have_ks)
 		ret = -EACCES;

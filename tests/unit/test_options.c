@@ -399,7 +399,8 @@ static const struct reject_row reject_rows[] = {
 	{ { "--switch-output", "--switch-max-files=-1", "true" }, "invalid --switch-max-files" },
 	{ { "--buildid-all=1", "true" }, "takes no value" },
 	/* the end-of-file rename must never move a device away */
-	{ { "--timestamp-filename", "-o", "/dev/null", "true" }, "'/dev/null' is not a regular file" },
+	{ { "--timestamp-filename", "-o", "/dev/null", "true" },
+	  "'/dev/null' is not a regular file" },
 	{ { "--switch-output", "-o", "/dev/null", "true" }, "--switch-output renames the output" },
 };
 
