@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "prec/clock.h"
@@ -294,7 +296,8 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		return 0;
 	case OPT_FREQ:
 		opts->user_freq = true;
-		if (!strcmp(arg, "max")) {
+		/* perf 6.1 compares with strcasecmp: MAX and Max are 'max' too. */
+		if (!strcasecmp(arg, "max")) {
 			opts->freq_max = true;
 			opts->freq = 0;
 			return 0;
@@ -365,6 +368,14 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		opts->no_inherit = true;
 		return 0;
 	case OPT_CGROUP:
+		/* perf skips an empty name (that event is not filtered) or refuses
+		 * it ("must define events before cgroups" without -e); an empty
+		 * variable must not silently widen -G to every cgroup. */
+		if (!*arg) {
+			snprintf(err, errlen,
+				 "empty -G/--cgroup name (give a cgroup path relative to the cgroup2 mount, e.g. -G system.slice; leave -G out to record all cgroups)");
+			return -EINVAL;
+		}
 		opts->cgroup = arg;
 		return 0;
 	case OPT_DELAY: {
@@ -550,6 +561,26 @@ static int parse_short(struct record_opts *opts, int argc, char **argv, int *i, 
 	return 0;
 }
 
+/*
+ * --switch-output and --timestamp-filename rename the output when it ends (and
+ * --switch-max-files removes old ones): only a regular file may be renamed,
+ * never a device such as /dev/null or a FIFO. 0, or -EINVAL with one line.
+ */
+static int check_renamed_output(const struct record_opts *opts, char *err, size_t errlen)
+{
+	const char *out = opts->output ? opts->output : PREC_DEFAULT_OUTPUT;
+	struct stat st;
+
+	if (!opts->switch_output && !opts->timestamp_filename)
+		return 0;
+	if (!strcmp(out, "-") || stat(out, &st) || S_ISREG(st.st_mode))
+		return 0;
+	snprintf(err, errlen,
+		 "%s renames the output when it ends, and '%s' is not a regular file (give -o a file path)",
+		 opts->switch_output ? "--switch-output" : "--timestamp-filename", out);
+	return -EINVAL;
+}
+
 int options__parse(struct record_opts *opts, int argc, char **argv, char *err, size_t errlen)
 {
 	int i = 1;
@@ -607,6 +638,8 @@ int options__parse(struct record_opts *opts, int argc, char **argv, char *err, s
 		goto fail;
 	}
 	ret = output_opts__check(opts, err, errlen);
+	if (!ret)
+		ret = check_renamed_output(opts, err, errlen);
 	if (ret)
 		goto fail;
 	if (opts->unwind_record && opts->callchain_mode != CALLCHAIN_DWARF) {

@@ -156,13 +156,15 @@ static int start_events(struct evlist *evlist, const struct record_opts *opts,
 	return 0;
 }
 
-/* The one line for a write that failed: a reader gone, or a full disk. */
+/* The one line for a write that failed: a reader gone, a full disk, a
+ * limit; output_hint names the fix for each errno. */
 static void write_error(const char *verb, const char *output, int err)
 {
 	if (err == -EPIPE)
 		pr_err("the reader of the output pipe exited: recording stopped (keep the reader running until prec ends, or record to a file with -o)");
 	else
-		pr_err("cannot %s '%s': %s (check free space)", verb, output, strerror(-err));
+		pr_err("cannot %s '%s': %s (%s)", verb, output, strerror(-err),
+		       output_hint(output, err));
 }
 
 /* perf's rule: no -o and stdout is a FIFO means a stream; so does -o -. */
@@ -299,7 +301,11 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	if (opts.argc) {
 		ret = workload__prepare(&wl, opts.argv, &orig, opts.pipe_output);
 		if (ret) {
-			pr_err("cannot fork the workload: %s", strerror(-ret));
+			pr_err("cannot fork the workload: %s (%s)", strerror(-ret),
+			       ret == -EMFILE ? "raise the open-file limit, e.g. ulimit -n 4096" :
+			       ret == -ENFILE ? "the system's open-file table is full (fs.file-max)" :
+			       ret == -EAGAIN ? "raise the process limit (ulimit -u) or end some processes" :
+						"free some memory and retry");
 			goto out_signals;
 		}
 	}

@@ -180,14 +180,26 @@ int record__synthesize(struct writer *w, const struct evlist *evlist, const stru
 	if (ret)
 		return ret;
 	/* /proc/kallsyms is the costliest file synthesis reads: once. */
-	have_ks = !kallsyms__scan("/proc", &ks);
-	if (!have_ks)
-		ret = -ENOENT;
+	ret = kallsyms__scan("/proc", &ks);
+	have_ks = !ret;
+	if (!have_ks && ret != -EACCES && ret != -EPERM) {
+		/* Not kptr_restrict: a limit (EMFILE) or no /proc; say which. */
+		if (!evlist__exclude_kernel(evlist))
+			pr_warn("cannot read /proc/kallsyms: %s, kernel samples will not resolve (%s)",
+				strerror(-ret),
+				ret == -EMFILE ? "raise the open-file limit, e.g. ulimit -n 4096" :
+				ret == -ENOENT ? "is /proc mounted?" :
+						 "check /proc");
+		ret = -ECANCELED; /* said */
+	} else if (!have_ks)
+		ret = -EACCES;
 	else if (opts->buildid_mmap) /* perf: MMAP2 with build-ids, kernel and modules too */
 		ret = synth__kernel_mmap2_scan(w, &ks, NULL, evlist->id_hdr_size);
 	else
 		ret = synth__kernel_mmap_scan(w, &ks, evlist->id_hdr_size);
-	if ((ret == -EACCES || ret == -ENOENT) && evlist__exclude_kernel(evlist)) {
+	if (ret == -ECANCELED) {
+		ret = 0;
+	} else if ((ret == -EACCES || ret == -ENOENT) && evlist__exclude_kernel(evlist)) {
 		ret = 0; /* no kernel samples to resolve: nothing to warn about */
 	} else if (ret == -EACCES || ret == -ENOENT) {
 		pr_warn("kernel addresses are hidden, kernel samples will not resolve (check /proc/sys/kernel/kptr_restrict and /proc/kallsyms permission)");

@@ -45,15 +45,17 @@ static void list_names(char *buf, size_t len, const struct name_bit *v, size_t n
 		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " " : "", v[i].name);
 }
 
-/* Splits list at commas and ORs each name's bit; 0 or -EINVAL (bad name in *bad). */
+/*
+ * Splits list at commas and ORs each name's bit; 0 or -EINVAL with the bad
+ * name in bad, always set ("" for an empty list or an empty name, as perf
+ * reports `--user-regs=` and `-j ''`).
+ */
 static int parse_names(const char *list, const struct name_bit *v, size_t n, uint64_t *bits,
 		       char *bad, size_t badlen)
 {
 	const char *p = list;
 
 	*bits = 0;
-	if (!*p)
-		return -EINVAL;
 	for (;;) {
 		size_t len = strcspn(p, ",");
 		size_t i;

@@ -85,6 +85,38 @@ static int resolve_uid(const char *str, uid_t *uid)
 	return -ENOENT;
 }
 
+/*
+ * perf reads /proc/TID/maps of each thread it is given and fails without a
+ * word when it cannot; a recording without the maps cannot name any user
+ * symbol. Refused here with the reason instead. A thread that exited since it
+ * was listed is no error. 0 or -EACCES (said).
+ */
+static int check_maps_readable(const struct thread_map *threads, const char *opt)
+{
+	char path[64];
+
+	for (int i = 0; i < threads->nr; i++) {
+		int fd, err;
+
+		snprintf(path, sizeof(path), "/proc/%d/maps", (int)threads->pid[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			close(fd);
+			continue;
+		}
+		err = errno;
+		if (err == ENOENT || err == ESRCH)
+			continue;
+		pr_err("cannot read %s for %s: %s (%s)", path, opt, strerror(err),
+		       err == EACCES || err == EPERM ?
+			       "prec may not ptrace that process: another user's, not dumpable, or outside this user namespace; record a process prec may trace" :
+		       err == EMFILE ? "raise the open-file limit, e.g. ulimit -n 4096" :
+				       "check /proc");
+		return -err;
+	}
+	return 0;
+}
+
 int target__threads(const struct record_opts *opts, pid_t workload_pid, struct thread_map **out)
 {
 	pid_t bad = 0;
@@ -104,6 +136,13 @@ int target__threads(const struct record_opts *opts, pid_t workload_pid, struct t
 			       opts->pid_list ? "process" : "thread", (int)bad, opt);
 		else if (ret)
 			pr_err("cannot list the threads of %s: %s", list, strerror(-ret));
+		if (!ret) {
+			ret = check_maps_readable(*out, opt);
+			if (ret) {
+				thread_map__delete(*out);
+				*out = NULL;
+			}
+		}
 		return ret;
 	}
 	if (opts->uid_str) {

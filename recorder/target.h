@@ -18,7 +18,9 @@ int target__cpus(const struct record_opts *opts, struct cpu_map **out);
 
 /*
  * The threads: -p, -t or -u's threads; the single "any thread" for -a/-C;
- * workload_pid for a command on its own. Returns 0 and *out, or -errno.
+ * workload_pid for a command on its own. A -p/-t thread whose
+ * /proc/TID/maps cannot be read (a process prec may not trace) is refused,
+ * as perf fails on it. Returns 0 and *out, or -errno.
  */
 int target__threads(const struct record_opts *opts, pid_t workload_pid, struct thread_map **out);
 

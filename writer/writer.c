@@ -51,15 +51,37 @@ static int writer__check_dir(const char *path)
 }
 
 /*
+ * The kinds of file an output path may already be. A FIFO or a socket is never
+ * opened: a FIFO with no reader would block, and a perf.data file is patched
+ * at offset 0 when it ends, which a stream cannot take (-o - writes perf's
+ * stream format instead): -ESPIPE. A block device is refused (-ENOTSUP): a
+ * recording written over a disk is never what was meant. Regular files,
+ * directories (open() refuses them) and character devices (/dev/null: the
+ * recording is thrown away, as with perf) pass.
+ */
+static int writer__check_kind(mode_t mode)
+{
+	if (S_ISFIFO(mode) || S_ISSOCK(mode))
+		return -ESPIPE;
+	if (S_ISBLK(mode))
+		return -ENOTSUP;
+	return 0;
+}
+
+/*
  * perf's check_backup(): a non-empty regular file at path is kept as
  * path.old (rename() replaces an older .old). Only regular files: a
- * directory's size is never 0, and open() will refuse it anyway.
+ * directory's size is never 0, and open() will refuse it anyway; a FIFO or
+ * a device is never moved. The rename would also delete what is at .old, so
+ * only an older recording (a regular file) or a symlink may be there:
+ * -EISDIR for a directory, -EEXIST for anything else.
  */
 static int writer__backup(const char *path, char **oldpath)
 {
 	struct stat st;
 	size_t len = strlen(path);
 	char *old;
+	int err;
 
 	*oldpath = NULL;
 	if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size == 0)
@@ -69,9 +91,11 @@ static int writer__backup(const char *path, char **oldpath)
 		return -ENOMEM;
 	memcpy(old, path, len);
 	memcpy(old + len, ".old", sizeof(".old"));
-	if (rename(path, old)) {
-		int err = -errno;
-
+	if (!lstat(old, &st) && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+		err = S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
+	else
+		err = rename(path, old) ? -errno : 0;
+	if (err) {
 		free(old);
 		return err;
 	}
@@ -83,6 +107,8 @@ int writer__open(struct writer **out, const char *path)
 {
 	struct writer *w = NULL;
 	char *oldpath = NULL;
+	struct stat st;
+	bool created;
 	int err;
 
 	if (!out || !path || !*path)
@@ -98,28 +124,53 @@ int writer__open(struct writer **out, const char *path)
 		err = -ENOMEM;
 		goto out;
 	}
-	err = writer__check_dir(path);
+	/* The directory matters only when a file is created or renamed in it:
+	 * -o /dev/null needs no write access to /dev. */
+	if (stat(path, &st) || (S_ISREG(st.st_mode) && st.st_size))
+		err = writer__check_dir(path);
+	else
+		err = writer__check_kind(st.st_mode);
 	if (err)
 		goto out;
 	err = writer__backup(path, &oldpath);
 	if (err)
 		goto out;
-	w->fd = open(path, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0600);
+	/* Only a file this open creates may be removed by abort. */
+	created = stat(path, &st) && errno == ENOENT;
+	w->fd = open(path, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0600);
 	if (w->fd < 0) {
 		err = -errno;
+		goto out;
+	}
+	if (fstat(w->fd, &st))
+		err = -errno;
+	/* Again on what was opened: the path may have changed since. A device
+	 * that cannot seek (a terminal) cannot take the header at the end. */
+	if (!err)
+		err = writer__check_kind(st.st_mode);
+	if (!err && !S_ISREG(st.st_mode) && lseek(w->fd, 0, SEEK_CUR) < 0)
+		err = -errno;
+	if (err) {
+		close(w->fd);
+		w->fd = -1;
+		goto out;
+	}
+	w->regular = S_ISREG(st.st_mode);
+	w->created = created && w->regular;
+	w->dev = st.st_dev;
+	w->ino = st.st_ino;
+out:
+	if (err) {
 		/* Put the old file back: on error nothing may look renamed. */
 		if (oldpath)
 			rename(oldpath, path);
-		goto out;
-	}
-out:
-	free(oldpath);
-	if (err) {
+		free(oldpath);
 		free(w->path);
 		free(w->buf);
 		free(w);
 		return err;
 	}
+	free(oldpath);
 	*out = w;
 	return 0;
 }
@@ -470,14 +521,47 @@ out:
 	return 0;
 }
 
+/*
+ * abort's undo, for a regular file only: the file this writer created goes,
+ * by its name (the symlink's target when -o named a symlink), and only while
+ * that name still holds this file; one that was there before (empty) is cut
+ * back to empty. Nothing else is ever removed: not a FIFO or device given as
+ * -o, not a file another program put at the path meanwhile.
+ */
+static void writer__undo(struct writer *w)
+{
+	const char *name = w->path;
+	char *real = NULL;
+	struct stat st;
+
+	if (w->created) {
+		if (!lstat(name, &st) && S_ISLNK(st.st_mode)) {
+			real = realpath(name, NULL);
+			name = real;
+		}
+		if (name && !lstat(name, &st) && S_ISREG(st.st_mode) && st.st_dev == w->dev &&
+		    st.st_ino == w->ino) {
+			if (!unlink(name)) {
+				free(real);
+				return;
+			}
+			pr_debug("removing %s: %s\n", name, strerror(errno));
+		}
+		free(real);
+	}
+	/* Not ours to remove, or no longer at its name: empty, never torn. */
+	if (w->fd >= 0 && ftruncate(w->fd, 0))
+		pr_debug("emptying %s: %s\n", w->path, strerror(errno));
+}
+
 void writer__abort(struct writer *w)
 {
 	if (!w)
 		return;
+	/* A stream cannot be taken back: the reader sees it end early. */
+	if (!w->pipe && w->regular)
+		writer__undo(w);
 	if (w->fd >= 0)
 		close(w->fd);
-	/* A stream cannot be taken back: the reader sees it end early. */
-	if (!w->pipe && unlink(w->path) && errno != ENOENT)
-		pr_debug("removing %s: %s\n", w->path, strerror(errno));
 	writer__free(w);
 }

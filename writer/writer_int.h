@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "prec/perf_file.h"
 #include "prec/writer.h"
@@ -24,6 +25,15 @@ struct writer {
 	int err;
 	bool begun;
 	bool pipe; /* a stream (writer__open_pipe): nothing is patched or removed */
+	/* What abort may undo. Only a regular file is ever removed or cut, and
+	 * only the one this writer opened (dev, ino): created is set when the
+	 * open made it, so abort unlinks it; a regular file that was there
+	 * (empty, or perf would have kept it as .old) is cut back to empty. A
+	 * device such as /dev/null is left alone. */
+	bool regular;
+	bool created;
+	dev_t dev;
+	ino_t ino;
 	struct perf_file_header header; /* as written at begin; patched at finish */
 	const struct writer_event *events; /* from writer__begin, not owned */
 	uint32_t nr_events;

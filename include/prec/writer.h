@@ -7,7 +7,7 @@
  * metadata the feature sections are made of.
  *
  * Lifecycle: writer__open -> writer__begin -> writer__write/writev ... ->
- * writer__finish (valid file) or writer__abort (file removed).
+ * writer__finish (valid file) or writer__abort (the file it created removed).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -103,10 +103,14 @@ struct writer_auxtrace_entry {
 };
 
 /*
- * Creates the output file at path with mode 0600. An existing non-empty file
- * is first renamed to "<path>.old" (replacing an older one), as perf does.
- * Returns 0 and *out, or a negative errno; on error nothing was created or
- * renamed. The caller owns *out until writer__finish or writer__abort.
+ * Creates the output file at path with mode 0600. An existing non-empty
+ * regular file is first renamed to "<path>.old" (replacing an older
+ * recording there, never a directory, FIFO or device: -EISDIR, -EEXIST), as
+ * perf does. A character device that can seek (/dev/null) is written as it
+ * is. Returns 0 and *out, or a negative errno: -ESPIPE for a FIFO, a socket
+ * or a device that cannot seek (a perf.data file is patched at the end; -o -
+ * is the stream), -ENOTSUP for a block device; on error nothing was created
+ * or renamed. The caller owns *out until writer__finish or writer__abort.
  */
 int writer__open(struct writer **out, const char *path);
 
@@ -186,12 +190,17 @@ uint64_t writer__file_size(const struct writer *w);
  * recording (a feature whose data is missing is left out, its bit cleared),
  * rewrites the header with the final sizes and bits, closes and frees w.
  * meta may be NULL (HOSTNAME is then written empty; it is always written).
- * Returns 0 or a negative errno; on error the file is removed. w is freed
- * in both cases.
+ * Returns 0 or a negative errno; on error it is undone as writer__abort
+ * does. w is freed in both cases.
  */
 int writer__finish(struct writer *w, const struct writer_meta *meta);
 
-/* Closes the file, removes it, frees w. Accepts NULL. */
+/*
+ * Closes the file and frees w. A regular file that writer__open created is
+ * removed (by its name, only while the name still holds it); an existing
+ * empty one it wrote into is emptied again; a device (/dev/null) or a stream
+ * is left alone. Accepts NULL.
+ */
 void writer__abort(struct writer *w);
 
 /* The output path the writer was opened with (owned by w). */

@@ -54,6 +54,9 @@ bad()
 		done < <(grep '^prec:' "$PREC_ERR")
 		((ok)) || fail "$what: no 'prec:' line on stderr matches all of: ${pats[*]}"
 		no_grep_or_fail 'Captured and wrote' "$PREC_ERR" "$what"
+		# Text only: an uninitialised buffer shows up as stray bytes.
+		LC_ALL=C grep -q '[^[:print:][:space:]]' "$PREC_ERR" &&
+			fail "$what: non-printable bytes on stderr: $(od -c "$PREC_ERR" | head -n 4)"
 		no_grep_or_fail 'AddressSanitizer|Segmentation|core dumped|Aborted' "$PREC_ERR" "$what"
 
 		# Only files under $TMP are judged; -o elsewhere is checked below.
@@ -107,6 +110,126 @@ bad err 'nosuchuser' 'user' -- -u nosuchuser -o @OUT@
 bad err '-G|cgroup' '-a' -- -G x -o @OUT@ -- true
 bad err 'nosuchcgroup' 'cgroup' -- -a -G nosuchcgroup -o @OUT@ -- true
 bad err 'requires|argument|missing|value' "-o|output|'o'" -- -o
+# Empty lists: perf 6.1 says 'unknown branch filter ,' and 'Unknown register ""'.
+bad err "unknown branch filter ''" -- -j '' -o @OUT@ -- true
+bad err "unknown register ''" -- --user-regs= -o @OUT@ -- true
+bad err "unknown register ''" -- --intr-regs= -o @OUT@ -- true
+# An empty -G (an unset variable) must not widen -G to every cgroup.
+bad err 'empty' '-G|cgroup' -- -a -G '' -o @OUT@ -- true
+# A process prec may not trace (perf 6.1 exits 255 without a word, leaving a
+# torn file): nobody may not read pid 1's maps (root may not either here).
+printf '#!/bin/sh\nexec setpriv --reuid=65534 --regid=65534 --clear-groups "%s" "$@"\n' "$PREC" >as-nobody
+chmod 755 as-nobody
+PREC=$TMP/as-nobody bad err '/proc/1/maps' 'ptrace' -- -p 1 -o @OUT@ -- true
+# --switch-output/--timestamp-filename rename the output at its end: never a
+# device (a copy of /dev/null here, so a regression renames only the copy).
+mknod null c 1 3 || fail "cannot mknod (the tests run as root)"
+for o in --timestamp-filename --switch-output; do
+	run_prec "$o" -o null -- true
+	what="prec $o -o null (a copy of /dev/null)"
+	((PREC_RC >= 1 && PREC_RC <= 125)) || fail "$what: exit status $PREC_RC, expected 1..125"
+	grep -q "^prec: .*'null' is not a regular file" "$PREC_ERR" || fail "$what: no line says null is not a regular file"
+	[[ -c null ]] || fail "$what: the device node was renamed or removed"
+	[[ -z "$(ls null?* 2>/dev/null)" ]] || fail "$what: left $(ls null?*)"
+done
+# A character device that can seek takes the recording, as with perf.
+prec_record_ok -o null -- true
+[[ -c null ]] || fail "prec -o null (a copy of /dev/null): the node is gone"
+
+# The empty values under valgrind: the message was built from an
+# uninitialised name (valgrind: conditional jump on uninitialised value).
+command -v valgrind >/dev/null || fail "valgrind not found (scripts/bootstrap installs it)"
+for a in -j= --user-regs= --intr-regs=; do
+	args=("$a")
+	[[ $a == -j= ]] && args=(-j '')
+	_run vg valgrind --error-exitcode=99 --leak-check=no "$PREC" "${args[@]}" -o vg.data -- true
+	((LAST_RC >= 1 && LAST_RC <= 125 && LAST_RC != 99)) || {
+		grep -E '==[0-9]+== ' "$LAST_ERR" | head -n 20 | sed 's/^/    | /' >&2
+		fail "prec ${args[*]} under valgrind: exit $LAST_RC (99: valgrind errors)"
+	}
+	[[ -e vg.data ]] && fail "prec ${args[*]}: left vg.data"
+done
+
+# -o paths that are not files to create. one_line_err WHAT PATTERN...: the
+# last prec run failed with one 'prec:' line matching every PATTERN.
+one_line_err()
+{
+	local what=$1 p
+	shift
+	((PREC_RC >= 1 && PREC_RC <= 125)) || fail "$what: exit status $PREC_RC, expected 1..125"
+	(($(grep -c . "$PREC_ERR") == 1)) || fail "$what: $(grep -c . "$PREC_ERR") lines on stderr, expected one"
+	for p in "$@"; do
+		grep -Eq -- "^prec: .*$p" "$PREC_ERR" || fail "$what: the line does not match '$p': $(cat "$PREC_ERR")"
+	done
+}
+
+# A FIFO: perf 6.1 writes a file-format header into it and then cannot patch
+# it (the reader gets garbage). prec refuses before opening it, names the
+# stream (-o -), and leaves the FIFO (it used to unlink it).
+mkfifo fifo
+cat fifo >fifo.got &
+reader=$!
+track_pid "$reader"
+RUN_TIMEOUT=30 run_prec -o fifo -- true
+one_line_err "prec -o fifo (a reader waiting)" "'fifo'" 'FIFO' '-o -'
+[[ -p fifo ]] || fail "prec -o fifo: the FIFO was removed"
+kill "$reader" 2>/dev/null
+wait "$reader" 2>/dev/null
+[[ -s fifo.got ]] && fail "prec -o fifo: wrote $(stat -c %s fifo.got) bytes into the FIFO before failing"
+RUN_TIMEOUT=30 run_prec -o fifo -- true
+one_line_err "prec -o fifo (no reader)" 'FIFO'
+[[ -p fifo ]] || fail "prec -o fifo (no reader): the FIFO was removed"
+
+# A block device nobody has (a major /proc/devices does not list): refused
+# before any open.
+major=$(awk '/^Block devices:/ { b = 1; next } b { print $1 }' /proc/devices | sort -n |
+	awk 'BEGIN { m = 254 } { used[$1] = 1 } END { while (m >= 240 && used[m]) m--; print m }')
+mknod blk b "$major" 0 || fail "cannot mknod a block device"
+run_prec -o blk -- true
+one_line_err "prec -o blk (a block device)" 'block device'
+[[ -b blk ]] || fail "prec -o blk: the node was removed"
+
+# X.old in the way: named as X.old, and neither name changes.
+printf 'previous\n' >X.data
+mkdir X.data.old
+run_prec -o X.data -- true
+one_line_err "prec -o X.data (X.data.old a directory)" "'X.data.old'" 'directory'
+[[ "$(cat X.data)" == previous && -d X.data.old ]] || fail "prec -o X.data: X.data or X.data.old changed"
+printf 'previous\n' >Y.data
+mkfifo Y.data.old
+run_prec -o Y.data -- true
+one_line_err "prec -o Y.data (Y.data.old a FIFO)" "'Y.data.old'"
+[[ "$(cat Y.data)" == previous && -p Y.data.old ]] || fail "prec -o Y.data: Y.data.old was replaced"
+
+# A directory as -o, and a symlink into a directory that does not exist.
+mkdir D
+run_prec -o D -- true
+one_line_err "prec -o D (a directory)" 'directory' 'D/perf.data'
+ln -s "$TMP/nodir/x.data" dangling
+run_prec -o dangling -- true
+one_line_err "prec -o dangling (a symlink into a missing directory)" 'symbolic link' 'nodir'
+[[ -L dangling && ! -e nodir ]] || fail "prec -o dangling: the symlink or its target changed"
+
+# Few open files, at every limit from 4 up: each failure says it is the file
+# limit (not a kptr_restrict problem, not a full disk, not a bad path), and a
+# failed run leaves no file. The lowest limits leave the loader no fd for the
+# libraries: that is not prec speaking.
+prec_record_ok -o nofile-base.data -- true
+kptr_base=$(grep -c kptr_restrict "$PREC_ERR")
+for n in $(seq 4 24); do
+	what="prec at ulimit -n $n"
+	_run nofile bash -c 'ulimit -n "$1" && exec "$2" -o "$3" -- true' - "$n" "$PREC" "nofile$n.data"
+	((LAST_RC == 127)) && grep -q 'error while loading shared libraries' "$LAST_ERR" && continue
+	((LAST_RC >= 0 && LAST_RC <= 125)) || fail "$what: exit status $LAST_RC"
+	if ((LAST_RC)); then
+		(($(grep -c . "$LAST_ERR") == 1)) || fail "$what: $(grep -c . "$LAST_ERR") lines on stderr, expected one"
+		[[ -e nofile$n.data ]] && fail "$what: failed and left nofile$n.data"
+	fi
+	grep -q 'Too many open files' "$LAST_ERR" && ! grep -q 'Too many open files.*ulimit -n' "$LAST_ERR" &&
+		fail "$what: 'Too many open files' without the ulimit -n fix: $(cat "$LAST_ERR")"
+	((kptr_base)) || no_grep_or_fail 'kptr_restrict' "$LAST_ERR" "$what"
+	no_grep_or_fail 'free space|choose another path' "$LAST_ERR" "$what"
+done
 
 # Output paths that cannot be created (the second fails for root too).
 for out in /nonexistent-dir/x.data /proc/x.data; do

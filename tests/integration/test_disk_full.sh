@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The output filesystem fills up mid-recording: prec must say so in one
-# line, exit in 1..125 without waiting for the workload to finish, leave no
-# torn file that claims to be a recording, and leave no workload behind.
+# The output fills up mid-recording (a full filesystem, a full device, the
+# file size limit): prec must say which in one line, exit in 1..125 without
+# waiting for the workload to finish, leave no torn file that claims to be a
+# recording, remove nothing it did not create, and leave no workload behind.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
 mkdir small || fail "cannot create a mount point"
@@ -19,5 +20,39 @@ run_prec -F 20000 -o small/x.data -- "$WORKLOAD" 120000
 grep -q '^prec: .*No space left on device' "$PREC_ERR" || fail "stderr does not name the full disk: $(cat "$PREC_ERR")"
 [[ -e small/x.data ]] && fail "a torn small/x.data was left behind"
 pgrep -f "$WORKLOAD 120000" >/dev/null && fail "the workload was left running"
+
+# A device that is always full (a copy of /dev/full: a regression may only
+# remove the copy). The error names the device, and the node stays: prec
+# used to unlink whatever -o named when a write failed.
+mknod full c 1 7 || fail "cannot mknod (the tests run as root)"
+run_prec -o full -- true
+((PREC_RC >= 1 && PREC_RC <= 125)) || fail "prec -o full exited $PREC_RC, expected 1..125"
+[[ $(grep -c '' "$PREC_ERR") == 1 ]] || fail "prec -o full: expected one line on stderr, got: $(cat "$PREC_ERR")"
+grep -q "^prec: .*'full'.*No space left on device.*device" "$PREC_ERR" ||
+	fail "prec -o full: the line does not say the device is full: $(cat "$PREC_ERR")"
+[[ -c full ]] || fail "prec -o full: the device node was removed"
+
+# The file size limit (SIGXFSZ ignored, as a shell can leave it, so the
+# write fails with EFBIG): its own fix, not 'check free space'; the torn
+# file prec created is removed, the workload ended.
+efbig() # OUTPUT
+{
+	_run efbig bash -c 'trap "" XFSZ; ulimit -f 16 && exec "$@"' - \
+		"$PREC" -F 20000 -o "$1" -- "$WORKLOAD" 120001
+	((LAST_RC >= 1 && LAST_RC <= 125)) || fail "prec at ulimit -f 16 exited $LAST_RC, expected 1..125"
+	[[ $(grep -c '' "$LAST_ERR") == 1 ]] || fail "ulimit -f: expected one line on stderr, got: $(cat "$LAST_ERR")"
+	grep -q '^prec: .*File too large.*ulimit -f' "$LAST_ERR" ||
+		fail "ulimit -f: the line does not name the file size limit: $(cat "$LAST_ERR")"
+	no_grep_or_fail 'free space' "$LAST_ERR" "ulimit -f"
+	pgrep -f "$WORKLOAD 120001" >/dev/null && fail "ulimit -f: the workload was left running"
+	return 0
+}
+efbig fsz.data
+[[ -e fsz.data ]] && fail "ulimit -f: a torn fsz.data was left behind"
+# Through a symlink: the file prec created goes, the user's symlink stays.
+ln -s "$TMP/real.data" link.data
+efbig link.data
+[[ -L link.data ]] || fail "ulimit -f: the -o symlink was removed"
+[[ -e real.data ]] && fail "ulimit -f: the torn symlink target real.data was left behind"
 
 pass

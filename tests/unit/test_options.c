@@ -102,6 +102,9 @@ static const struct accept_row accept_rows[] = {
 	{ .args = { "--freq", "1", "true" }, .freq = 1, .cmd = { "true" } },
 	{ .args = { "-F", "max", "true" }, .freq_max = true, .cmd = { "true" } },
 	{ .args = { "-Fmax", "true" }, .freq_max = true, .cmd = { "true" } },
+	/* perf 6.1 compares with strcasecmp */
+	{ .args = { "-F", "MAX", "true" }, .freq_max = true, .cmd = { "true" } },
+	{ .args = { "--freq=Max", "true" }, .freq_max = true, .cmd = { "true" } },
 	{ .args = { "-F", "1000", "-F", "max", "true" }, .freq_max = true, .cmd = { "true" } },
 	{ .args = { "-F", "max", "-F", "10", "true" }, .freq = 10, .cmd = { "true" } },
 	/* -c */
@@ -301,6 +304,15 @@ struct reject_row {
 static const struct reject_row reject_rows[] = {
 	/* targets that do not go together, or bad values */
 	{ { "-G", "x", "true" }, "add -a or -C" },
+	/* an empty name would widen -G to every cgroup */
+	{ { "-a", "-G", "", "true" }, "empty -G/--cgroup name" },
+	{ { "-a", "--cgroup=", "true" }, "empty -G/--cgroup name" },
+	/* empty register and branch lists: perf's 'unknown register ""' */
+	{ { "-j", "", "true" }, "unknown branch filter '' for -j" },
+	{ { "-j", "u,", "true" }, "unknown branch filter '' for -j" },
+	{ { "--user-regs=", "true" }, "unknown register ''" },
+	{ { "--intr-regs=", "true" }, "unknown register ''" },
+	{ { "--user-regs=ax,,bx", "true" }, "unknown register ''" },
 	{ { "-p", "1", "-t", "2" }, "only one of -p, -t and -u" },
 	{ { "-p", "1", "-a" }, "exclusive" },
 	{ { "-C", "0", "-u", "root" }, "exclusive" },
@@ -325,7 +337,8 @@ static const struct reject_row reject_rows[] = {
 	{ { "-F", "+100", "true" }, "'+100'" },
 	{ { "-F", "18446744073709551616", "true" }, "-F" },
 	{ { "-F", "99999999999999999999999", "true" }, "-F" },
-	{ { "-F", "MAX", "true" }, "'MAX'" },
+	{ { "-F", "maxx", "true" }, "'maxx'" },
+	{ { "-F", "ma", "true" }, "'ma'" },
 	{ { "-F" }, "needs a value" },
 	{ { "--freq" }, "needs a value" },
 	/* -c */
@@ -385,7 +398,22 @@ static const struct reject_row reject_rows[] = {
 	{ { "--switch-max-files=2", "true" }, "--switch-max-files needs --switch-output" },
 	{ { "--switch-output", "--switch-max-files=-1", "true" }, "invalid --switch-max-files" },
 	{ { "--buildid-all=1", "true" }, "takes no value" },
+	/* the end-of-file rename must never move a device away */
+	{ { "--timestamp-filename", "-o", "/dev/null", "true" },
+	  "'/dev/null' is not a regular file" },
+	{ { "--switch-output", "-o", "/dev/null", "true" }, "--switch-output renames the output" },
 };
+
+/* Leaves a recognisable pattern where the next call's locals will live, so a
+ * message built from an uninitialised buffer shows as 'ZZZ...', not by luck
+ * as the right text. */
+static __attribute__((noinline)) void dirty_stack(void)
+{
+	volatile char junk[16384];
+
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = 'Z';
+}
 
 static bool reject_row__check(size_t i, const struct reject_row *r)
 {
@@ -398,6 +426,7 @@ static bool reject_row__check(size_t i, const struct reject_row *r)
 	int ret;
 
 	row_label(label, sizeof(label), r->args);
+	dirty_stack();
 	ret = options__parse(&opts, argc, argv, err, sizeof(err));
 	ROW_CHECK(ret == -EINVAL, "ret %d", ret);
 	ROW_CHECK(err[0] != '\0' && !strchr(err, '\n'), "err '%s'", err);

@@ -18,6 +18,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -279,6 +280,180 @@ static void test_short_write_error_sticks(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* A recording with one record in it, then finish; 0 or what finish said. */
+static int write_one(const char *path)
+{
+	const char rec[8] = { 68, 0, 0, 0, 0, 0, 8, 0 };
+	struct writer *w;
+	int err = writer__open(&w, path);
+
+	if (err)
+		return err;
+	err = writer__begin(w, NULL, 0);
+	if (!err)
+		err = writer__write(w, rec, sizeof(rec));
+	if (err) {
+		writer__abort(w);
+		return err;
+	}
+	return writer__finish(w, NULL);
+}
+
+/* A device node in the test directory (copies of /dev/null, /dev/full, or a
+ * block device nobody has): tests run as root; without it they are skipped. */
+static void make_node(const char *path, mode_t kind, unsigned int major, unsigned int minor)
+{
+	if (mknod(path, kind | 0600, makedev(major, minor)))
+		skip();
+}
+
+/*
+ * -o FIFO: never opened (with no reader it would block; with one, the header
+ * patch at the end cannot seek), never removed or renamed: -ESPIPE.
+ */
+static void test_fifo_refused_and_kept(void **state)
+{
+	struct tdir *t = *state;
+	struct writer *w = (struct writer *)0x1;
+	struct stat st;
+
+	assert_int_equal(mkfifo(t->path, 0600), 0);
+	assert_int_equal(writer__open(&w, t->path), -ESPIPE);
+	assert_null(w);
+	assert_int_equal(lstat(t->path, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_null(get_file(t->old));
+}
+
+/* A copy of /dev/null takes a whole recording (thrown away, as perf). */
+static void test_devnull_works_and_stays(void **state)
+{
+	struct tdir *t = *state;
+	struct stat st;
+
+	make_node(t->path, S_IFCHR, 1, 3);
+	assert_int_equal(write_one(t->path), 0);
+	assert_int_equal(lstat(t->path, &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+}
+
+/* A copy of /dev/full: the write fails, and the failure removes nothing:
+ * before, abort unlinked whatever -o named (with /dev/full itself, /dev/full). */
+static void test_devfull_error_keeps_node(void **state)
+{
+	struct tdir *t = *state;
+	struct stat st;
+
+	make_node(t->path, S_IFCHR, 1, 7);
+	assert_int_equal(write_one(t->path), -ENOSPC);
+	assert_int_equal(lstat(t->path, &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+	assert_int_equal(major(st.st_rdev), 1);
+	assert_int_equal(minor(st.st_rdev), 7);
+}
+
+/* A block device is never written: -ENOTSUP before any open. The major is
+ * one /proc/devices does not list, so even a regression writes nowhere. */
+static void test_blockdev_refused(void **state)
+{
+	struct tdir *t = *state;
+	struct writer *w;
+	struct stat st;
+	unsigned int m;
+	char line[128], name[64];
+	bool used[256] = { false };
+	FILE *f = fopen("/proc/devices", "r");
+	bool block = false;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "Block devices:", 14))
+			block = true;
+		else if (block && sscanf(line, "%u %63s", &m, name) == 2 && m < 256)
+			used[m] = true;
+	}
+	fclose(f);
+	for (m = 254; m >= 240 && used[m]; m--)
+		;
+	assert_true(m >= 240);
+	make_node(t->path, S_IFBLK, m, 0);
+	assert_int_equal(writer__open(&w, t->path), -ENOTSUP);
+	assert_int_equal(lstat(t->path, &st), 0);
+	assert_true(S_ISBLK(st.st_mode));
+}
+
+/* The .old rename would delete what is at .old: a directory or a FIFO there
+ * stops the open, and both names keep what they held. */
+static void test_old_not_clobbered(void **state)
+{
+	struct tdir *t = *state;
+	struct writer *w;
+	struct stat st;
+
+	put_file(t->path, "previous recording");
+	assert_int_equal(mkdir(t->old, 0700), 0);
+	assert_int_equal(writer__open(&w, t->path), -EISDIR);
+	assert_string_equal(get_file(t->path), "previous recording");
+	assert_int_equal(rmdir(t->old), 0);
+
+	assert_int_equal(mkfifo(t->old, 0600), 0);
+	assert_int_equal(writer__open(&w, t->path), -EEXIST);
+	assert_string_equal(get_file(t->path), "previous recording");
+	assert_int_equal(lstat(t->old, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+}
+
+/* An empty file that was there is not prec's to delete: abort empties it. */
+static void test_abort_empties_existing(void **state)
+{
+	struct tdir *t = *state;
+	struct writer *w;
+	struct stat st;
+
+	put_file(t->path, "");
+	assert_int_equal(writer__open(&w, t->path), 0);
+	assert_int_equal(writer__begin(w, NULL, 0), 0);
+	assert_int_equal(stat(t->path, &st), 0);
+	assert_true(st.st_size > 0); /* the header is there: a torn file */
+	writer__abort(w);
+	assert_string_equal(get_file(t->path), "");
+}
+
+/* -o a symlink to a new file: abort removes the file it created, and the
+ * user's symlink stays. */
+static void test_abort_through_symlink(void **state)
+{
+	struct tdir *t = *state;
+	char real[192];
+	struct writer *w;
+	struct stat st;
+
+	snprintf(real, sizeof(real), "%s/real.data", t->dir);
+	assert_int_equal(symlink(real, t->path), 0);
+	assert_int_equal(writer__open(&w, t->path), 0);
+	assert_int_equal(writer__begin(w, NULL, 0), 0);
+	assert_int_equal(access(real, F_OK), 0);
+	writer__abort(w);
+	assert_int_equal(access(real, F_OK), -1);
+	assert_int_equal(lstat(t->path, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+}
+
+/* A file someone else put at the path meanwhile is not the one to remove. */
+static void test_abort_spares_replacement(void **state)
+{
+	struct tdir *t = *state;
+	char other[192];
+	struct writer *w;
+
+	snprintf(other, sizeof(other), "%s/other", t->dir);
+	assert_int_equal(writer__open(&w, t->path), 0);
+	put_file(other, "someone else's");
+	assert_int_equal(rename(other, t->path), 0);
+	writer__abort(w);
+	assert_string_equal(get_file(t->path), "someone else's");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -292,6 +467,20 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unwritable_dir, tdir_setup, tdir_teardown),
 		cmocka_unit_test_setup_teardown(test_abort_unlinks, tdir_setup, tdir_teardown),
 		cmocka_unit_test_setup_teardown(test_short_write_error_sticks, tdir_setup,
+						tdir_teardown),
+		cmocka_unit_test_setup_teardown(test_fifo_refused_and_kept, tdir_setup,
+						tdir_teardown),
+		cmocka_unit_test_setup_teardown(test_devnull_works_and_stays, tdir_setup,
+						tdir_teardown),
+		cmocka_unit_test_setup_teardown(test_devfull_error_keeps_node, tdir_setup,
+						tdir_teardown),
+		cmocka_unit_test_setup_teardown(test_blockdev_refused, tdir_setup, tdir_teardown),
+		cmocka_unit_test_setup_teardown(test_old_not_clobbered, tdir_setup, tdir_teardown),
+		cmocka_unit_test_setup_teardown(test_abort_empties_existing, tdir_setup,
+						tdir_teardown),
+		cmocka_unit_test_setup_teardown(test_abort_through_symlink, tdir_setup,
+						tdir_teardown),
+		cmocka_unit_test_setup_teardown(test_abort_spares_replacement, tdir_setup,
 						tdir_teardown),
 	};
 
