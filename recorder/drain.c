@@ -120,7 +120,7 @@ static int drain__flush(struct drain *d, int from, int to, int cnt, bool round)
 		d->iov[cnt].iov_len = sizeof(finished_round);
 		cnt++;
 	}
-	ret = writer__writev_ring(d->w, d->iov, cnt);
+	ret = writer__writev_ring(d->w, d->iov, cnt, round);
 	if (ret)
 		return ret;
 	for (int i = from; i < to; i++)

@@ -290,6 +290,10 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 		sigaction(SIGUSR2, &sa, NULL);
 	else
 		signal(SIGUSR2, SIG_IGN);
+	/* Past `ulimit -f` a write fails with EFBIG, said in one line with its
+	 * fix, instead of SIGXFSZ killing prec mid-file (the command gets the
+	 * default back). */
+	signal(SIGXFSZ, SIG_IGN);
 	sigemptyset(&block);
 	sigaddset(&block, SIGCHLD);
 	sigaddset(&block, SIGINT);

@@ -101,6 +101,7 @@ int workload__prepare(struct workload *w, char *const argv[], const void *sigmas
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGCHLD, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
+		signal(SIGXFSZ, SIG_DFL);
 		sigprocmask(SIG_SETMASK, sigmask, NULL);
 		/* EOF instead of the go byte: prec gave up; leave quietly. */
 		if (read(go[0], &c, 1) != 1)

@@ -417,8 +417,9 @@ static int writer__emit(void *arg, const void *rec, size_t len)
 	return err;
 }
 
-int writer__writev_ring(struct writer *w, const struct iovec *iov, int cnt)
+int writer__writev_ring(struct writer *w, const struct iovec *iov, int cnt, bool marker)
 {
+	int data = cnt - (marker ? 1 : 0);
 	int err;
 
 	if (!w || !w->begun || cnt < 1 || !iov)
@@ -428,15 +429,15 @@ int writer__writev_ring(struct writer *w, const struct iovec *iov, int cnt)
 	if (w->err)
 		return w->err;
 	err = writer__flush(w);
-	if (!err)
-		err = compressor__push(w->comp, iov, cnt - 1, writer__emit, w);
+	if (!err && data)
+		err = compressor__push(w->comp, iov, data, writer__emit, w);
 	if (err) {
 		if (!w->err)
 			w->err = err;
 		return err;
 	}
 	/* The marker after the ring data goes as it is, as perf writes it. */
-	return writer__writev(w, iov + cnt - 1, 1);
+	return marker ? writer__writev(w, iov + data, 1) : 0;
 }
 
 int writer__set_compression(struct writer *w, int level)

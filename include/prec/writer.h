@@ -161,12 +161,12 @@ void writer__set_observer(struct writer *w, void (*fn)(void *arg, const void *bu
 int writer__writev(struct writer *w, const struct iovec *iov, int cnt);
 
 /*
- * Ring data for the data section: every span but the last is ring data
- * (compressed into PERF_RECORD_COMPRESSED records after writer__set_compression),
- * the last one a user record written as it is (FINISHED_ROUND). Otherwise as
+ * Ring data for the data section (compressed into PERF_RECORD_COMPRESSED
+ * records after writer__set_compression); with marker, the last span is not
+ * ring data but a record written as it is (FINISHED_ROUND). Otherwise as
  * writer__writev. 0 or -errno.
  */
-int writer__writev_ring(struct writer *w, const struct iovec *iov, int cnt);
+int writer__writev_ring(struct writer *w, const struct iovec *iov, int cnt, bool marker);
 
 /*
  * -z: compress the ring data from now on, at zstd level 1..22. 0, or -EINVAL
