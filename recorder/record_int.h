@@ -47,7 +47,8 @@ uint64_t effective_freq(const struct record_opts *opts);
 /* Ring data bytes per CPU for -m (rounded as perf, with its message) or the default. */
 size_t ring_bytes(const struct record_opts *opts);
 
-/* The fix to suggest when the output file cannot be created. */
+/* The fix to suggest when the output cannot be created or written, one per
+ * errno; a static buffer, valid until the next call. */
 const char *output_hint(const char *output, int err);
 
 /* When the side-band is synthesized (record_synth.c). */
