@@ -14,9 +14,9 @@ REAL=$WORKLOAD_DIR/prec_real
 # Both CPUs busy, system-wide, a high rate: the drain has a backlog when the
 # command ends. -k monotonic lets the -v line's time be compared with the
 # samples' times.
-for extra in "" "-z" "--call-graph dwarf"; do
+for extra in "-c 20000" "-c 20000 -z" "-c 50000 --call-graph dwarf"; do
 	# shellcheck disable=SC2086
-	run_prec -v -a -k monotonic -e cpu-clock -c 20000 $extra -o order.data -- \
+	run_prec -v -a -k monotonic -e cpu-clock $extra -o order.data -- \
 		sh -c "'$REAL' burn 600 & '$REAL' burn 600; wait"
 	((PREC_RC == 0)) || fail "-a $extra: prec exited $PREC_RC"
 	t_off=$(sed -n 's/^events disabled at \([0-9.]*\) (-k clock)$/\1/p' "$PREC_ERR")
