@@ -54,7 +54,9 @@ int sysinfo__read_pmus(struct sysinfo *si, int rootfd);
 /*
  * Reorders si->pmus the way `perf record` 6.1 lists them when it looks up its
  * auxtrace PMUs (auxtrace_record__init) before it scans all the others:
- *  - x86 (si->arch x86_64/i?86): intel_pt, then intel_bts;
+ *  - x86 (si->arch x86_64/i?86), only when si->cpuid starts "GenuineIntel,"
+ *    (perf asks get_cpuid() first; on AMD and other vendors, or without a
+ *    cpuid, nothing moves): intel_pt, then intel_bts;
  *  - arm/arm64: cs_etm, then arm_spe_N by N (N < nr_cpus_avail when known),
  *    then the *hisi_ptt* PMUs in directory order (read from perf's source,
  *    not checked against an arm perf);

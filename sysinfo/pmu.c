@@ -465,6 +465,10 @@ void sysinfo__pmus_perf_record_order(struct sysinfo *si)
 	uint32_t front = 0;
 
 	if (arch__is_x86(si->arch)) {
+		/* auxtrace_record__init asks get_cpuid() first and looks the
+		 * two up only on Intel; elsewhere nothing is found by name. */
+		if (!si->cpuid || strncmp(si->cpuid, "GenuineIntel,", 13))
+			return;
 		pmus__name_to_front(si, "intel_pt", &front);
 		pmus__name_to_front(si, "intel_bts", &front);
 	} else if (arch__is_arm(si->arch)) {

@@ -113,9 +113,10 @@ struct sysinfo {
 int sysinfo__read(struct sysinfo *si, const char *root);
 
 /*
- * perf record 6.1 lists intel_pt and intel_bts (x86) first in PMU_MAPPINGS
- * when no event made it scan the PMUs: the default event, or software
- * events only. The recorder calls this in that case; else directory order.
+ * perf record 6.1 lists intel_pt and intel_bts (x86, when si->cpuid says
+ * GenuineIntel) first in PMU_MAPPINGS when no event made it scan the PMUs:
+ * the default event, or software events only. The recorder calls this in
+ * that case; else directory order.
  */
 void sysinfo__pmus_perf_record_order(struct sysinfo *si);
 

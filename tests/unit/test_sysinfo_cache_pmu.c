@@ -982,6 +982,8 @@ static char *perf_header_of_fixture(const char *root, const struct fixture *f, c
 
 static void test_fixtures_match_perf(void **state)
 {
+	struct sysinfo live;
+
 	(void)state;
 	if (!perf_usable())
 		skip();
@@ -989,6 +991,7 @@ static void test_fixtures_match_perf(void **state)
 		print_message("not root: no bind mounts over /sys; skipping\n");
 		skip();
 	}
+	assert_int_equal(sysinfo__read(&live, "/"), 0);
 	for (size_t i = 0; i < N(fixtures); i++) {
 		char root[PATH_MAX], dir[] = "/tmp/prec-cache-pmu-perf.XXXXXX";
 		struct sysinfo si;
@@ -999,15 +1002,22 @@ static void test_fixtures_match_perf(void **state)
 		text = perf_header_of_fixture(root, &fixtures[i], dir);
 		if (text) {
 			read_tree(&si, root, fixtures[i].nr_cpus);
-			/* The judge is this machine's perf, built for x86, run on software events. */
+			/*
+			 * The judge is this machine's perf, built for x86, run on
+			 * software events: it orders the PMUs by its own CPU's
+			 * vendor (the cpuid instruction), not the fixture's.
+			 */
 			strcpy(si.arch, "x86_64");
+			si.cpuid = live.cpuid;
 			sysinfo__pmus_perf_record_order(&si);
+			si.cpuid = NULL;
 			check_against_perf(&si, text);
 			sysinfo__free_cache_pmu(&si);
 			free(text);
 		}
 		rm_rf(dir);
 	}
+	sysinfo__exit(&live);
 }
 
 /* ---- hostile trees: caches ---------------------------------------------- */
@@ -1446,7 +1456,8 @@ static void pmu_names(const struct sysinfo *si, char *buf, size_t size)
 					si->pmus[i].name);
 }
 
-static void reorder(const char *arch, uint32_t nr_cpus, const char *in, const char *want)
+static void reorder_cpuid(const char *arch, const char *cpuid, uint32_t nr_cpus, const char *in,
+			  const char *want)
 {
 	char *list = strdup(in), *save = NULL, got[1024];
 	struct sysinfo si;
@@ -1454,6 +1465,7 @@ static void reorder(const char *arch, uint32_t nr_cpus, const char *in, const ch
 
 	memset(&si, 0, sizeof(si));
 	strcpy(si.arch, arch);
+	si.cpuid = cpuid ? strdup(cpuid) : NULL;
 	si.nr_cpus_avail = nr_cpus;
 	si.pmus = calloc(64, sizeof(*si.pmus));
 	assert_non_null(si.pmus);
@@ -1468,11 +1480,30 @@ static void reorder(const char *arch, uint32_t nr_cpus, const char *in, const ch
 	pmu_names(&si, got, sizeof(got));
 	assert_string_equal(got, want);
 	sysinfo__free_cache_pmu(&si);
+	free(si.cpuid);
+}
+
+/* The x86 rows: an Intel part, where perf looks up its auxtrace PMUs by name. */
+static void reorder(const char *arch, uint32_t nr_cpus, const char *in, const char *want)
+{
+	reorder_cpuid(arch, "GenuineIntel,6,85,7", nr_cpus, in, want);
 }
 
 static void test_pmu_record_order(void **state)
 {
 	(void)state;
+	/* perf 6.1's x86 auxtrace_record__init looks up intel_pt and intel_bts
+	 * only when get_cpuid() says GenuineIntel: on AMD (this development VM),
+	 * Hygon or an unknown vendor the directory order stands. */
+	reorder_cpuid("x86_64", "AuthenticAMD,25,17,1", 16,
+		      "kprobe msr intel_pt cpu intel_bts software",
+		      "kprobe msr intel_pt cpu intel_bts software");
+	reorder_cpuid("x86_64", "HygonGenuine,24,0,1", 4, "cpu intel_pt", "cpu intel_pt");
+	reorder_cpuid("x86_64", NULL, 4, "cpu intel_bts intel_pt", "cpu intel_bts intel_pt");
+	reorder_cpuid("x86_64", "GenuineIntel", 4, "cpu intel_pt", "cpu intel_pt");
+	reorder_cpuid("i686", "GenuineIntel,6,15,11", 4, "cpu intel_pt", "intel_pt cpu");
+	/* The arm rule does not depend on the vendor. */
+	reorder_cpuid("aarch64", NULL, 2, "a arm_spe_0 cs_etm", "cs_etm arm_spe_0 a");
 	reorder("x86_64", 16, "kprobe msr intel_pt cpu intel_bts software",
 		"intel_pt intel_bts kprobe msr cpu software");
 	reorder("x86_64", 16, "intel_bts kprobe cpu", "intel_bts kprobe cpu");
