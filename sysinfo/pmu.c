@@ -257,8 +257,11 @@ static int pmu__read_caps(int pmufd, struct sysinfo_pmu *p)
 	if (!exists(pmufd, "caps"))
 		return 0;
 	dir = fsread__opendir(pmufd, "caps");
-	if (!dir)
+	if (!dir) {
+		/* perf's opendir fails: -EINVAL, which drops CPU_PMU_CAPS. */
+		p->caps_unreadable = true;
 		return errno == ENOMEM ? -ENOMEM : 0;
+	}
 	while ((de = readdir(dir))) {
 		char line[PMU_CAP_LINE_MAX];
 		struct sysinfo_pmu_cap cap;

@@ -7,6 +7,7 @@
  * printing, no globals. A file that is missing or unparsable leaves its part
  * empty (NULL string, zero count); it is never an error that stops a recording.
  */
+#include <stdbool.h>
 #include <stdint.h>
 
 struct sysinfo_bpf; /* sysinfo/bpf.h */
@@ -51,9 +52,12 @@ struct sysinfo_mem_node {
 };
 
 struct sysinfo_mem_topology {
-	uint64_t block_size; /* bytes; 0 when the kernel has no memory blocks */
+	uint64_t block_size; /* bytes, as perf reads block_size_bytes */
 	struct sysinfo_mem_node *nodes;
 	uint32_t nr_nodes;
+	/* perf writes MEM_TOPOLOGY: block_size_bytes was read and node/
+	 * listed (nr_nodes may be 0). false: perf leaves it out. */
+	bool known;
 };
 
 /* CACHE: one distinct cache, perf's strings as sysfs prints them. */
@@ -79,6 +83,8 @@ struct sysinfo_pmu {
 	uint32_t type;
 	struct sysinfo_pmu_cap *caps; /* NULL when the PMU has no caps/ */
 	uint32_t nr_caps;
+	/* caps/ exists but cannot be listed (perf: -EINVAL, no CPU_PMU_CAPS) */
+	bool caps_unreadable;
 	char *cpus; /* cpus file (hybrid core PMUs), NULL when absent */
 };
 
@@ -98,6 +104,10 @@ struct sysinfo {
 	struct sysinfo_mem_topology mem;
 	struct sysinfo_cache *caches; /* distinct, in perf's order */
 	uint32_t nr_caches;
+	/* perf writes CACHE: every cache/indexN it looked at could be read
+	 * (nr_caches is 0 without cache directories). false: perf leaves it
+	 * out (an index it cannot read), or nothing was read. */
+	bool caches_known;
 	struct sysinfo_pmu *pmus; /* in directory order (see sysinfo__pmus_perf_record_order) */
 	uint32_t nr_pmus;
 	struct sysinfo_bpf *bpf; /* loaded BPF programs and BTFs (live only); NULL: none */

@@ -1032,14 +1032,17 @@ static void caches_of(const char *root, uint32_t nr_cpus, struct sysinfo *si)
 	close(fd);
 }
 
-static void expect_no_caches(const char *root, uint32_t nr_cpus)
+/* No caches; known: perf would still write CACHE (with cnt 0). */
+static void expect_no_caches(const char *root, uint32_t nr_cpus, bool known)
 {
 	struct sysinfo si;
 
 	caches_of(root, nr_cpus, &si);
 	assert_int_equal(si.nr_caches, 0);
 	assert_null(si.caches);
+	assert_int_equal(si.caches_known, known);
 	sysinfo__free_cache_pmu(&si);
+	assert_false(si.caches_known);
 }
 
 static void test_cache_sane_tree(void **state)
@@ -1057,34 +1060,43 @@ static void test_cache_empty(void **state)
 {
 	const char *root = *state;
 
-	expect_no_caches(root, 4); /* no sys at all */
+	/* No cache directory anywhere (no sys at all, empty cache/ dirs):
+	 * perf writes CACHE with cnt 0. */
+	expect_no_caches(root, 4, true);
+	put(root, "sys/devices/system/cpu/possible", "0-3\n");
+	expect_no_caches(root, 4, true);
 	put_dir(root, "sys/devices/system/cpu/cpu0/cache");
 	put_dir(root, "sys/devices/system/cpu/cpu1/cache");
-	expect_no_caches(root, 4);
+	expect_no_caches(root, 4, true);
 	/* An empty index directory exists but reads as nothing: perf drops CACHE. */
 	put_dir(root, "sys/devices/system/cpu/cpu0/cache/index0");
-	expect_no_caches(root, 4);
+	expect_no_caches(root, 4, false);
 }
 
 static void test_cache_no_cpu_count(void **state)
 {
 	const char *root = *state;
 
+	struct sysinfo si;
+
+	/* perf's set_max_cpu_num() falls back to 4096 CPUs without a readable
+	 * cpu/possible: every cpuN below that is walked, whatever else says
+	 * how many CPUs there are. */
 	put_vm_caches(root);
 	drop(root, "sys/devices/system/cpu/possible");
-	expect_no_caches(root, 0); /* nothing says how many CPUs to walk */
+	caches_of(root, 0, &si);
+	check_caches(&si, vm_caches, N(vm_caches));
+	sysinfo__free_cache_pmu(&si);
 	put(root, "sys/devices/system/cpu/possible", "garbage\n");
-	expect_no_caches(root, 0);
-	{
-		struct sysinfo si;
-
-		caches_of(root, 2, &si); /* the fallback */
-		check_caches(&si, vm_caches, N(vm_caches));
-		sysinfo__free_cache_pmu(&si);
-		caches_of(root, 1, &si); /* only cpu0 walked */
-		assert_int_equal(si.nr_caches, 4);
-		sysinfo__free_cache_pmu(&si);
-	}
+	caches_of(root, 1, &si);
+	check_caches(&si, vm_caches, N(vm_caches));
+	sysinfo__free_cache_pmu(&si);
+	put_index(root, 4095, 0, 1, "Data", "32K", 64, 8, "4095");
+	put_index(root, 4096, 0, 1, "Data", "32K", 64, 8, "4096"); /* past 4096: not walked */
+	caches_of(root, 2, &si);
+	assert_int_equal(si.nr_caches, N(vm_caches) + 1);
+	assert_string_equal(si.caches[4].map, "4095");
+	sysinfo__free_cache_pmu(&si);
 }
 
 /* Any broken field in an existing index loses all of CACHE, as with perf. */
@@ -1102,12 +1114,12 @@ static void test_cache_garbled_fields(void **state)
 	for (size_t i = 0; i < N(fields); i++) {
 		fmt(rel, sizeof(rel), "sys/devices/system/cpu/cpu1/cache/index1/%s", fields[i]);
 		drop(root, rel);
-		expect_no_caches(root, 2); /* missing */
+		expect_no_caches(root, 2, false); /* missing */
 		put_dir(root, rel);
-		expect_no_caches(root, 2); /* a directory where a file should be */
+		expect_no_caches(root, 2, false); /* a directory where a file should be */
 		rm_at(root, rel);
 		put_fifo(root, rel);
-		expect_no_caches(root, 2); /* a FIFO: refused, no hang */
+		expect_no_caches(root, 2, false); /* a FIFO: refused, no hang */
 		drop(root, rel);
 		put_vm_caches(root);
 	}
@@ -1117,7 +1129,7 @@ static void test_cache_garbled_fields(void **state)
 	for (size_t i = 0; i < N(bad_numbers); i++) {
 		put(root, "sys/devices/system/cpu/cpu0/cache/index2/number_of_sets",
 		    bad_numbers[i]);
-		expect_no_caches(root, 2);
+		expect_no_caches(root, 2, false);
 	}
 	/* The largest u32 is a number. */
 	put(root, "sys/devices/system/cpu/cpu0/cache/index2/number_of_sets", "4294967295\n");
@@ -1129,7 +1141,7 @@ static void test_cache_garbled_fields(void **state)
 	put_vm_caches(root);
 	rm_at(root, "sys/devices/system/cpu/cpu1/cache/index3");
 	put(root, "sys/devices/system/cpu/cpu1/cache/index3", "not a dir\n");
-	expect_no_caches(root, 2);
+	expect_no_caches(root, 2, false);
 	/* A huge file where a number should be. */
 	rm_at(root, "sys/devices/system/cpu/cpu1/cache/index3");
 	put_vm_caches(root);
@@ -1142,7 +1154,7 @@ static void test_cache_garbled_fields(void **state)
 		put(root, "sys/devices/system/cpu/cpu1/cache/index0/level", big);
 		free(big);
 	}
-	expect_no_caches(root, 2);
+	expect_no_caches(root, 2, false);
 }
 
 static void test_cache_walk_rules(void **state)
@@ -1442,7 +1454,10 @@ static void test_pmu_caps_rules(void **state)
 		assert_non_null(p);
 		assert_int_equal(p->nr_caps, 0);
 		assert_null(p->caps);
+		/* Only a caps that exists but is no directory fails perf's opendir. */
+		assert_int_equal(p->caps_unreadable, !strcmp(no_caps[i], "capsfile"));
 	}
+	assert_false(find_pmu(&si, "cpu")->caps_unreadable);
 	sysinfo__free_cache_pmu(&si);
 }
 
