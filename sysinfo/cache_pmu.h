@@ -77,7 +77,6 @@ int sysinfo__read_pmus(struct sysinfo *si, int rootfd);
  */
 /* (declared in prec/sysinfo.h) */
 
-
 /* Frees caches and pmus and leaves them NULL/0; accepts NULL or a zeroed struct. */
 void sysinfo__free_cache_pmu(struct sysinfo *si);
 

@@ -6,6 +6,9 @@
  * ("/" on the live system, a fixture tree in tests). Plain data out: no
  * printing, no globals. A file that is missing or unparsable leaves its part
  * empty (NULL string, zero count); it is never an error that stops a recording.
+ * Where perf 6.1 still writes a feature with nothing in it (CACHE without cache
+ * directories, MEM_TOPOLOGY with node/ but no nodeN), a flag says so
+ * (caches_known, mem.known), so that "empty" and "perf leaves it out" differ.
  */
 #include <stdbool.h>
 #include <stdint.h>

@@ -303,8 +303,10 @@ static void test_sample_time(void **state)
  * on every machine, with nr 0 when there is no PMU (with caps). */
 static void test_empty_sysinfo_left_out(void **state)
 {
-	static const int ids[] = { HEADER_CPU_TOPOLOGY, HEADER_NUMA_TOPOLOGY,	HEADER_CACHE,
-				   HEADER_MEM_TOPOLOGY, HEADER_CPU_PMU_CAPS, HEADER_HYBRID_TOPOLOGY };
+	static const int ids[] = {
+		HEADER_CPU_TOPOLOGY, HEADER_NUMA_TOPOLOGY, HEADER_CACHE,
+		HEADER_MEM_TOPOLOGY, HEADER_CPU_PMU_CAPS,  HEADER_HYBRID_TOPOLOGY
+	};
 	struct sysinfo si;
 	struct writer_meta with_si = { .si = &si };
 	struct feat_sink s;

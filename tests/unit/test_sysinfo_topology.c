@@ -622,6 +622,7 @@ static void test_topo_atoi(void **state)
 /* block_size_bytes through perf's strtoull(line, NULL, 16) of 64 bytes. */
 static void test_block_size_parse(void **state)
 {
+	static const char nul_inside[] = { '1', '0', '\0', '9', '9' };
 	char big[100];
 	uint64_t v = 7;
 
@@ -647,7 +648,7 @@ static void test_block_size_parse(void **state)
 	assert_true(v == 16);
 	assert_int_equal(block_size__parse("1ffffffffffffffff", 17, &v), 0);
 	assert_true(v == UINT64_MAX);
-	assert_int_equal(block_size__parse("10\0" "99", 5, &v), 0);
+	assert_int_equal(block_size__parse(nul_inside, sizeof(nul_inside), &v), 0);
 	assert_true(v == 16);
 	/* Only 64 bytes are read. */
 	memset(big, '0', sizeof(big));
