@@ -6,6 +6,10 @@
  * fields equal), then sorted by level. perf sorts with glibc's qsort, which is
  * a merge sort and so stable; we sort stably on purpose, which keeps the
  * discovery order inside a level: L1d/L1i of cpu0, then of cpu1, and so on.
+ * A CPU without cache/index0 (no cache directory, an offline CPU whose
+ * directory the kernel removed) adds nothing; a machine where no CPU has one
+ * still gets CACHE, with no entries. Only an index that exists but cannot be
+ * read makes perf drop the feature.
  */
 #define _GNU_SOURCE /* strndup */
 #include "cache_pmu.h"
@@ -135,14 +139,17 @@ static bool cache__equal(const struct sysinfo_cache *a, const struct sysinfo_cac
 	       !strcmp(a->map, b->map);
 }
 
-/* The number of CPUs perf walks: highest possible CPU + 1. */
-static uint32_t cache__nr_cpus(const struct sysinfo *si, int rootfd)
+/*
+ * The number of CPUs perf walks: highest possible CPU + 1, or perf's
+ * default of 4096 (set_max_cpu_num) when cpu/possible cannot be read.
+ */
+static uint32_t cache__nr_cpus(int rootfd)
 {
 	struct cpulist cl;
 	uint32_t nr;
 
 	if (fsread__cpulist(rootfd, "sys/devices/system/cpu/possible", &cl))
-		return si->nr_cpus_avail;
+		return SYSINFO_DEFAULT_MAX_CPUS;
 	nr = cl.nr_bits;
 	cpulist__exit(&cl);
 	return nr;
@@ -203,7 +210,8 @@ int sysinfo__read_caches(struct sysinfo *si, int rootfd)
 
 	si->caches = NULL;
 	si->nr_caches = 0;
-	nr_cpus = cache__nr_cpus(si, rootfd);
+	si->caches_known = false;
+	nr_cpus = cache__nr_cpus(rootfd);
 
 	for (uint32_t cpu = 0; cpu < nr_cpus; cpu++) {
 		for (uint32_t idx = 0; idx < SYSINFO_MAX_CACHE_IDX; idx++) {
@@ -242,8 +250,10 @@ out:
 		caches__free(caches, nr);
 		return err == -ENOMEM ? err : 0;
 	}
+	/* No index anywhere is still a CACHE section: perf writes cnt 0. */
 	si->caches = caches;
 	si->nr_caches = nr;
+	si->caches_known = true;
 	return 0;
 }
 
@@ -252,4 +262,5 @@ void sysinfo__free_caches(struct sysinfo *si)
 	caches__free(si->caches, si->nr_caches);
 	si->caches = NULL;
 	si->nr_caches = 0;
+	si->caches_known = false;
 }

@@ -9,15 +9,18 @@
  * What the readers leave in struct sysinfo (on top of include/prec/sysinfo.h):
  *  - caches: the distinct cpuN/cache/indexM entries of every possible CPU,
  *    M < SYSINFO_MAX_CACHE_IDX, in discovery order (CPU, then index), then
- *    stably sorted by level: the order perf writes. A present index that
- *    cannot be read makes perf drop CACHE altogether; we leave it empty.
+ *    stably sorted by level: the order perf writes, and caches_known set
+ *    (also with no cache directory at all: perf writes 0 entries). A present
+ *    index that cannot be read makes perf drop CACHE altogether; we leave it
+ *    empty with caches_known false.
  *  - pmus: the event sources perf 6.1 would list, in readdir order. A PMU is
  *    left out when perf would leave it out: no readable decimal `type`, a
  *    format/ file its grammar refuses, an events/ that is not a directory, or
  *    a "cpu_*" name without a `cpus` file that starts with a CPU number.
  *  - pmus[i].caps: the caps/ files in readdir order (perf's order), each
  *    value cut as perf cuts it (see pmu_cap__value); files perf cannot read
- *    a line from are left out.
+ *    a line from are left out. No caps/ is no caps; a caps/ that exists but
+ *    cannot be listed (a file, say) is no caps with caps_unreadable set.
  *  - pmus[i].cpus: set only for hybrid PMUs (perf 6.1: a "cpu_*" PMU with a
  *    cpus file), to the first line of that file. cpus != NULL is therefore
  *    "this is a hybrid core PMU" (HYBRID_TOPOLOGY, PMU_CAPS ordering); the
@@ -30,6 +33,9 @@
 
 struct sysinfo;
 
+/* perf's count of CPUs when cpu/possible cannot be read (cpumap.c set_max_cpu_num). */
+#define SYSINFO_DEFAULT_MAX_CPUS 4096
+
 /* perf's MAX_CACHE_LVL: it reads cpuN/cache/index0..3 and stops at the first gap. */
 #define SYSINFO_MAX_CACHE_IDX 4
 
@@ -38,10 +44,10 @@ struct sysinfo;
 
 /*
  * Fills si->caches/nr_caches from sys/devices/system/cpu under rootfd. Walks
- * CPUs 0 .. max(possible)+1 as perf's cpu__max_cpu() does (si->nr_cpus_avail
- * when cpu/possible is unreadable), so offline CPUs count where the kernel
- * still shows their cache/. Returns 0 (caches possibly empty) or -ENOMEM
- * (caches empty).
+ * CPUs 0 .. max(possible)+1 as perf's cpu__max_cpu() does (4096 CPUs when
+ * cpu/possible is unreadable), so offline CPUs count where the kernel still
+ * shows their cache/. Returns 0 (caches possibly empty; see
+ * caches_known) or -ENOMEM (caches empty, caches_known false).
  */
 int sysinfo__read_caches(struct sysinfo *si, int rootfd);
 
@@ -54,7 +60,9 @@ int sysinfo__read_pmus(struct sysinfo *si, int rootfd);
 /*
  * Reorders si->pmus the way `perf record` 6.1 lists them when it looks up its
  * auxtrace PMUs (auxtrace_record__init) before it scans all the others:
- *  - x86 (si->arch x86_64/i?86): intel_pt, then intel_bts;
+ *  - x86 (si->arch x86_64/i?86), only when si->cpuid starts "GenuineIntel,"
+ *    (perf asks get_cpuid() first; on AMD and other vendors, or without a
+ *    cpuid, nothing moves): intel_pt, then intel_bts;
  *  - arm/arm64: cs_etm, then arm_spe_N by N (N < nr_cpus_avail when known),
  *    then the *hisi_ptt* PMUs in directory order (read from perf's source,
  *    not checked against an arm perf);
@@ -68,7 +76,6 @@ int sysinfo__read_pmus(struct sysinfo *si, int rootfd);
  * Other architectures: no change.
  */
 /* (declared in prec/sysinfo.h) */
-
 
 /* Frees caches and pmus and leaves them NULL/0; accepts NULL or a zeroed struct. */
 void sysinfo__free_cache_pmu(struct sysinfo *si);

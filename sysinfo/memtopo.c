@@ -4,6 +4,11 @@
  * and for every nodeN directory under sys/devices/system/node a bitmap of the
  * memoryM entries in it, nr_bits = highest M + 1 (1 for a node without
  * blocks). Only the names count: the memoryM links may dangle.
+ *
+ * perf writes the feature as soon as block_size_bytes gives a read and node/
+ * can be listed, also with no nodeN in it (nr 0); it leaves it out without
+ * block_size_bytes (no memory/ directory: no memory hotplug), without node/
+ * (no NUMA in the kernel), or when a nodeN entry cannot be opened.
  */
 #include "topology.h"
 #include "fsread.h"
@@ -16,6 +21,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+static int hex__digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
 
 /* "<prefix><digits>" and nothing else; the number saturates at UINT64_MAX. */
 static bool name__index(const char *name, const char *prefix, uint64_t *idx)
@@ -109,17 +125,61 @@ static void mem_nodes__free(struct sysinfo_mem_node *nodes, uint32_t nr)
 	free(nodes);
 }
 
+int block_size__parse(const char *buf, size_t len, uint64_t *val)
+{
+	/* perf: read(fd, line, 64) > 0, then strtoull(line, NULL, 16). */
+	const size_t max = 64;
+	uint64_t v = 0;
+	bool neg = false, overflow = false;
+	size_t i = 0;
+
+	if (!len)
+		return -ENODATA;
+	if (len > max)
+		len = max;
+	while (i < len && (buf[i] == ' ' || (buf[i] >= '\t' && buf[i] <= '\r')))
+		i++;
+	if (i < len && (buf[i] == '+' || buf[i] == '-'))
+		neg = buf[i++] == '-';
+	/* "0x" is a prefix only when a hex digit follows it. */
+	if (i + 2 < len && buf[i] == '0' && (buf[i + 1] == 'x' || buf[i + 1] == 'X') &&
+	    hex__digit(buf[i + 2]) >= 0)
+		i += 2;
+	for (; i < len && buf[i] && hex__digit(buf[i]) >= 0; i++) {
+		unsigned int d = (unsigned int)hex__digit(buf[i]);
+
+		if (v > (UINT64_MAX - d) / 16)
+			overflow = true;
+		else
+			v = v * 16 + d;
+	}
+	/* strtoull: ULLONG_MAX on overflow (the sign is not applied then). */
+	if (overflow)
+		v = UINT64_MAX;
+	else if (neg)
+		v = 0 - v;
+	*val = v;
+	return 0;
+}
+
 int sysinfo__read_mem_topology(struct sysinfo *si, int rootfd)
 {
 	struct sysinfo_mem_node *nodes = NULL;
 	uint32_t nr = 0, cap = 0;
 	uint64_t block_size;
 	struct dirent *ent;
+	size_t len;
+	char *buf;
 	DIR *dir;
 	int err = 0;
 
 	memset(&si->mem, 0, sizeof(si->mem));
-	if (fsread__u64(rootfd, "sys/devices/system/memory/block_size_bytes", 16, &block_size))
+	err = fsread__file(rootfd, "sys/devices/system/memory/block_size_bytes", &buf, &len);
+	if (err)
+		return err == -ENOMEM ? err : 0;
+	err = block_size__parse(buf, len, &block_size);
+	free(buf);
+	if (err)
 		return 0;
 	dir = fsread__opendir(rootfd, "sys/devices/system/node");
 	if (!dir)
@@ -155,6 +215,7 @@ int sysinfo__read_mem_topology(struct sysinfo *si, int rootfd)
 	si->mem.block_size = block_size;
 	si->mem.nodes = nodes;
 	si->mem.nr_nodes = nr;
+	si->mem.known = true;
 	nodes = NULL;
 	nr = 0;
 out:

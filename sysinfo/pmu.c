@@ -257,8 +257,11 @@ static int pmu__read_caps(int pmufd, struct sysinfo_pmu *p)
 	if (!exists(pmufd, "caps"))
 		return 0;
 	dir = fsread__opendir(pmufd, "caps");
-	if (!dir)
+	if (!dir) {
+		/* perf's opendir fails: -EINVAL, which drops CPU_PMU_CAPS. */
+		p->caps_unreadable = true;
 		return errno == ENOMEM ? -ENOMEM : 0;
+	}
 	while ((de = readdir(dir))) {
 		char line[PMU_CAP_LINE_MAX];
 		struct sysinfo_pmu_cap cap;
@@ -465,6 +468,10 @@ void sysinfo__pmus_perf_record_order(struct sysinfo *si)
 	uint32_t front = 0;
 
 	if (arch__is_x86(si->arch)) {
+		/* auxtrace_record__init asks get_cpuid() first and looks the
+		 * two up only on Intel; elsewhere nothing is found by name. */
+		if (!si->cpuid || strncmp(si->cpuid, "GenuineIntel,", 13))
+			return;
 		pmus__name_to_front(si, "intel_pt", &front);
 		pmus__name_to_front(si, "intel_bts", &front);
 	} else if (arch__is_arm(si->arch)) {

@@ -11,8 +11,9 @@
  *                         of its sibling lists, or nothing is known about CPUs)
  *   nr_numa == 0          perf writes no NUMA_TOPOLOGY (node/online unreadable,
  *                         or one online node lacks its meminfo or cpulist)
- *   mem.block_size == 0   perf writes no MEM_TOPOLOGY (no block_size_bytes, no
- *                         node/ directory, or a nodeN entry that is no directory)
+ *   !mem.known            perf writes no MEM_TOPOLOGY (no block_size_bytes, no
+ *                         node/ directory, or a nodeN entry that is no directory);
+ *                         with node/ but no nodeN in it, it writes 0 nodes
  *
  * Everything returns 0 or -ENOMEM; a garbled file never stops a recording.
  */
@@ -53,10 +54,18 @@ int sysinfo__read_numa(struct sysinfo *si, int rootfd, bool live);
 
 /*
  * Fills si->mem from sys/devices/system/memory/block_size_bytes and the
- * memoryM names in each sys/devices/system/node/nodeN (nodes ascending).
- * Returns 0 or -ENOMEM.
+ * memoryM names in each sys/devices/system/node/nodeN (nodes ascending), and
+ * sets mem.known where perf would write the feature. Returns 0 or -ENOMEM.
  */
 int sysinfo__read_mem_topology(struct sysinfo *si, int rootfd);
+
+/*
+ * block_size_bytes as perf 6.1 reads it: the first 64 bytes through
+ * strtoull(, 16) (blanks, a sign, an optional 0x, hex digits; anything else
+ * ends the number: garbage reads as 0; past UINT64_MAX saturates). Returns 0,
+ * or -ENODATA for an empty file (perf's read() gives nothing: no feature).
+ */
+int block_size__parse(const char *buf, size_t len, uint64_t *val);
 
 /* Frees topo, numa and mem and leaves them zeroed; accepts NULL and empty parts. */
 void sysinfo__free_topology(struct sysinfo *si);

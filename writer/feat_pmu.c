@@ -54,23 +54,23 @@ static int put_caps(struct feat_sink *s, const struct sysinfo_pmu *p)
 	return feat_sink__err(s);
 }
 
-/* u32 nr, then {u32 type, string name} per PMU. */
+/*
+ * u32 nr, then {u32 type, string name} per PMU. Written on every machine:
+ * perf writes nr 0 when it finds no event source (event_source/devices
+ * missing or empty: a hidden or stripped sysfs; perf report then prints the
+ * PMUs of the machine that reads the file, for perf's file and ours alike).
+ */
 int feat__write_pmu_mappings(struct feat_sink *s, const struct writer_meta *meta)
 {
 	const struct sysinfo *si = meta->si;
 	uint32_t nr = 0;
 
-	/* perf would write nr 0 on a machine without any event source (there
-	 * is none: software and tracepoint always exist), and quipper refuses
-	 * such a file; no PMUs means sysinfo could not read them. */
-	if (!si || !si->nr_pmus)
+	if (!si)
 		return -ENOENT;
 	if (!pmus_ok(si))
 		return -EINVAL;
 	for (uint32_t i = 0; i < si->nr_pmus; i++)
 		nr += si->pmus[i].name != NULL;
-	if (!nr)
-		return -ENOENT;
 	feat_sink__put_u32(s, nr);
 	for (uint32_t i = 0; i < si->nr_pmus; i++) {
 		const struct sysinfo_pmu *p = &si->pmus[i];
@@ -87,7 +87,8 @@ int feat__write_pmu_mappings(struct feat_sink *s, const struct writer_meta *meta
  * The caps of the PMU named "cpu", without its name. Only when that PMU
  * exists (not on hybrid parts, not in most VMs); when it has no caps/
  * directory perf still writes it, with nr 0, and prints "cpu pmu
- * capabilities: not available".
+ * capabilities: not available". A caps/ perf cannot list (opendir fails)
+ * makes perf_pmu__caps_parse return -EINVAL, and the feature is dropped.
  */
 int feat__write_cpu_pmu_caps(struct feat_sink *s, const struct writer_meta *meta)
 {
@@ -96,8 +97,11 @@ int feat__write_cpu_pmu_caps(struct feat_sink *s, const struct writer_meta *meta
 	if (!si || !pmus_ok(si))
 		return si ? -EINVAL : -ENOENT;
 	for (uint32_t i = 0; i < si->nr_pmus; i++) {
-		if (pmu_is_cpu(&si->pmus[i]))
-			return put_caps(s, &si->pmus[i]);
+		if (!pmu_is_cpu(&si->pmus[i]))
+			continue;
+		if (si->pmus[i].caps_unreadable)
+			return -ENOENT;
+		return put_caps(s, &si->pmus[i]);
 	}
 	return -ENOENT;
 }
@@ -129,25 +133,23 @@ int feat__write_hybrid_topology(struct feat_sink *s, const struct writer_meta *m
 	return feat_sink__err(s);
 }
 
-/* Which PMUs PMU_CAPS lists, in which pass: hybrid core PMUs first ("to
- * maintain compatibility with older perf tool", which read only those),
- * then every other PMU with caps; never "cpu" (that is CPU_PMU_CAPS). */
-static bool pmu_caps_listed(const struct sysinfo_pmu *p, bool hybrid_pass)
+/* PMU_CAPS counts every PMU but "cpu" (that is CPU_PMU_CAPS) with caps. */
+static bool pmu_caps_counted(const struct sysinfo_pmu *p)
 {
-	if (!p->name || pmu_is_cpu(p))
-		return false;
-	if (hybrid_pass)
-		return pmu_is_hybrid(p);
-	return !pmu_is_hybrid(p) && p->nr_caps;
+	return p->name && !pmu_is_cpu(p) && p->nr_caps;
 }
 
 /*
  * u32 nr_pmu, then per PMU: u32 nr_caps, the {name, value} pairs, string pmu
- * name. Written on every machine, with nr_pmu 0 when no PMU has caps.
- *
- * perf counts only the PMUs with caps but writes a hybrid PMU even without
- * any, so a capless hybrid PMU would push the last entry past its count;
- * the count here is of the entries written.
+ * name. Written on every machine, as perf 6.1's write_pmu_caps() lays it out:
+ *  - nr_pmu counts the PMUs other than "cpu" that have caps; when it is 0
+ *    nothing follows;
+ *  - else the hybrid core PMUs come first, each of them, caps or not ("to
+ *    maintain compatibility with older perf tool", which read only those),
+ *    then the other PMUs with caps in directory order.
+ * A hybrid PMU without caps is thus written without being counted, and the
+ * reader, which reads nr_pmu entries, never sees the last ones: perf's
+ * layout, kept because perf prints what it reads (the count is the header).
  */
 int feat__write_pmu_caps(struct feat_sink *s, const struct writer_meta *meta)
 {
@@ -158,17 +160,19 @@ int feat__write_pmu_caps(struct feat_sink *s, const struct writer_meta *meta)
 		return -ENOENT;
 	if (!pmus_ok(si))
 		return -EINVAL;
-	for (int pass = 1; pass >= 0; pass--) {
-		for (uint32_t i = 0; i < si->nr_pmus; i++)
-			nr += pmu_caps_listed(&si->pmus[i], pass);
-	}
+	for (uint32_t i = 0; i < si->nr_pmus; i++)
+		nr += pmu_caps_counted(&si->pmus[i]);
 	feat_sink__put_u32(s, nr);
+	if (!nr)
+		return feat_sink__err(s);
 	for (int pass = 1; pass >= 0; pass--) {
 		for (uint32_t i = 0; i < si->nr_pmus; i++) {
 			const struct sysinfo_pmu *p = &si->pmus[i];
 			int err;
 
-			if (!pmu_caps_listed(p, pass))
+			if (!p->name || pmu_is_cpu(p) || pmu_is_hybrid(p) != pass)
+				continue;
+			if (!pass && !p->nr_caps)
 				continue;
 			err = put_caps(s, p);
 			if (err)

@@ -4,8 +4,10 @@
  * CACHE and MEM_TOPOLOGY, byte for byte as perf 6.1's write_cpu_topology(),
  * write_numa_topology(), write_cache() and write_mem_topology() in
  * tools/perf/util/header.c. sysinfo has already done perf's reading (which
- * CPUs, which order, which lists); these only lay the parts out. A part that
- * sysinfo could not read is left out (-ENOENT), never written empty.
+ * CPUs, which order, which lists); these only lay the parts out. Where perf
+ * writes a section with no entries (CACHE without cache directories,
+ * MEM_TOPOLOGY without nodeN, CPU_TOPOLOGY without one kind of sibling list)
+ * so do we; a part perf leaves out, sysinfo marks so (-ENOENT here).
  */
 #include <errno.h>
 
@@ -54,10 +56,10 @@ int feat__write_cpu_topology(struct feat_sink *s, const struct writer_meta *meta
 	if (!si)
 		return -ENOENT;
 	t = &si->topo;
-	/* Every online CPU is in one package and one core, and every CPU has
-	 * its ids: without them sysinfo could not read the topology, which
-	 * perf would drop too. */
-	if (!t->nr_package || !t->nr_core || !t->nr_cpu)
+	/* nr_cpu 0: sysinfo found an online CPU without any sibling list (or
+	 * nothing about CPUs), where perf drops the feature. A kind of list no
+	 * CPU has is written as a count of 0, as perf does. */
+	if (!t->nr_cpu)
 		return -ENOENT;
 	err = put_string_list(s, t->package_cpus, t->nr_package);
 	if (!err)
@@ -110,12 +112,12 @@ int feat__write_cache(struct feat_sink *s, const struct writer_meta *meta)
 {
 	const struct sysinfo *si = meta->si;
 
-	/* perf writes cnt 0 on a machine whose sysfs has no cache directories;
-	 * sysinfo cannot tell that from an unreadable tree, and an empty
-	 * section tells a reader nothing, so no caches means no feature. */
-	if (!si || !si->nr_caches)
+	/* perf writes cnt 0 on a machine whose sysfs has no cache directories
+	 * (caches_known with nr_caches 0), and no CACHE when an index it found
+	 * could not be read (caches_known false). */
+	if (!si || !si->caches_known)
 		return -ENOENT;
-	if (!si->caches)
+	if (si->nr_caches && !si->caches)
 		return -EINVAL;
 	feat_sink__put_u32(s, 1);
 	feat_sink__put_u32(s, si->nr_caches);
@@ -148,10 +150,12 @@ int feat__write_mem_topology(struct feat_sink *s, const struct writer_meta *meta
 	if (!si)
 		return -ENOENT;
 	m = &si->mem;
-	/* perf leaves it out without block_size_bytes or a node directory. */
-	if (!m->block_size || !m->nr_nodes)
+	/* perf leaves it out without block_size_bytes, without a node
+	 * directory or with a nodeN it cannot open (known false), and writes
+	 * nr 0 for a node directory without nodeN. */
+	if (!m->known)
 		return -ENOENT;
-	if (!m->nodes)
+	if (m->nr_nodes && !m->nodes)
 		return -EINVAL;
 	feat_sink__put_u64(s, 1);
 	feat_sink__put_u64(s, m->block_size);

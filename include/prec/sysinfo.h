@@ -6,7 +6,11 @@
  * ("/" on the live system, a fixture tree in tests). Plain data out: no
  * printing, no globals. A file that is missing or unparsable leaves its part
  * empty (NULL string, zero count); it is never an error that stops a recording.
+ * Where perf 6.1 still writes a feature with nothing in it (CACHE without cache
+ * directories, MEM_TOPOLOGY with node/ but no nodeN), a flag says so
+ * (caches_known, mem.known), so that "empty" and "perf leaves it out" differ.
  */
+#include <stdbool.h>
 #include <stdint.h>
 
 struct sysinfo_bpf; /* sysinfo/bpf.h */
@@ -51,9 +55,12 @@ struct sysinfo_mem_node {
 };
 
 struct sysinfo_mem_topology {
-	uint64_t block_size; /* bytes; 0 when the kernel has no memory blocks */
+	uint64_t block_size; /* bytes, as perf reads block_size_bytes */
 	struct sysinfo_mem_node *nodes;
 	uint32_t nr_nodes;
+	/* perf writes MEM_TOPOLOGY: block_size_bytes was read and node/
+	 * listed (nr_nodes may be 0). false: perf leaves it out. */
+	bool known;
 };
 
 /* CACHE: one distinct cache, perf's strings as sysfs prints them. */
@@ -79,6 +86,8 @@ struct sysinfo_pmu {
 	uint32_t type;
 	struct sysinfo_pmu_cap *caps; /* NULL when the PMU has no caps/ */
 	uint32_t nr_caps;
+	/* caps/ exists but cannot be listed (perf: -EINVAL, no CPU_PMU_CAPS) */
+	bool caps_unreadable;
 	char *cpus; /* cpus file (hybrid core PMUs), NULL when absent */
 };
 
@@ -98,6 +107,10 @@ struct sysinfo {
 	struct sysinfo_mem_topology mem;
 	struct sysinfo_cache *caches; /* distinct, in perf's order */
 	uint32_t nr_caches;
+	/* perf writes CACHE: every cache/indexN it looked at could be read
+	 * (nr_caches is 0 without cache directories). false: perf leaves it
+	 * out (an index it cannot read), or nothing was read. */
+	bool caches_known;
 	struct sysinfo_pmu *pmus; /* in directory order (see sysinfo__pmus_perf_record_order) */
 	uint32_t nr_pmus;
 	struct sysinfo_bpf *bpf; /* loaded BPF programs and BTFs (live only); NULL: none */
@@ -113,9 +126,10 @@ struct sysinfo {
 int sysinfo__read(struct sysinfo *si, const char *root);
 
 /*
- * perf record 6.1 lists intel_pt and intel_bts (x86) first in PMU_MAPPINGS
- * when no event made it scan the PMUs: the default event, or software
- * events only. The recorder calls this in that case; else directory order.
+ * perf record 6.1 lists intel_pt and intel_bts (x86, when si->cpuid says
+ * GenuineIntel) first in PMU_MAPPINGS when no event made it scan the PMUs:
+ * the default event, or software events only. The recorder calls this in
+ * that case; else directory order.
  */
 void sysinfo__pmus_perf_record_order(struct sysinfo *si);
 

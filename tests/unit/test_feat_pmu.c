@@ -148,12 +148,19 @@ static void test_pmu_mappings(void **state)
 	assert_feature(HEADER_PMU_MAPPINGS, &m, &t);
 	free(t.b);
 
-	/* No PMU known: left out, not written empty (quipper refuses nr 0). */
-	assert_left_out(HEADER_PMU_MAPPINGS, NULL, -ENOENT);
+	/*
+	 * No event source (event_source/devices missing or empty): perf 6.1's
+	 * write_pmu_mappings() still writes the section, with pmu_num 0. Only
+	 * the absence of any snapshot leaves it out.
+	 */
+	t = (struct tbuf){ 0 };
+	tb_u32(&t, 0);
 	fill(&si, NULL, 0);
-	assert_left_out(HEADER_PMU_MAPPINGS, &m, -ENOENT);
+	assert_feature(HEADER_PMU_MAPPINGS, &m, &t);
 	fill(&si, laptop_pmus + N(laptop_pmus) - 1, 1); /* only a nameless one */
-	assert_left_out(HEADER_PMU_MAPPINGS, &m, -ENOENT);
+	assert_feature(HEADER_PMU_MAPPINGS, &m, &t);
+	free(t.b);
+	assert_left_out(HEADER_PMU_MAPPINGS, NULL, -ENOENT);
 	fill(&si, NULL, 3);
 	assert_left_out(HEADER_PMU_MAPPINGS, &m, -EINVAL);
 }
@@ -186,6 +193,12 @@ static void test_cpu_pmu_caps(void **state)
 	tb_u32(&t, 0);
 	assert_feature(HEADER_CPU_PMU_CAPS, &m, &t);
 	free(t.b);
+
+	/* A caps/ perf cannot list (a file where the directory should be):
+	 * perf_pmu__caps_parse() returns -EINVAL and the feature is dropped. */
+	pmus[1].caps_unreadable = true;
+	assert_left_out(HEADER_CPU_PMU_CAPS, &m, -ENOENT);
+	pmus[1].caps_unreadable = false;
 
 	/* Caps promised, none there. */
 	pmus[1].nr_caps = 2;
@@ -255,9 +268,11 @@ static void test_pmu_caps_order(void **state)
 
 	(void)state;
 	fill(&si, laptop_pmus, N(laptop_pmus));
-	/* hybrid PMUs first (with or without caps), then the others that have
-	 * caps, each pass in directory order */
-	tb_u32(&t, 5);
+	/* nr counts the PMUs but "cpu" that have caps (cpu_bare has none: 4);
+	 * then the hybrid PMUs come first, with or without caps, then the
+	 * others that have caps, each pass in directory order: five entries
+	 * behind a count of four, as perf 6.1's write_pmu_caps() lays them out */
+	tb_u32(&t, 4);
 	tb_caps(&t, atom_caps, 2);
 	tb_str(&t, "cpu_atom");
 	tb_caps(&t, core_caps, 3);
@@ -309,6 +324,52 @@ static void test_pmu_caps_cpu_and_empty(void **state)
 	assert_left_out(HEADER_PMU_CAPS, &m, -EINVAL);
 }
 
+/*
+ * Hybrid PMUs without caps/ (hidden, or a kernel without them): perf counts
+ * only PMUs with caps, so with no other caps it writes nr 0 and nothing else
+ * ("# cpu_core pmu capabilities" is then not printed at all); with another
+ * PMU's caps it writes every hybrid PMU, capless, before it.
+ */
+static void test_pmu_caps_hybrid_without_caps(void **state)
+{
+	struct sysinfo_pmu pmus[] = {
+		{ .name = "cpu_core", .type = 4, .cpus = "0-15" },
+		PMU("software", 1),
+		{ .name = "cpu_atom", .type = 10, .cpus = "16-23" },
+		{ .name = "intel_pt", .type = 9, .caps = pt_caps, .nr_caps = 2 },
+	};
+	struct sysinfo si;
+	struct writer_meta m = { .si = &si };
+	struct tbuf t = { 0 };
+
+	(void)state;
+	fill(&si, pmus, 3);
+	tb_u32(&t, 0);
+	assert_feature(HEADER_PMU_CAPS, &m, &t);
+	free(t.b);
+
+	t = (struct tbuf){ 0 };
+	fill(&si, pmus, N(pmus));
+	tb_u32(&t, 1);
+	tb_caps(&t, NULL, 0);
+	tb_str(&t, "cpu_core");
+	tb_caps(&t, NULL, 0);
+	tb_str(&t, "cpu_atom");
+	tb_caps(&t, pt_caps, 2);
+	tb_str(&t, "intel_pt");
+	assert_feature(HEADER_PMU_CAPS, &m, &t);
+	free(t.b);
+
+	/* A caps/ perf could not list counts as no caps here too. */
+	t = (struct tbuf){ 0 };
+	pmus[3].caps = NULL;
+	pmus[3].nr_caps = 0;
+	pmus[3].caps_unreadable = true;
+	tb_u32(&t, 0);
+	assert_feature(HEADER_PMU_CAPS, &m, &t);
+	free(t.b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_hybrid_topology),
 		cmocka_unit_test(test_pmu_caps_order),
 		cmocka_unit_test(test_pmu_caps_cpu_and_empty),
+		cmocka_unit_test(test_pmu_caps_hybrid_without_caps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

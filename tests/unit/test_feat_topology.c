@@ -137,9 +137,10 @@ static void fill_vm(struct sysinfo *si)
 	};
 	si->numa = vm_node;
 	si->nr_numa = 1;
-	si->mem = (struct sysinfo_mem_topology){ 0x8000000, vm_mem_node, 1 };
+	si->mem = (struct sysinfo_mem_topology){ 0x8000000, vm_mem_node, 1, true };
 	si->caches = vm_caches;
 	si->nr_caches = 7;
+	si->caches_known = true;
 }
 
 /* The same machine, the same bytes as perf record's file. */
@@ -277,12 +278,6 @@ static void test_cpu_topology_left_out(void **state)
 	memset(&si, 0, sizeof(si));
 	assert_left_out(HEADER_CPU_TOPOLOGY, &m, -ENOENT);
 	fill_topo4(&si, true);
-	si.topo.nr_package = 0;
-	assert_left_out(HEADER_CPU_TOPOLOGY, &m, -ENOENT);
-	fill_topo4(&si, true);
-	si.topo.nr_core = 0;
-	assert_left_out(HEADER_CPU_TOPOLOGY, &m, -ENOENT);
-	fill_topo4(&si, true);
 	si.topo.nr_cpu = 0; /* sysinfo's "unknown" */
 	assert_left_out(HEADER_CPU_TOPOLOGY, &m, -ENOENT);
 	/* broken parts: nothing half-written */
@@ -299,6 +294,49 @@ static void test_cpu_topology_left_out(void **state)
 	fill_topo4(&si, true);
 	si.topo.die_cpus = NULL;
 	assert_left_out(HEADER_CPU_TOPOLOGY, &m, -EINVAL);
+}
+
+/*
+ * A kind of sibling list no online CPU has (no package_cpus_list nor
+ * core_siblings_list, or no core_cpus_list nor thread_siblings_list, while
+ * another list was there): perf's cpu_topology__new() still succeeds and
+ * write_cpu_topology() writes a count of 0 for that kind.
+ */
+static void test_cpu_topology_no_lists_of_a_kind(void **state)
+{
+	struct sysinfo si;
+	struct writer_meta m = { .si = &si };
+	struct tbuf t = { 0 };
+
+	(void)state;
+	fill_topo4(&si, false);
+	si.topo.nr_package = 0;
+	si.topo.package_cpus = NULL;
+	tb_u32(&t, 0);
+	tb_u32(&t, 3);
+	tb_str(&t, "0");
+	tb_str(&t, "1");
+	tb_str(&t, "2");
+	topo4_ids(&t);
+	assert_feature(HEADER_CPU_TOPOLOGY, &m, &t);
+	free(t.b);
+
+	memset(&t, 0, sizeof(t));
+	fill_topo4(&si, true);
+	si.topo.nr_core = 0;
+	si.topo.core_cpus = NULL;
+	tb_u32(&t, 2);
+	tb_str(&t, "0-1");
+	tb_str(&t, "2-3");
+	tb_u32(&t, 0);
+	topo4_ids(&t);
+	tb_u32(&t, 2);
+	tb_str(&t, "0-1");
+	tb_str(&t, "2");
+	for (int i = 0; i < 4; i++)
+		tb_u32(&t, (uint32_t)cpu4[i].die_id);
+	assert_feature(HEADER_CPU_TOPOLOGY, &m, &t);
+	free(t.b);
 }
 
 /* 4096 available CPUs (the last 96 offline), 2 packages, 2 dies, 2000 SMT
@@ -415,7 +453,7 @@ static void test_cache(void **state)
 		{ 3, 64, 40960, 12, "Unified", "30720K", "0-15" },
 		{ 4, 128, 1, 1, NULL, NULL, NULL },
 	};
-	struct sysinfo si = { .caches = c, .nr_caches = 3 };
+	struct sysinfo si = { .caches = c, .nr_caches = 3, .caches_known = true };
 	struct writer_meta m = { .si = &si };
 	struct tbuf t = { 0 };
 
@@ -436,11 +474,30 @@ static void test_cache(void **state)
 	free(t.b);
 
 	assert_left_out(HEADER_CACHE, NULL, -ENOENT);
-	si.nr_caches = 0;
+	/* An index perf could not read: no CACHE, whatever was gathered. */
+	si.caches_known = false;
 	assert_left_out(HEADER_CACHE, &m, -ENOENT);
+	si.caches_known = true;
 	si.nr_caches = 1;
 	si.caches = NULL;
 	assert_left_out(HEADER_CACHE, &m, -EINVAL);
+}
+
+/* No cache directory on any CPU: perf writes version 1 and cnt 0 ("# CPU cache info:"). */
+static void test_cache_none(void **state)
+{
+	struct sysinfo si = { .caches_known = true };
+	struct writer_meta m = { .si = &si };
+	struct tbuf t = { 0 };
+
+	(void)state;
+	tb_u32(&t, 1);
+	tb_u32(&t, 0);
+	assert_feature(HEADER_CACHE, &m, &t);
+	free(t.b);
+	/* A zeroed snapshot (nothing read) says nothing. */
+	memset(&si, 0, sizeof(si));
+	assert_left_out(HEADER_CACHE, &m, -ENOENT);
 }
 
 /* ---- MEM_TOPOLOGY ---- */
@@ -454,7 +511,7 @@ static void test_mem_topology(void **state)
 		{ 1, 0, NULL }, /* no memory: perf's one-bit empty bitmap */
 		{ 2, 64, bits2 },
 	};
-	struct sysinfo si = { .mem = { 0x8000000, nodes, 3 } };
+	struct sysinfo si = { .mem = { 0x8000000, nodes, 3, true } };
 	struct writer_meta m = { .si = &si };
 	struct tbuf t = { 0 };
 
@@ -479,16 +536,42 @@ static void test_mem_topology(void **state)
 	free(t.b);
 
 	assert_left_out(HEADER_MEM_TOPOLOGY, NULL, -ENOENT);
-	si.mem.block_size = 0;
+	/* No block_size_bytes, no node/ or a nodeN perf cannot open. */
+	si.mem.known = false;
 	assert_left_out(HEADER_MEM_TOPOLOGY, &m, -ENOENT);
-	si.mem.block_size = 4096;
-	si.mem.nr_nodes = 0;
-	assert_left_out(HEADER_MEM_TOPOLOGY, &m, -ENOENT);
-	si.mem.nr_nodes = 3;
+	si.mem.known = true;
 	nodes[2].bits = NULL; /* bits promised, none there */
 	assert_left_out(HEADER_MEM_TOPOLOGY, &m, -EINVAL);
 	si.mem.nodes = NULL;
 	assert_left_out(HEADER_MEM_TOPOLOGY, &m, -EINVAL);
+}
+
+/*
+ * node/ without any nodeN (a kernel without NUMA nodes listed, or the
+ * directory hidden under an empty tmpfs): perf writes version, block size and
+ * nr 0, "# memory nodes (nr 0, block size 0x8000000):". A block size read as
+ * 0 (garbage in block_size_bytes) is written as read.
+ */
+static void test_mem_topology_no_nodes(void **state)
+{
+	struct sysinfo si = { .mem = { 0x8000000, NULL, 0, true } };
+	struct writer_meta m = { .si = &si };
+	struct tbuf t = { 0 };
+
+	(void)state;
+	tb_u64(&t, 1);
+	tb_u64(&t, 0x8000000);
+	tb_u64(&t, 0);
+	assert_feature(HEADER_MEM_TOPOLOGY, &m, &t);
+	free(t.b);
+
+	memset(&t, 0, sizeof(t));
+	si.mem.block_size = 0;
+	tb_u64(&t, 1);
+	tb_u64(&t, 0);
+	tb_u64(&t, 0);
+	assert_feature(HEADER_MEM_TOPOLOGY, &m, &t);
+	free(t.b);
 }
 
 int main(void)
@@ -498,10 +581,13 @@ int main(void)
 		cmocka_unit_test(test_cpu_topology_layout),
 		cmocka_unit_test(test_cpu_topology_lists_only),
 		cmocka_unit_test(test_cpu_topology_left_out),
+		cmocka_unit_test(test_cpu_topology_no_lists_of_a_kind),
 		cmocka_unit_test(test_cpu_topology_4096),
 		cmocka_unit_test(test_numa_topology),
 		cmocka_unit_test(test_cache),
+		cmocka_unit_test(test_cache_none),
 		cmocka_unit_test(test_mem_topology),
+		cmocka_unit_test(test_mem_topology_no_nodes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

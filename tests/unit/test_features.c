@@ -299,13 +299,14 @@ static void test_sample_time(void **state)
 }
 
 /* Every sysinfo-based feature of the topology and PMU sets is left out when
- * sysinfo found nothing, except PMU_CAPS: perf writes it on every machine,
- * with nr 0 when no PMU has caps. */
+ * sysinfo found nothing, except PMU_MAPPINGS and PMU_CAPS: perf writes them
+ * on every machine, with nr 0 when there is no PMU (with caps). */
 static void test_empty_sysinfo_left_out(void **state)
 {
-	static const int ids[] = { HEADER_CPU_TOPOLOGY,	  HEADER_NUMA_TOPOLOGY, HEADER_PMU_MAPPINGS,
-				   HEADER_CACHE,	  HEADER_MEM_TOPOLOGY,	HEADER_CPU_PMU_CAPS,
-				   HEADER_HYBRID_TOPOLOGY };
+	static const int ids[] = {
+		HEADER_CPU_TOPOLOGY, HEADER_NUMA_TOPOLOGY, HEADER_CACHE,
+		HEADER_MEM_TOPOLOGY, HEADER_CPU_PMU_CAPS,  HEADER_HYBRID_TOPOLOGY
+	};
 	struct sysinfo si;
 	struct writer_meta with_si = { .si = &si };
 	struct feat_sink s;
@@ -324,6 +325,10 @@ static void test_empty_sysinfo_left_out(void **state)
 	assert_int_equal(features__encode_one(HEADER_PMU_CAPS, &with_si, &s), 0);
 	assert_int_equal(feat_sink__len(&s), 4);
 	assert_int_equal(u32_at(&s, 0), 0);
+	assert_int_equal(features__encode_one(HEADER_PMU_MAPPINGS, NULL, &s), -ENOENT);
+	assert_int_equal(features__encode_one(HEADER_PMU_MAPPINGS, &with_si, &s), 0);
+	assert_int_equal(feat_sink__len(&s), 8);
+	assert_int_equal(u32_at(&s, 4), 0);
 	feat_sink__exit(&s);
 }
 
@@ -448,9 +453,10 @@ static void fill_laptop(struct sysinfo *si, struct writer_meta *m)
 	};
 	si->numa = lap_node;
 	si->nr_numa = 1;
-	si->mem = (struct sysinfo_mem_topology){ 0x8000000, lap_mem, 1 };
+	si->mem = (struct sysinfo_mem_topology){ 0x8000000, lap_mem, 1, true };
 	si->caches = lap_caches;
 	si->nr_caches = 6;
+	si->caches_known = true;
 	si->pmus = lap_pmus;
 	si->nr_pmus = 6;
 	m->groups = lap_groups;
@@ -526,9 +532,10 @@ static void fill_server(struct sysinfo *si, struct writer_meta *m)
 	};
 	si->numa = srv_nodes;
 	si->nr_numa = 3;
-	si->mem = (struct sysinfo_mem_topology){ 0x8000000, srv_mem, 3 };
+	si->mem = (struct sysinfo_mem_topology){ 0x8000000, srv_mem, 3, true };
 	si->caches = srv_caches;
 	si->nr_caches = 5;
+	si->caches_known = true;
 	si->pmus = srv_pmus;
 	si->nr_pmus = 5;
 }
@@ -806,7 +813,8 @@ static void test_perf_reads_two_socket_server(void **state)
 
 /* Nothing known beyond the basics: the topology and PMU features are left
  * out cleanly (bits clear, table exact) and perf reads the rest. A cpu PMU
- * without caps/ still gets CPU_PMU_CAPS, as perf writes it. */
+ * without caps/ still gets CPU_PMU_CAPS, as perf writes it. (A block size
+ * without a listed node/ is not a MEM_TOPOLOGY: mem.known is false.) */
 static void test_perf_reads_empty_parts(void **state)
 {
 	struct sysinfo_pmu cpu_only[] = { { .name = "cpu", .type = 4 } };
@@ -835,6 +843,48 @@ static void test_perf_reads_empty_parts(void **state)
 
 		assert_perf_clean(err);
 		assert_lines(out, want);
+		free(out);
+		free(err);
+	}
+	remove_file(path);
+}
+
+/*
+ * A sysfs without cache directories, with node/ but no nodeN, and without any
+ * event source (hidden under empty tmpfs mounts, say): perf 6.1 writes CACHE
+ * with 0 entries, MEM_TOPOLOGY with 0 nodes and PMU_MAPPINGS with 0 PMUs, and
+ * perf report prints them so. (With 0 mappings the reader fills in the PMUs
+ * of the machine it runs on, so that line is not checked.)
+ */
+static void test_perf_reads_absent_dirs(void **state)
+{
+	struct sysinfo si;
+	struct writer_meta m;
+	const char *path;
+	char *out, *err;
+
+	(void)state;
+	fill_base(&si, &m, 2, 2);
+	si.caches_known = true;
+	si.mem.known = true;
+	si.mem.block_size = 0x8000000;
+	path = write_file(&m);
+	check_table(path, BASE_BITS | BIT(PMU_MAPPINGS) | BIT(CACHE) | BIT(MEM_TOPOLOGY));
+	out = perf_header(path, &err);
+	if (out) {
+		static const char *const want[] = {
+			"# CPU cache info:",
+			"# memory nodes (nr 0, block size 0x8000000):",
+			"# missing features: TRACING_DATA BUILD_ID CPU_TOPOLOGY NUMA_TOPOLOGY "
+			"BRANCH_STACK GROUP_DESC AUXTRACE STAT CLOCKID DIR_FORMAT COMPRESSED "
+			"CPU_PMU_CAPS CLOCK_DATA HYBRID_TOPOLOGY ",
+			NULL,
+		};
+
+		assert_perf_clean(err);
+		assert_lines(out, want);
+		assert_null(strstr(out, "#  L"));
+		assert_non_null(strstr(out, "\n# pmu mappings: "));
 		free(out);
 		free(err);
 	}
@@ -874,7 +924,7 @@ static void test_perf_reads_4096_cpus(void **state)
 		.nr_cpu = NCPU,
 	};
 	path = write_file(&m);
-	check_table(path, BASE_BITS | BIT(CPU_TOPOLOGY));
+	check_table(path, BASE_BITS | BIT(CPU_TOPOLOGY) | BIT(PMU_MAPPINGS));
 	out = perf_header(path, &err);
 	if (out) {
 		static const char *const want[] = {
@@ -918,6 +968,7 @@ int main(void)
 		cmocka_unit_test(test_perf_reads_hybrid_laptop),
 		cmocka_unit_test(test_perf_reads_two_socket_server),
 		cmocka_unit_test(test_perf_reads_empty_parts),
+		cmocka_unit_test(test_perf_reads_absent_dirs),
 		cmocka_unit_test(test_perf_reads_4096_cpus),
 	};
 

@@ -982,6 +982,8 @@ static char *perf_header_of_fixture(const char *root, const struct fixture *f, c
 
 static void test_fixtures_match_perf(void **state)
 {
+	struct sysinfo live;
+
 	(void)state;
 	if (!perf_usable())
 		skip();
@@ -989,6 +991,7 @@ static void test_fixtures_match_perf(void **state)
 		print_message("not root: no bind mounts over /sys; skipping\n");
 		skip();
 	}
+	assert_int_equal(sysinfo__read(&live, "/"), 0);
 	for (size_t i = 0; i < N(fixtures); i++) {
 		char root[PATH_MAX], dir[] = "/tmp/prec-cache-pmu-perf.XXXXXX";
 		struct sysinfo si;
@@ -999,15 +1002,22 @@ static void test_fixtures_match_perf(void **state)
 		text = perf_header_of_fixture(root, &fixtures[i], dir);
 		if (text) {
 			read_tree(&si, root, fixtures[i].nr_cpus);
-			/* The judge is this machine's perf, built for x86, run on software events. */
+			/*
+			 * The judge is this machine's perf, built for x86, run on
+			 * software events: it orders the PMUs by its own CPU's
+			 * vendor (the cpuid instruction), not the fixture's.
+			 */
 			strcpy(si.arch, "x86_64");
+			si.cpuid = live.cpuid;
 			sysinfo__pmus_perf_record_order(&si);
+			si.cpuid = NULL;
 			check_against_perf(&si, text);
 			sysinfo__free_cache_pmu(&si);
 			free(text);
 		}
 		rm_rf(dir);
 	}
+	sysinfo__exit(&live);
 }
 
 /* ---- hostile trees: caches ---------------------------------------------- */
@@ -1022,14 +1032,17 @@ static void caches_of(const char *root, uint32_t nr_cpus, struct sysinfo *si)
 	close(fd);
 }
 
-static void expect_no_caches(const char *root, uint32_t nr_cpus)
+/* No caches; known: perf would still write CACHE (with cnt 0). */
+static void expect_no_caches(const char *root, uint32_t nr_cpus, bool known)
 {
 	struct sysinfo si;
 
 	caches_of(root, nr_cpus, &si);
 	assert_int_equal(si.nr_caches, 0);
 	assert_null(si.caches);
+	assert_int_equal(si.caches_known, known);
 	sysinfo__free_cache_pmu(&si);
+	assert_false(si.caches_known);
 }
 
 static void test_cache_sane_tree(void **state)
@@ -1047,34 +1060,43 @@ static void test_cache_empty(void **state)
 {
 	const char *root = *state;
 
-	expect_no_caches(root, 4); /* no sys at all */
+	/* No cache directory anywhere (no sys at all, empty cache/ dirs):
+	 * perf writes CACHE with cnt 0. */
+	expect_no_caches(root, 4, true);
+	put(root, "sys/devices/system/cpu/possible", "0-3\n");
+	expect_no_caches(root, 4, true);
 	put_dir(root, "sys/devices/system/cpu/cpu0/cache");
 	put_dir(root, "sys/devices/system/cpu/cpu1/cache");
-	expect_no_caches(root, 4);
+	expect_no_caches(root, 4, true);
 	/* An empty index directory exists but reads as nothing: perf drops CACHE. */
 	put_dir(root, "sys/devices/system/cpu/cpu0/cache/index0");
-	expect_no_caches(root, 4);
+	expect_no_caches(root, 4, false);
 }
 
 static void test_cache_no_cpu_count(void **state)
 {
 	const char *root = *state;
 
+	struct sysinfo si;
+
+	/* perf's set_max_cpu_num() falls back to 4096 CPUs without a readable
+	 * cpu/possible: every cpuN below that is walked, whatever else says
+	 * how many CPUs there are. */
 	put_vm_caches(root);
 	drop(root, "sys/devices/system/cpu/possible");
-	expect_no_caches(root, 0); /* nothing says how many CPUs to walk */
+	caches_of(root, 0, &si);
+	check_caches(&si, vm_caches, N(vm_caches));
+	sysinfo__free_cache_pmu(&si);
 	put(root, "sys/devices/system/cpu/possible", "garbage\n");
-	expect_no_caches(root, 0);
-	{
-		struct sysinfo si;
-
-		caches_of(root, 2, &si); /* the fallback */
-		check_caches(&si, vm_caches, N(vm_caches));
-		sysinfo__free_cache_pmu(&si);
-		caches_of(root, 1, &si); /* only cpu0 walked */
-		assert_int_equal(si.nr_caches, 4);
-		sysinfo__free_cache_pmu(&si);
-	}
+	caches_of(root, 1, &si);
+	check_caches(&si, vm_caches, N(vm_caches));
+	sysinfo__free_cache_pmu(&si);
+	put_index(root, 4095, 0, 1, "Data", "32K", 64, 8, "4095");
+	put_index(root, 4096, 0, 1, "Data", "32K", 64, 8, "4096"); /* past 4096: not walked */
+	caches_of(root, 2, &si);
+	assert_int_equal(si.nr_caches, N(vm_caches) + 1);
+	assert_string_equal(si.caches[4].map, "4095");
+	sysinfo__free_cache_pmu(&si);
 }
 
 /* Any broken field in an existing index loses all of CACHE, as with perf. */
@@ -1092,12 +1114,12 @@ static void test_cache_garbled_fields(void **state)
 	for (size_t i = 0; i < N(fields); i++) {
 		fmt(rel, sizeof(rel), "sys/devices/system/cpu/cpu1/cache/index1/%s", fields[i]);
 		drop(root, rel);
-		expect_no_caches(root, 2); /* missing */
+		expect_no_caches(root, 2, false); /* missing */
 		put_dir(root, rel);
-		expect_no_caches(root, 2); /* a directory where a file should be */
+		expect_no_caches(root, 2, false); /* a directory where a file should be */
 		rm_at(root, rel);
 		put_fifo(root, rel);
-		expect_no_caches(root, 2); /* a FIFO: refused, no hang */
+		expect_no_caches(root, 2, false); /* a FIFO: refused, no hang */
 		drop(root, rel);
 		put_vm_caches(root);
 	}
@@ -1107,7 +1129,7 @@ static void test_cache_garbled_fields(void **state)
 	for (size_t i = 0; i < N(bad_numbers); i++) {
 		put(root, "sys/devices/system/cpu/cpu0/cache/index2/number_of_sets",
 		    bad_numbers[i]);
-		expect_no_caches(root, 2);
+		expect_no_caches(root, 2, false);
 	}
 	/* The largest u32 is a number. */
 	put(root, "sys/devices/system/cpu/cpu0/cache/index2/number_of_sets", "4294967295\n");
@@ -1119,7 +1141,7 @@ static void test_cache_garbled_fields(void **state)
 	put_vm_caches(root);
 	rm_at(root, "sys/devices/system/cpu/cpu1/cache/index3");
 	put(root, "sys/devices/system/cpu/cpu1/cache/index3", "not a dir\n");
-	expect_no_caches(root, 2);
+	expect_no_caches(root, 2, false);
 	/* A huge file where a number should be. */
 	rm_at(root, "sys/devices/system/cpu/cpu1/cache/index3");
 	put_vm_caches(root);
@@ -1132,7 +1154,7 @@ static void test_cache_garbled_fields(void **state)
 		put(root, "sys/devices/system/cpu/cpu1/cache/index0/level", big);
 		free(big);
 	}
-	expect_no_caches(root, 2);
+	expect_no_caches(root, 2, false);
 }
 
 static void test_cache_walk_rules(void **state)
@@ -1432,7 +1454,10 @@ static void test_pmu_caps_rules(void **state)
 		assert_non_null(p);
 		assert_int_equal(p->nr_caps, 0);
 		assert_null(p->caps);
+		/* Only a caps that exists but is no directory fails perf's opendir. */
+		assert_int_equal(p->caps_unreadable, !strcmp(no_caps[i], "capsfile"));
 	}
+	assert_false(find_pmu(&si, "cpu")->caps_unreadable);
 	sysinfo__free_cache_pmu(&si);
 }
 
@@ -1446,7 +1471,8 @@ static void pmu_names(const struct sysinfo *si, char *buf, size_t size)
 					si->pmus[i].name);
 }
 
-static void reorder(const char *arch, uint32_t nr_cpus, const char *in, const char *want)
+static void reorder_cpuid(const char *arch, const char *cpuid, uint32_t nr_cpus, const char *in,
+			  const char *want)
 {
 	char *list = strdup(in), *save = NULL, got[1024];
 	struct sysinfo si;
@@ -1454,6 +1480,7 @@ static void reorder(const char *arch, uint32_t nr_cpus, const char *in, const ch
 
 	memset(&si, 0, sizeof(si));
 	strcpy(si.arch, arch);
+	si.cpuid = cpuid ? strdup(cpuid) : NULL;
 	si.nr_cpus_avail = nr_cpus;
 	si.pmus = calloc(64, sizeof(*si.pmus));
 	assert_non_null(si.pmus);
@@ -1468,11 +1495,30 @@ static void reorder(const char *arch, uint32_t nr_cpus, const char *in, const ch
 	pmu_names(&si, got, sizeof(got));
 	assert_string_equal(got, want);
 	sysinfo__free_cache_pmu(&si);
+	free(si.cpuid);
+}
+
+/* The x86 rows: an Intel part, where perf looks up its auxtrace PMUs by name. */
+static void reorder(const char *arch, uint32_t nr_cpus, const char *in, const char *want)
+{
+	reorder_cpuid(arch, "GenuineIntel,6,85,7", nr_cpus, in, want);
 }
 
 static void test_pmu_record_order(void **state)
 {
 	(void)state;
+	/* perf 6.1's x86 auxtrace_record__init looks up intel_pt and intel_bts
+	 * only when get_cpuid() says GenuineIntel: on AMD (this development VM),
+	 * Hygon or an unknown vendor the directory order stands. */
+	reorder_cpuid("x86_64", "AuthenticAMD,25,17,1", 16,
+		      "kprobe msr intel_pt cpu intel_bts software",
+		      "kprobe msr intel_pt cpu intel_bts software");
+	reorder_cpuid("x86_64", "HygonGenuine,24,0,1", 4, "cpu intel_pt", "cpu intel_pt");
+	reorder_cpuid("x86_64", NULL, 4, "cpu intel_bts intel_pt", "cpu intel_bts intel_pt");
+	reorder_cpuid("x86_64", "GenuineIntel", 4, "cpu intel_pt", "cpu intel_pt");
+	reorder_cpuid("i686", "GenuineIntel,6,15,11", 4, "cpu intel_pt", "intel_pt cpu");
+	/* The arm rule does not depend on the vendor. */
+	reorder_cpuid("aarch64", NULL, 2, "a arm_spe_0 cs_etm", "cs_etm arm_spe_0 a");
 	reorder("x86_64", 16, "kprobe msr intel_pt cpu intel_bts software",
 		"intel_pt intel_bts kprobe msr cpu software");
 	reorder("x86_64", 16, "intel_bts kprobe cpu", "intel_bts kprobe cpu");

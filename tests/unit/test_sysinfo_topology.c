@@ -619,6 +619,45 @@ static void test_topo_atoi(void **state)
 	assert_int_equal(topo__atoi(big, 66), 5);
 }
 
+/* block_size_bytes through perf's strtoull(line, NULL, 16) of 64 bytes. */
+static void test_block_size_parse(void **state)
+{
+	static const char nul_inside[] = { '1', '0', '\0', '9', '9' };
+	char big[100];
+	uint64_t v = 7;
+
+	(void)state;
+	assert_int_equal(block_size__parse("", 0, &v), -ENODATA);
+	assert_true(v == 7);
+	assert_int_equal(block_size__parse("8000000\n", 8, &v), 0);
+	assert_true(v == 0x8000000);
+	assert_int_equal(block_size__parse(" 0x80000000", 11, &v), 0);
+	assert_true(v == 0x80000000);
+	assert_int_equal(block_size__parse("0X1f", 4, &v), 0);
+	assert_true(v == 0x1f);
+	/* "0x" without a hex digit after it: the 0 alone. */
+	assert_int_equal(block_size__parse("0xg", 3, &v), 0);
+	assert_true(v == 0);
+	assert_int_equal(block_size__parse("lots\n", 5, &v), 0);
+	assert_true(v == 0);
+	assert_int_equal(block_size__parse("\n", 1, &v), 0);
+	assert_true(v == 0);
+	assert_int_equal(block_size__parse("-1", 2, &v), 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(block_size__parse("+10", 3, &v), 0);
+	assert_true(v == 16);
+	assert_int_equal(block_size__parse("1ffffffffffffffff", 17, &v), 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(block_size__parse(nul_inside, sizeof(nul_inside), &v), 0);
+	assert_true(v == 16);
+	/* Only 64 bytes are read. */
+	memset(big, '0', sizeof(big));
+	big[63] = '1';
+	big[64] = 'f';
+	assert_int_equal(block_size__parse(big, sizeof(big), &v), 0);
+	assert_true(v == 1);
+}
+
 static void test_topo_many_cpus(void **state)
 {
 	struct scratch *s = *state;
@@ -884,6 +923,11 @@ static void test_mem_nodes(void **state)
 	mem_read(s, &si);
 	assert_true(si.mem.block_size == 0);
 	assert_null(si.mem.nodes);
+	assert_false(si.mem.known);
+	/* An empty block_size_bytes: perf's read() gets nothing, no feature. */
+	PUT(s, "sys/devices/system/memory/block_size_bytes", "");
+	mem_read(s, &si);
+	assert_false(si.mem.known);
 
 	PUT(s, "sys/devices/system/memory/block_size_bytes", "8000000\n");
 	/* Dangling links count by name; other memory-ish names do not. */
@@ -904,6 +948,7 @@ static void test_mem_nodes(void **state)
 	PUT(s, "sys/devices/system/node/node1x", "");
 	PUT(s, "sys/devices/system/node/node99999999999", "");
 	mem_read(s, &si);
+	assert_true(si.mem.known);
 	assert_true(si.mem.block_size == 0x8000000);
 	assert_int_equal(si.mem.nr_nodes, 3);
 	assert_true(si.mem.nodes[0].node == 0);
@@ -915,20 +960,24 @@ static void test_mem_nodes(void **state)
 	check_bitmap(&si.mem.nodes[2], 71, "70");
 	sysinfo__free_topology(&si);
 
-	/* "0x" is fine for a hex size; garbage is no size. */
+	/* "0x" is fine for a hex size; perf's strtoull reads garbage as 0 and
+	 * still writes the feature. */
 	PUT(s, "sys/devices/system/memory/block_size_bytes", "0x80000000\n");
 	mem_read(s, &si);
 	assert_true(si.mem.block_size == 0x80000000);
 	sysinfo__free_topology(&si);
 	PUT(s, "sys/devices/system/memory/block_size_bytes", "lots\n");
 	mem_read(s, &si);
+	assert_true(si.mem.known);
 	assert_true(si.mem.block_size == 0);
-	assert_int_equal(si.mem.nr_nodes, 0);
+	assert_int_equal(si.mem.nr_nodes, 3);
+	sysinfo__free_topology(&si);
 	PUT(s, "sys/devices/system/memory/block_size_bytes", "8000000\n");
 
 	/* A nodeN that is not a directory: perf cannot open it and drops the feature. */
 	PUT(s, "sys/devices/system/node/node7", "");
 	mem_read(s, &si);
+	assert_false(si.mem.known);
 	assert_true(si.mem.block_size == 0);
 	assert_null(si.mem.nodes);
 	assert_int_equal(unlinkat(s->fd, "sys/devices/system/node/node7", 0), 0);
@@ -962,15 +1011,18 @@ static void test_mem_no_node_dir(void **state)
 
 	PUT(s, "sys/devices/system/memory/block_size_bytes", "8000000\n");
 	mem_read(s, &si);
+	assert_false(si.mem.known);
 	assert_true(si.mem.block_size == 0);
 	/* node/ as a file. */
 	PUT(s, "sys/devices/system/node", "");
 	mem_read(s, &si);
+	assert_false(si.mem.known);
 	assert_true(si.mem.block_size == 0);
 	assert_int_equal(unlinkat(s->fd, "sys/devices/system/node", 0), 0);
 	/* An empty node/ directory: the feature with no nodes, as perf writes it. */
 	mkdirf(s, "sys/devices/system/node");
 	mem_read(s, &si);
+	assert_true(si.mem.known);
 	assert_true(si.mem.block_size == 0x8000000);
 	assert_int_equal(si.mem.nr_nodes, 0);
 	assert_null(si.mem.nodes);
@@ -993,6 +1045,7 @@ static void test_mem_too_many_nodes(void **state)
 	/* One more than perf 6.1's static table holds: it writes no MEM_TOPOLOGY. */
 	mkdirf(s, "sys/devices/system/node/node%d", MEMTOPO_MAX_NODES);
 	mem_read(s, &si);
+	assert_false(si.mem.known);
 	assert_true(si.mem.block_size == 0);
 	assert_int_equal(si.mem.nr_nodes, 0);
 }
@@ -1073,6 +1126,7 @@ int main(void)
 		SCRATCH(test_topo_dropped),
 		SCRATCH(test_topo_ids),
 		cmocka_unit_test(test_topo_atoi),
+		cmocka_unit_test(test_block_size_parse),
 		SCRATCH(test_topo_many_cpus),
 		SCRATCH(test_topo_distinct_many),
 		SCRATCH(test_numa_nodes),

@@ -307,9 +307,10 @@ static struct tbuf expected_feature(int id, const struct writer_meta *m)
 		break;
 	case HEADER_BPF_PROG_INFO:
 	case HEADER_BPF_BTF:
+	case HEADER_PMU_MAPPINGS:
 	case HEADER_PMU_CAPS:
 		/* Written as perf does even when empty: a count of 0 (the hand-made
-		 * sysinfo here has no BPF programs and no PMU with caps). */
+		 * sysinfo here has no BPF programs, no PMU, no PMU with caps). */
 		tb_u32(&t, 0);
 		break;
 	default:
@@ -394,8 +395,9 @@ static void check_file(const char *path, const struct tbuf *data, const struct w
 #define ALL_BITS                                                                                 \
 	(BIT(HEADER_HOSTNAME) | BIT(HEADER_OSRELEASE) | BIT(HEADER_VERSION) | BIT(HEADER_ARCH) | \
 	 BIT(HEADER_NRCPUS) | BIT(HEADER_CPUDESC) | BIT(HEADER_CPUID) | BIT(HEADER_TOTAL_MEM) |  \
-	 BIT(HEADER_CMDLINE) | BIT(HEADER_EVENT_DESC) | BIT(HEADER_SAMPLE_TIME) |              \
-	 BIT(HEADER_BPF_PROG_INFO) | BIT(HEADER_BPF_BTF) | BIT(HEADER_PMU_CAPS))
+	 BIT(HEADER_CMDLINE) | BIT(HEADER_EVENT_DESC) | BIT(HEADER_PMU_MAPPINGS) |               \
+	 BIT(HEADER_SAMPLE_TIME) | BIT(HEADER_BPF_PROG_INFO) | BIT(HEADER_BPF_BTF) |             \
+	 BIT(HEADER_PMU_CAPS))
 /* Always written, also without a sysinfo: perf's empty BPF sections. */
 #define BPF_BITS (BIT(HEADER_BPF_PROG_INFO) | BIT(HEADER_BPF_BTF))
 
