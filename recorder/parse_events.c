@@ -426,8 +426,15 @@ int parse_events__add_default(struct event_specs *specs, const struct default_ev
 		spec->leader = base + i;
 		spec->nr_members = 1;
 		/* perf names it before the precise level is known, and keeps the
-		 * name unless a fallback changes the event. */
-		spec->name = strdup(spec->attr.exclude_kernel ? "cycles:u" : "cycles");
+		 * name unless a fallback changes the event; a hybrid one gets its
+		 * PMU around it before the open (record__uniquify_name). */
+		if (pmu) {
+			if (asprintf(&spec->name, "%s/%s/", pmu->name,
+				     spec->attr.exclude_kernel ? "cycles:u" : "cycles") < 0)
+				spec->name = NULL;
+		} else {
+			spec->name = strdup(spec->attr.exclude_kernel ? "cycles:u" : "cycles");
+		}
 		if (pmu) {
 			spec->pmu_name = strdup(pmu->name);
 			spec->cpus = strdup(pmu->cpus);

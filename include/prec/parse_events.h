@@ -170,7 +170,8 @@ struct default_event_env {
  * profiled), host only but on AMD (exclude_guest 0: precise cycles go
  * through IBS, which cannot filter guests), at the highest precise level
  * that opens. On a hybrid machine one per hybrid PMU (evlist__add_default_hybrid),
- * its PMU type in config's high bits, counting on that PMU's CPUs only.
+ * its PMU type in config's high bits, counting on that PMU's CPUs only, and
+ * named "cpu_core/cycles/" (record__uniquify_name).
  * Pure. 0 or -ENOMEM (specs as it was).
  */
 int parse_events__add_default(struct event_specs *specs, const struct default_event_env *env);

@@ -538,8 +538,11 @@ static void test_add_default_hybrid(void **state)
 	assert_int_equal(specs.nr, 2);
 	for (int i = 0; i < 2; i++) {
 		const struct event_spec *s = &specs.v[i];
+		char want[64];
 
-		assert_string_equal(s->name, "cycles");
+		/* record__uniquify_name's "cpu_core/cycles/" */
+		snprintf(want, sizeof(want), "%s/cycles/", pmus[i].name);
+		assert_string_equal(s->name, want);
 		assert_string_equal(s->pmu_name, pmus[i].name);
 		assert_string_equal(s->cpus, pmus[i].cpus);
 		assert_int_equal(s->attr.type, PERF_TYPE_HARDWARE);
@@ -551,6 +554,17 @@ static void test_add_default_hybrid(void **state)
 		assert_int_equal(s->nr_members, 1);
 	}
 	event_specs__exit(&specs);
+
+	/* Unprivileged: perf wraps the user-only name as it is. */
+	{
+		struct default_event_env user = env;
+
+		user.can_profile_kernel = false;
+		assert_int_equal(parse_events__add_default(&specs, &user), 0);
+		assert_string_equal(specs.v[1].name, "cpu_core/cycles:u/");
+		assert_int_equal(specs.v[1].attr.exclude_kernel, 1);
+		event_specs__exit(&specs);
+	}
 }
 
 /* An attr described by its bits, and the name perf derives from it. */
