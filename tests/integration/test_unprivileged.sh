@@ -35,7 +35,7 @@ run_user perf "$PERF" record -o u/perf.data -- "$WORKLOAD" 50
 ((LAST_RC == 0)) || fail "perf record as an unprivileged user exited $LAST_RC"
 a=$("$PERF" evlist -f -v -i u/prec.data 2>/dev/null | head -n 1)
 b=$("$PERF" evlist -f -v -i u/perf.data 2>/dev/null | head -n 1)
-log "default event: prec '${a%%:*}', perf record '${b%%:*}'"
+log "default event: prec '${a%%: *}', perf record '${b%%: *}'"
 [[ -n "$a" && "$a" == "$b" ]] || fail "default event as nobody: prec '$a', perf record '$b'"
 
 # Kernel only: refused exactly when perf record refuses.
