@@ -469,7 +469,8 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs_in,
 		evsel->exclude_GH = spec->exclude_GH;
 		evsel->pmu_name = spec->pmu_name;
 		evsel->name = strdup(spec->name);
-		if (!evsel->name || (spec->cpus && cpu_map__parse(&evsel->pmu_cpus, spec->cpus) == -ENOMEM))
+		if (!evsel->name ||
+		    (spec->cpus && cpu_map__parse(&evsel->pmu_cpus, spec->cpus) == -ENOMEM))
 			goto nomem;
 		evlist->nr++;
 		evsel__config(evsel, opts, &tk, i == 0 && !dummy);
@@ -542,7 +543,8 @@ static const char *open_hint(const struct evlist *evlist, const struct evsel *ev
 	case EINVAL:
 		if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK)
 			return "this event's PMU cannot sample branch stacks; drop -b/-j or --call-graph lbr";
-		hint = vendor__einval_hint(&evlist->machine, attr, evsel->pmu_name, evlist->has_cpu);
+		hint = vendor__einval_hint(&evlist->machine, attr, evsel->pmu_name,
+					   evlist->has_cpu);
 		if (hint)
 			return hint;
 		return "the kernel refused the event's attributes; try it without modifiers";
@@ -617,7 +619,8 @@ int evlist__open(struct evlist *evlist)
 			else
 				snprintf(where, sizeof(where), "on CPU %d", cpu);
 			pr_err("cannot open event '%s' %s: %s (%s)", evsel->name, where,
-			       strerror(-ret), open_hint(evlist, evsel, -ret, advice, sizeof(advice)));
+			       strerror(-ret),
+			       open_hint(evlist, evsel, -ret, advice, sizeof(advice)));
 			for (int j = 0; j < i; j++)
 				evsel__close(&evlist->evsel[j]);
 			return ret;

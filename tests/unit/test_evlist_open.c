@@ -91,8 +91,8 @@ int __wrap_sys_perf_event_open(struct perf_event_attr *attr, int pid, int cpu, i
 	if (group_fd != -1)
 		group_opens++;
 	if (nr_tried < (int)(sizeof(tried) / sizeof(tried[0])))
-		tried[nr_tried++] = (struct attempt){ attr->type, attr->config, attr->precise_ip,
-						      cpu, !err };
+		tried[nr_tried++] =
+			(struct attempt){ attr->type, attr->config, attr->precise_ip, cpu, !err };
 	if (err) {
 		errno = err;
 		return -1;
@@ -129,7 +129,8 @@ static int open_group(const char *str, struct evlist *evlist)
 	opts.argc = 1; /* a forked command */
 	assert_int_equal(parse_events(&specs, str, err, sizeof(err)), 0);
 	assert_int_equal(cpu_map__parse(&cpus, "0"), 0);
-	assert_int_equal(evlist__init(evlist, &specs, &opts, cpus, thread_map__new_one(getpid())), 0);
+	assert_int_equal(evlist__init(evlist, &specs, &opts, cpus, thread_map__new_one(getpid())),
+			 0);
 	opens = group_opens = 0;
 	ret = evlist__open(evlist);
 	event_specs__exit(&specs);
@@ -289,10 +290,11 @@ static void test_no_hardware_pmu(void **state)
 
 	/* Not being able to profile the kernel: user only from the start. */
 	reset(kernel_no_hw_pmu);
-	assert_int_equal(open_setup(&(struct setup){ .env = &(struct default_event_env){
-							     .cpuid = amd.cpuid } },
-				    &evlist, &init),
-			 0);
+	assert_int_equal(
+		open_setup(
+			&(struct setup){ .env = &(struct default_event_env){ .cpuid = amd.cpuid } },
+			&evlist, &init),
+		0);
 	assert_string_equal(evlist.evsel[0].name, "cpu-clock:uhppp");
 	evlist__exit(&evlist);
 }
@@ -315,8 +317,8 @@ static void test_precise_le_1(void **state)
 
 	(void)state;
 	reset(kernel_precise_1);
-	assert_int_equal(open_setup(&(struct setup){ .env = &intel, .cpus = "0-1" }, &evlist, &init),
-			 0);
+	assert_int_equal(
+		open_setup(&(struct setup){ .env = &intel, .cpus = "0-1" }, &evlist, &init), 0);
 	/* 3 and 2 refused on CPU 0, then 1 on both CPUs. */
 	assert_int_equal(nr_tried, 4);
 	assert_int_equal(tried[0].precise_ip, 3);
@@ -497,10 +499,10 @@ static void test_hybrid_default(void **state)
 
 	(void)state;
 	reset(kernel_any);
-	assert_int_equal(open_setup(&(struct setup){ .env = &env, .cpus = "0-3",
-						     .system_wide = true },
-				    &evlist, &init),
-			 0);
+	assert_int_equal(
+		open_setup(&(struct setup){ .env = &env, .cpus = "0-3", .system_wide = true },
+			   &evlist, &init),
+		0);
 	assert_int_equal(evlist.nr, 3); /* two cycles and the tracking dummy */
 	for (int i = 0; i < nr_tried; i++) {
 		uint64_t type = tried[i].config >> 32;
@@ -569,8 +571,10 @@ static void test_amd_ibs_advice(void **state)
 	evlist__exit(&evlist);
 
 	reset(kernel_ibs);
-	assert_int_equal(open_setup(&(struct setup){ .events = "11:0x10000:u", .machine = amd,
-						     .system_wide = true, .cpus = "0" },
+	assert_int_equal(open_setup(&(struct setup){ .events = "11:0x10000:u",
+						     .machine = amd,
+						     .system_wide = true,
+						     .cpus = "0" },
 				    &evlist, &init),
 			 -EINVAL);
 	assert_non_null(strstr(errbuf, "AMD IBS can't exclude kernel events"));

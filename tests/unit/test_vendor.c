@@ -64,12 +64,9 @@ static void test_machine_from_fixtures(void **state)
 		uint32_t fetch, op;
 		int nr_hybrid;
 	} rows[] = {
-		{ "vendor", "amd", true, 8, 9, 0 },
-		{ "vendor", "hygon", false, 8, 9, 0 },
-		{ "sysinfo", "hybrid", false, 0, 0, 2 },
-		{ "sysinfo", "numa2s", false, 0, 0, 0 },
-		{ "sysinfo", "arm64", false, 0, 0, 0 },
-		{ "sysinfo", "vm", false, 0, 0, 0 },
+		{ "vendor", "amd", true, 8, 9, 0 },	 { "vendor", "hygon", false, 8, 9, 0 },
+		{ "sysinfo", "hybrid", false, 0, 0, 2 }, { "sysinfo", "numa2s", false, 0, 0, 0 },
+		{ "sysinfo", "arm64", false, 0, 0, 0 },	 { "sysinfo", "vm", false, 0, 0, 0 },
 	};
 
 	(void)state;
@@ -81,7 +78,8 @@ static void test_machine_from_fixtures(void **state)
 		read_tree(&si, rows[i].dir, rows[i].name);
 		vendor__machine(&m, &si, true);
 		if (m.amd != rows[i].amd)
-			print_error("%s: cpuid '%s'\n", rows[i].name, si.cpuid ? si.cpuid : "(null)");
+			print_error("%s: cpuid '%s'\n", rows[i].name,
+				    si.cpuid ? si.cpuid : "(null)");
 		assert_int_equal(m.amd, rows[i].amd);
 		assert_true(m.can_profile_kernel);
 		/* The ibs types are kept whatever the vendor; the rules ask amd. */
@@ -189,13 +187,14 @@ static void test_einval_hint(void **state)
 	/* Then the kernel filter, by type or by PMU name. */
 	assert_non_null(strstr(vendor__einval_hint(&amd, &op_u, NULL, true),
 			       "AMD IBS can't exclude kernel events"));
-	assert_non_null(strstr(vendor__einval_hint(&amd, &(struct perf_event_attr){ .type = 30,
-										 .exclude_kernel = 1 },
-						   "ibs_fetch", true),
-			       "AMD IBS can't exclude kernel events"));
+	assert_non_null(strstr(
+		vendor__einval_hint(&amd,
+				    &(struct perf_event_attr){ .type = 30, .exclude_kernel = 1 },
+				    "ibs_fetch", true),
+		"AMD IBS can't exclude kernel events"));
 	/* Then system-wide. */
-	assert_non_null(strstr(vendor__einval_hint(&amd, &op, NULL, true),
-			       "system-wide/per-cpu mode"));
+	assert_non_null(
+		strstr(vendor__einval_hint(&amd, &op, NULL, true), "system-wide/per-cpu mode"));
 	assert_non_null(strstr(vendor__einval_hint(&amd, &precise, NULL, true),
 			       "system-wide/per-cpu mode"));
 	/* Not IBS, or not AMD: no vendor advice. */
@@ -246,10 +245,8 @@ static void test_for_machine(void **state)
 		int nr;
 		unsigned exclude_guest;
 	} rows[] = {
-		{ "vendor", "amd", 1, 0 },
-		{ "vendor", "hygon", 1, 1 },
-		{ "sysinfo", "numa2s", 1, 1 },
-		{ "sysinfo", "hybrid", 2, 1 },
+		{ "vendor", "amd", 1, 0 },     { "vendor", "hygon", 1, 1 },
+		{ "sysinfo", "numa2s", 1, 1 }, { "sysinfo", "hybrid", 2, 1 },
 		{ "sysinfo", "arm64", 1, 1 },
 	};
 
@@ -278,12 +275,9 @@ static void test_for_machine(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cpuid_is_amd),
-		cmocka_unit_test(test_machine_from_fixtures),
-		cmocka_unit_test(test_hybrid_pmus),
-		cmocka_unit_test(test_build_arch_rules),
-		cmocka_unit_test(test_einval_hint),
-		cmocka_unit_test(test_ibs_l3miss),
+		cmocka_unit_test(test_cpuid_is_amd), cmocka_unit_test(test_machine_from_fixtures),
+		cmocka_unit_test(test_hybrid_pmus),  cmocka_unit_test(test_build_arch_rules),
+		cmocka_unit_test(test_einval_hint),  cmocka_unit_test(test_ibs_l3miss),
 		cmocka_unit_test(test_for_machine),
 	};
 
