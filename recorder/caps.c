@@ -41,6 +41,11 @@ int caps__paranoid(void)
 	return v;
 }
 
+bool caps__can_profile_kernel(void)
+{
+	return caps__can_perfmon() || caps__paranoid() <= 1;
+}
+
 const char *caps__advice(char *buf, size_t len)
 {
 	int paranoid = caps__paranoid();

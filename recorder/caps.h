@@ -11,6 +11,12 @@ bool caps__can_perfmon(void);
 int caps__paranoid(void);
 
 /*
+ * perf 6.1's perf_event_paranoid_check(1), which decides whether its default
+ * event samples the kernel: CAP_PERFMON/CAP_SYS_ADMIN, or a paranoid level <= 1.
+ */
+bool caps__can_profile_kernel(void);
+
+/*
  * Writes one line of advice for an EACCES/EPERM from perf_event_open or mmap:
  * what prec lacks (capability, paranoid level) and how to get it. Returns buf.
  */

@@ -19,6 +19,7 @@
 #include "caps.h"
 #include "callchain.h"
 #include "regs.h"
+#include "vendor.h"
 
 /* The sample contents perf record's flags ask for (-d, -R, -W, -b, --user-regs...). */
 static void evsel__config_sample(struct evsel *evsel, const struct record_opts *opts,
@@ -35,7 +36,7 @@ static void evsel__config_sample(struct evsel *evsel, const struct record_opts *
 	if (opts->raw_samples)
 		attr->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
 	if (opts->sample_weight)
-		attr->sample_type |= PERF_SAMPLE_WEIGHT_STRUCT;
+		attr->sample_type |= vendor__weight_bit(vendor__build_arch());
 	if (opts->phys_data)
 		attr->sample_type |= PERF_SAMPLE_PHYS_ADDR;
 	if (opts->data_page_size)
@@ -298,7 +299,121 @@ static size_t id_hdr_size(uint64_t sample_type)
 	return size;
 }
 
-int evlist__init(struct evlist *evlist, const struct event_specs *specs,
+/* Whether cpu is in the sorted map m. */
+static bool cpu_map__has(const struct cpu_map *m, int cpu)
+{
+	for (int i = 0; i < m->nr; i++)
+		if (m->cpu[i] == cpu)
+			return true;
+	return false;
+}
+
+/*
+ * perf 6.1's evlist__fix_hybrid_cpus for the events bound to a PMU's CPUs
+ * (the hybrid default events): one none of whose CPUs is recorded is left
+ * out, with perf's warning; -C CPUs outside its PMU are skipped, with
+ * perf's warning. Fills view with the events that stay (it points into
+ * specs, groups renumbered; *kept is what to free). 0, or -EINVAL when
+ * none stays, -ENOMEM.
+ */
+static int specs__on_cpus(const struct event_specs *specs, const struct cpu_map *cpus,
+			  const char *cpu_list, struct event_specs *view, struct event_spec **kept)
+{
+	int *newidx = NULL, n = 0, bound = 0, ret = 0;
+
+	*view = *specs;
+	*kept = NULL;
+	if (cpus->nr == 1 && cpus->cpu[0] == -1)
+		return 0; /* --per-thread: any CPU */
+	newidx = calloc((size_t)specs->nr + 1, sizeof(*newidx));
+	*kept = calloc((size_t)specs->nr + 1, sizeof(**kept));
+	if (!newidx || !*kept) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (int i = 0; i < specs->nr; i++) {
+		const struct event_spec *spec = &specs->v[i];
+		struct cpu_map *own = NULL;
+		char used[256];
+		size_t len;
+		int in = 0;
+
+		newidx[i] = n;
+		if (!spec->cpus || spec->leader != i || spec->nr_members != 1 ||
+		    cpu_map__parse(&own, spec->cpus)) {
+			(*kept)[n++] = *spec;
+			continue;
+		}
+		bound++;
+		used[0] = '\0';
+		len = 0;
+		for (int c = 0; c < cpus->nr; c++) {
+			if (!cpu_map__has(own, cpus->cpu[c]))
+				continue;
+			in++;
+			if (len < sizeof(used))
+				len += (size_t)snprintf(used + len, sizeof(used) - len, "%s%d",
+							len ? "," : "", cpus->cpu[c]);
+		}
+		cpu_map__delete(own);
+		if (!in) {
+			if (cpu_list)
+				pr_warn("%s isn't a '%s', please use a CPU list in the '%s' range (%s)",
+					cpu_list, spec->pmu_name, spec->pmu_name, spec->cpus);
+			newidx[i] = -1;
+			continue;
+		}
+		if (cpu_list && in < cpus->nr)
+			pr_warn("use %s in '%s' for '%s', skip other cpus in list", used,
+				spec->pmu_name, spec->name);
+		(*kept)[n++] = *spec;
+	}
+	if (bound && n == 0) {
+		pr_err("cannot record the default event on CPUs %s: none of them is a CPU of a core PMU (pick CPUs of cpu_core or cpu_atom)",
+		       cpu_list ? cpu_list : "(none)");
+		ret = -EINVAL;
+		goto out;
+	}
+	if (n == specs->nr) {
+		free(*kept);
+		*kept = NULL;
+		goto out;
+	}
+	for (int i = 0; i < n; i++)
+		(*kept)[i].leader = newidx[(*kept)[i].leader];
+	view->v = *kept;
+	view->nr = n;
+out:
+	if (ret) {
+		free(*kept);
+		*kept = NULL;
+	}
+	free(newidx);
+	return ret;
+}
+
+/* The rules perf 6.1 applies per event by machine (vendor.h). */
+static void evsel__config_machine(struct evsel *evsel, const struct event_spec *spec,
+				  const struct event_machine *m, const struct record_opts *opts,
+				  bool *warned)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+	uint64_t regs = vendor__fp_leaf_regs(vendor__build_arch());
+
+	/* arch__add_leaf_frame_record_opts: the global fp call graph. */
+	if (opts->callchain_mode == CALLCHAIN_FP && regs) {
+		attr->sample_type |= PERF_SAMPLE_REGS_USER;
+		attr->sample_regs_user |= regs;
+	}
+	/* arch__post_evsel_config, once per recording. */
+	if (!*warned && vendor__ibs_l3miss(m, attr, spec->pmu_name)) {
+		pr_warn("Hw internally resets sampling period when L3 Miss Filtering is enabled and tagged operation does not cause L3 Miss. This causes sampling period skew (%s)",
+			evsel->name);
+		*warned = true;
+	}
+}
+
+int evlist__init(struct evlist *evlist, const struct event_specs *specs_in,
 		 const struct record_opts *opts, struct cpu_map *cpus, struct thread_map *threads)
 {
 	struct target_kind tk = {
@@ -310,16 +425,27 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs,
 		.inherit = !opts->no_inherit && !opts->tid_list && !opts->per_thread,
 	};
 	bool dummy = tk.has_cpu || opts->delay_ms;
-	int nr = specs->nr + (dummy ? 1 : 0);
-	bool same_type = true;
+	struct event_specs view;
+	const struct event_specs *specs = &view;
+	struct event_spec *kept = NULL;
+	bool same_type = true, warned = false;
+	int nr, ret;
 
 	memset(evlist, 0, sizeof(*evlist));
 	evlist->cpus = cpus;
 	evlist->threads = threads;
 	evlist->workload_only = tk.workload_only;
+	evlist->has_cpu = tk.has_cpu;
+	evlist->machine = specs_in->machine;
+	ret = specs__on_cpus(specs_in, cpus, opts->cpu_list, &view, &kept);
+	if (ret)
+		return ret;
+	nr = specs->nr + (dummy ? 1 : 0);
 	evlist->evsel = calloc((size_t)nr, sizeof(*evlist->evsel));
-	if (!evlist->evsel)
+	if (!evlist->evsel) {
+		free(kept);
 		return -ENOMEM;
+	}
 	for (int i = 0; i < nr; i++) {
 		struct evsel *evsel = &evlist->evsel[i];
 
@@ -330,7 +456,7 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs,
 		if (i == specs->nr) {
 			evsel->name = strdup("dummy:HG");
 			if (!evsel->name)
-				return -ENOMEM;
+				goto nomem;
 			evlist->nr++;
 			dummy__config(evsel, opts, &tk);
 			continue;
@@ -340,14 +466,19 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs,
 		evsel->attr = spec->attr;
 		evsel->precise_max = spec->precise_max;
 		evsel->name_from_attr = spec->name_from_attr;
+		evsel->exclude_GH = spec->exclude_GH;
+		evsel->pmu_name = spec->pmu_name;
 		evsel->name = strdup(spec->name);
-		if (!evsel->name)
-			return -ENOMEM;
+		if (!evsel->name ||
+		    (spec->cpus && cpu_map__parse(&evsel->pmu_cpus, spec->cpus) == -ENOMEM))
+			goto nomem;
 		evlist->nr++;
 		evsel__config(evsel, opts, &tk, i == 0 && !dummy);
 		evsel__apply_terms(evsel, &spec->terms, opts);
+		evsel__config_machine(evsel, spec, &specs_in->machine, opts, &warned);
 	}
 	evlist__config_groups(evlist, specs);
+	free(kept);
 	for (int i = 1; i < nr; i++)
 		if (evlist->evsel[i].attr.sample_type != evlist->evsel[0].attr.sample_type)
 			same_type = false;
@@ -365,25 +496,58 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs,
 	}
 	evlist->id_hdr_size = id_hdr_size(evlist->evsel[0].attr.sample_type);
 	return 0;
+nomem:
+	free(kept);
+	return -ENOMEM;
 }
 
-static const char *open_hint(int err, char *buf, size_t len)
+/*
+ * The advice for an event the kernel refused (after every fallback): perf
+ * 6.1's where it knows the cause (evsel__open_strerror), prec's otherwise.
+ */
+static const char *open_hint(const struct evlist *evlist, const struct evsel *evsel, int err,
+			     char *buf, size_t len)
 {
+	const struct perf_event_attr *attr = &evsel->attr;
+	const char *hint;
+
 	switch (err) {
 	case EACCES:
 	case EPERM:
+		/* The paranoid fallback cannot drop the kernel from an event that
+		 * counts nothing else. */
+		if (err == EACCES && attr->exclude_user && !attr->exclude_kernel &&
+		    !caps__can_perfmon() && caps__paranoid() > 1) {
+			snprintf(buf, len,
+				 "the event samples the kernel only, and kernel.perf_event_paranoid=%d forbids kernel profiling without CAP_PERFMON: lower it with 'sysctl kernel.perf_event_paranoid=1', run as root or grant CAP_PERFMON, or drop the :k modifier / --all-kernel",
+				 caps__paranoid());
+			return buf;
+		}
 		return caps__advice(buf, len);
 	case EMFILE:
 	case ENFILE:
 		return "too many open files: raise the limit with 'ulimit -n'";
 	case ENOENT:
 	case ENODEV:
+		return "this machine does not support the event; pick another with -e";
 	case EOPNOTSUPP:
+		if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK)
+			return "this event's PMU cannot sample branch stacks; drop -b/-j or --call-graph lbr";
+		if (attr->precise_ip)
+			return "'precise' request may not be supported: try removing the 'p' modifier";
 		return "this machine does not support the event; pick another with -e";
 	case EBUSY:
 		return "another tool holds this PMU exclusively";
 	case ESRCH:
 		return "the target process is gone";
+	case EINVAL:
+		if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK)
+			return "this event's PMU cannot sample branch stacks; drop -b/-j or --call-graph lbr";
+		hint = vendor__einval_hint(&evlist->machine, attr, evsel->pmu_name,
+					   evlist->has_cpu);
+		if (hint)
+			return hint;
+		return "the kernel refused the event's attributes; try it without modifiers";
 	default:
 		return "the kernel refused the event's attributes; try it without modifiers";
 	}
@@ -447,7 +611,7 @@ int evlist__open(struct evlist *evlist)
 			continue;
 		}
 		if (ret) {
-			char advice[256];
+			char advice[512];
 			char where[64];
 
 			if (ret == -ESRCH && tid != -1)
@@ -456,10 +620,7 @@ int evlist__open(struct evlist *evlist)
 				snprintf(where, sizeof(where), "on CPU %d", cpu);
 			pr_err("cannot open event '%s' %s: %s (%s)", evsel->name, where,
 			       strerror(-ret),
-			       (ret == -EOPNOTSUPP || ret == -EINVAL) &&
-					       (evsel->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) ?
-				       "this event's PMU cannot sample branch stacks; drop -b/-j or --call-graph lbr" :
-				       open_hint(-ret, advice, sizeof(advice)));
+			       open_hint(evlist, evsel, -ret, advice, sizeof(advice)));
 			for (int j = 0; j < i; j++)
 				evsel__close(&evlist->evsel[j]);
 			return ret;
@@ -468,14 +629,6 @@ int evlist__open(struct evlist *evlist)
 			for (int j = 0; j <= i; j++)
 				evsel__close(&evlist->evsel[j]);
 			return -EINVAL;
-		}
-		if (evsel->name_from_attr) {
-			/* The default event is named after what was finally opened,
-			 * with perf's modifier suffix (e.g. cpu-clock:pppH). */
-			const char *base = event_name__symbol(evsel->attr.type, evsel->attr.config);
-
-			if (evsel__rename_from_attr(evsel, base ? base : evsel->name))
-				return -ENOMEM;
 		}
 	}
 	return 0;

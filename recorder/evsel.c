@@ -7,6 +7,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "prec/cpu_map.h"
 #include "prec/evsel.h"
 #include "prec/log.h"
 #include "prec/parse_events.h"
@@ -28,30 +29,75 @@ int evsel__rename_from_attr(struct evsel *evsel, const char *base)
 }
 
 /*
- * perf's evsel__fallback and friends: returns true when the attr was changed
- * and opening should be tried again.
+ * perf 6.1's evsel__precise_ip_fallback, tried first on any error: one
+ * precise level lower; when 0 fails too, back to where it started (the
+ * other fallbacks then change the event and the descent starts again).
+ */
+static bool evsel__precise_fallback(struct evsel *evsel)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+
+	if (!evsel->precise_max)
+		return false;
+	if (!attr->precise_ip) {
+		attr->precise_ip = evsel->precise_ip_original;
+		return false;
+	}
+	if (!evsel->precise_ip_original)
+		evsel->precise_ip_original = attr->precise_ip;
+	attr->precise_ip--;
+	pr_debug("%s: decreasing precise_ip by one (%u)\n", evsel->name, attr->precise_ip);
+	return true;
+}
+
+/*
+ * perf 6.1's evsel__detect_missing_features, for an EINVAL at the first
+ * open, in its order, limited to what prec asks for: kernels before 6.0
+ * lack read_format LOST, before 5.12 WEIGHT_STRUCT (sample WEIGHT instead),
+ * and a PMU may not take exclude_guest/exclude_host (cleared, unless :G/:H
+ * asked for them).
+ */
+static bool evsel__missing_feature(struct evsel *evsel)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+
+	if (attr->read_format & PERF_FORMAT_LOST) {
+		attr->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+		pr_debug("%s: switching off PERF_FORMAT_LOST support\n", evsel->name);
+		return true;
+	}
+	if (attr->sample_type & PERF_SAMPLE_WEIGHT_STRUCT) {
+		attr->sample_type &= ~(uint64_t)PERF_SAMPLE_WEIGHT_STRUCT;
+		attr->sample_type |= PERF_SAMPLE_WEIGHT;
+		pr_debug("%s: switching off weight struct support\n", evsel->name);
+		return true;
+	}
+	if ((attr->exclude_guest || attr->exclude_host) && !evsel->exclude_GH) {
+		attr->exclude_guest = 0;
+		attr->exclude_host = 0;
+		pr_debug("%s: switching off exclude_guest, exclude_host\n", evsel->name);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * perf 6.1's evsel__fallback (cycles -> cpu-clock, paranoid -> user only),
+ * with prec's one extension: other hardware events fall back too, loudly.
+ * Returns true when the attr was changed and opening should be tried again.
  */
 static bool evsel__fallback(struct evsel *evsel, int err)
 {
 	struct perf_event_attr *attr = &evsel->attr;
 
-	if (err == EINVAL && (attr->read_format & PERF_FORMAT_LOST)) {
-		/* Kernels before 6.0 do not know PERF_FORMAT_LOST. */
-		attr->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
-		pr_debug("%s: kernel refuses read_format LOST, retrying without it\n",
-			 evsel->name);
-		return true;
-	}
-	if (evsel->precise_max && attr->precise_ip &&
-	    (err == EOPNOTSUPP || err == EINVAL)) {
-		attr->precise_ip--;
-		pr_debug("%s: lowering precise_ip to %u\n", evsel->name, attr->precise_ip);
-		return true;
-	}
+	/* EOPNOTSUPP with a precise level the user asked for is the precise
+	 * level's fault: say so (evlist's advice) rather than count something
+	 * else. */
 	if ((attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE) &&
-	    (err == ENOENT || err == ENODEV || err == EOPNOTSUPP || err == ENXIO)) {
+	    (err == ENOENT || err == ENODEV || err == ENXIO ||
+	     (err == EOPNOTSUPP && (!attr->precise_ip || evsel->precise_max)))) {
 		bool is_cycles = attr->type == PERF_TYPE_HARDWARE &&
-				 attr->config == PERF_COUNT_HW_CPU_CYCLES;
+				 (attr->config & 0xffffffffULL) == PERF_COUNT_HW_CPU_CYCLES;
 		char old[128];
 
 		snprintf(old, sizeof(old), "%s", evsel->name);
@@ -71,23 +117,42 @@ static bool evsel__fallback(struct evsel *evsel, int err)
 		evsel__rename_from_attr(evsel, "cpu-clock");
 		return true;
 	}
-	if ((err == EACCES || err == EPERM) && !attr->exclude_kernel && caps__paranoid() > 1) {
+	if (err == EACCES && !attr->exclude_kernel && caps__paranoid() > 1) {
 		int paranoid = caps__paranoid();
+		const char *sep = strchr(evsel->name, ':') || strchr(evsel->name, '/') ? "" : ":";
 		char buf[160];
 		char *name;
 
+		/* Excluding the kernel from an event that already excludes user
+		 * space leaves nothing to sample: perf refuses, and so does prec
+		 * (evlist says what to change). */
+		if (attr->exclude_user)
+			return false;
 		attr->exclude_kernel = 1;
 		attr->exclude_hv = 1;
-		snprintf(buf, sizeof(buf), "%s%su", evsel->name, strchr(evsel->name, ':') ? "" : ":");
+		snprintf(buf, sizeof(buf), "%s%su", evsel->name, sep);
 		name = strdup(buf);
 		if (name) {
 			free(evsel->name);
 			evsel->name = name;
 		}
-		pr_verbose("kernel.perf_event_paranoid=%d, trying to fall back to excluding kernel samples\n",
+		pr_verbose("Warning:\nkernel.perf_event_paranoid=%d, trying to fall back to excluding kernel and hypervisor  samples\n",
 			   paranoid);
 		return true;
 	}
+	return false;
+}
+
+/* Whether the event opens on cpu (its PMU's CPUs only, on hybrid machines). */
+static bool evsel__on_cpu(const struct evsel *evsel, int cpu)
+{
+	const struct cpu_map *m = evsel->pmu_cpus;
+
+	if (!m || cpu < 0)
+		return true;
+	for (int i = 0; i < m->nr; i++)
+		if (m->cpu[i] == cpu)
+			return true;
 	return false;
 }
 
@@ -113,6 +178,7 @@ int evsel__open(struct evsel *evsel, const struct evsel *leader, const int *cpus
 {
 	int ret = evsel__alloc(evsel, nr_cpus, nr_threads);
 	unsigned long flags = PERF_FLAG_FD_CLOEXEC;
+	int opened;
 
 	if (ret)
 		return ret;
@@ -121,6 +187,7 @@ int evsel__open(struct evsel *evsel, const struct evsel *leader, const int *cpus
 	if (evsel->precise_max && !evsel->attr.precise_ip)
 		evsel->attr.precise_ip = 3;
 retry:
+	opened = 0;
 	for (int t = 0; t < nr_threads; t++) {
 		int gone = 0;
 
@@ -129,6 +196,8 @@ retry:
 			int group_fd = leader ? EVSEL_FD(leader, c, t) : -1;
 			int fd;
 
+			if (!evsel__on_cpu(evsel, cpus[c]))
+				continue;
 			if (leader && group_fd < 0)
 				continue; /* the leader's thread was gone */
 			fd = sys_perf_event_open(&evsel->attr, pid, cpus[c], group_fd, flags);
@@ -143,12 +212,17 @@ retry:
 					break;
 				}
 				evsel__close(evsel);
+				if (evsel__precise_fallback(evsel))
+					goto retry;
+				if (err == EINVAL && !opened && evsel__missing_feature(evsel))
+					goto retry;
 				if (evsel__fallback(evsel, err))
 					goto retry;
 				*failed_cpu = cpus[c];
 				*failed_thread = threads[t];
 				return -err;
 			}
+			opened++;
 			EVSEL_FD(evsel, c, t) = fd;
 			if (ioctl(fd, PERF_EVENT_IOC_ID, &EVSEL_ID(evsel, c, t)) < 0) {
 				ret = -errno;
@@ -191,6 +265,8 @@ void evsel__exit(struct evsel *evsel)
 	free(evsel->fd);
 	free(evsel->id);
 	free(evsel->name);
+	cpu_map__delete(evsel->pmu_cpus);
+	evsel->pmu_cpus = NULL;
 	evsel->fd = NULL;
 	evsel->id = NULL;
 	evsel->name = NULL;

@@ -16,8 +16,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "prec/sysinfo.h"
 #include "prec/tracepoint.h"
+#include "caps.h"
 #include "parse_events_int.h"
+#include "vendor.h"
 
 const struct pe_symbol pe_symbols[] = {
 	{ "cpu-cycles", "cycles", "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
@@ -124,6 +127,7 @@ void pe_spec__free(struct event_spec *spec)
 	free(spec->name);
 	free(spec->group_name);
 	free(spec->pmu_name);
+	free(spec->cpus);
 	free(spec->filter);
 	free(spec->terms.call_graph);
 	free(spec->terms.metric_id);
@@ -393,29 +397,85 @@ int parse_events(struct event_specs *specs, const char *str, char *err, size_t e
 	return parse_events_ctx(specs, str, &parse_events__live, err, errlen);
 }
 
-int parse_events__add_default(struct event_specs *specs)
+int parse_events__add_default(struct event_specs *specs, const struct default_event_env *env)
 {
-	struct event_spec *v = realloc(specs->v, (size_t)(specs->nr + 1) * sizeof(*v));
-	struct event_spec *spec;
+	int n = env->nr_hybrid > 0 ? env->nr_hybrid : 1;
+	struct event_spec *v = realloc(specs->v, (size_t)(specs->nr + n) * sizeof(*v));
+	int base = specs->nr;
 
 	if (!v)
 		return -ENOMEM;
 	specs->v = v;
-	spec = &specs->v[specs->nr];
-	memset(spec, 0, sizeof(*spec));
-	/* perf 6.1: cycles at the highest precise level the PMU takes, host only. */
-	spec->name = strdup("cycles");
-	if (!spec->name)
-		return -ENOMEM;
-	attr__init(&spec->attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
-	spec->attr.precise_ip = 3;
-	spec->precise_max = true;
-	spec->name_from_attr = true;
-	spec->leader = specs->nr;
-	spec->nr_members = 1;
-	specs->nr++;
+	for (int i = 0; i < n; i++) {
+		const struct default_event_pmu *pmu = env->nr_hybrid > 0 ? &env->hybrid[i] : NULL;
+		struct event_spec *spec = &specs->v[base + i];
+
+		memset(spec, 0, sizeof(*spec));
+		attr__init(&spec->attr, PERF_TYPE_HARDWARE,
+			   PERF_COUNT_HW_CPU_CYCLES | (pmu ? (uint64_t)pmu->type << 32 : 0));
+		/* evsel__new_cycles: user only from the start when the kernel may
+		 * not be profiled (exclude_hv stays 0, as perf leaves it). */
+		spec->attr.exclude_kernel = !env->can_profile_kernel;
+		/* arch_evsel__fixup_new_cycles: precise cycles on AMD are IBS,
+		 * which cannot filter guests. The default event only. */
+		if (vendor__cpuid_is_amd(env->cpuid))
+			spec->attr.exclude_guest = 0;
+		spec->attr.precise_ip = 3;
+		spec->precise_max = true;
+		spec->name_from_attr = true;
+		spec->leader = base + i;
+		spec->nr_members = 1;
+		/* perf names it before the precise level is known, and keeps the
+		 * name unless a fallback changes the event; a hybrid one gets its
+		 * PMU around it before the open (record__uniquify_name). */
+		if (pmu) {
+			if (asprintf(&spec->name, "%s/%s/", pmu->name,
+				     spec->attr.exclude_kernel ? "cycles:u" : "cycles") < 0)
+				spec->name = NULL;
+		} else {
+			spec->name = strdup(spec->attr.exclude_kernel ? "cycles:u" : "cycles");
+		}
+		if (pmu) {
+			spec->pmu_name = strdup(pmu->name);
+			spec->cpus = strdup(pmu->cpus);
+		}
+		if (!spec->name || (pmu && (!spec->pmu_name || !spec->cpus))) {
+			for (int j = 0; j <= i; j++)
+				pe_spec__free(&specs->v[base + j]);
+			return -ENOMEM;
+		}
+	}
+	specs->nr += n;
 	specs->last_arg = specs->nr; /* not an -e argument: --filter has nothing to follow */
 	return 0;
+}
+
+/* At most this many hybrid core PMUs (there are two today). */
+#define MAX_HYBRID 8
+
+int event_specs__for_machine(struct event_specs *specs, const struct sysinfo *si)
+{
+	struct default_event_pmu hybrid[MAX_HYBRID];
+	struct default_event_env env = { 0 };
+	struct sysinfo live = { 0 };
+	int ret = 0;
+
+	if (!si) {
+		/* The events open on this machine, whatever tree the header
+		 * describes. */
+		sysinfo__read(&live, NULL);
+		si = &live;
+	}
+	vendor__machine(&specs->machine, si, caps__can_profile_kernel());
+	if (!specs->nr) {
+		env.cpuid = si->cpuid;
+		env.can_profile_kernel = specs->machine.can_profile_kernel;
+		env.hybrid = hybrid;
+		env.nr_hybrid = vendor__hybrid_pmus(si, hybrid, MAX_HYBRID);
+		ret = parse_events__add_default(specs, &env);
+	}
+	sysinfo__exit(&live);
+	return ret;
 }
 
 int event_specs__add_filter(struct event_specs *specs, const char *filter, const char *option,

@@ -138,6 +138,7 @@ static void mods__apply(struct pe_event *ev, const struct modifiers *o, bool set
 	a->exclude_guest = o->eG;
 	a->exclude_idle = o->eI;
 	ev->exclude_GH = o->exclude_GH;
+	ev->spec.exclude_GH = o->exclude_GH;
 	ev->spec.sample_read = o->sample_read;
 	ev->spec.precise_max = o->precise_max;
 	ev->spec.weak_group = o->weak;

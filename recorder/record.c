@@ -237,8 +237,6 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 		status = PREC_EXIT_USAGE;
 		goto out;
 	}
-	if (!specs.nr && parse_events__add_default(&specs))
-		goto out;
 	ret = opts.argc ? workload__resolve(opts.argv[0], path, sizeof(path)) : 0;
 	if (ret) {
 		pr_err("cannot run '%s': %s (%s)", opts.argv[0], strerror(-ret),
@@ -273,6 +271,8 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 			goto out;
 	}
 	sysinfo__read(&si, getenv(PREC_SYSROOT_ENV));
+	if (event_specs__for_machine(&specs, getenv(PREC_SYSROOT_ENV) ? NULL : &si))
+		goto out;
 	if (!events_scan_pmus(&specs))
 		sysinfo__pmus_perf_record_order(&si);
 

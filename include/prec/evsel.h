@@ -5,11 +5,15 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
+struct cpu_map;
+
 struct evsel {
 	struct perf_event_attr attr;
 	char *name; /* owned */
 	int idx; /* position in the evlist */
 	bool precise_max; /* lower precise_ip until the kernel accepts it */
+	uint8_t precise_ip_original; /* what precise_max started from (perf's, kept once set) */
+	bool exclude_GH; /* :G/:H given: no falling back to a PMU without them */
 	bool name_from_attr; /* rename from the attr after a fallback */
 	bool immediate; /* enabled at open, not by evlist__enable (tracking dummy) */
 	int cgroup_fd; /* -G: open for this cgroup (PERF_FLAG_PID_CGROUP); -1 none */
@@ -17,6 +21,12 @@ struct evsel {
 	int nr_members; /* on a leader: the group's events, itself included */
 	const char *group_name; /* on a leader: NAME{...}; owned by the specs */
 	const char *filter; /* tracepoint filter (--filter); owned by the specs */
+	const char *pmu_name; /* sysfs PMU (cpu_core, ibs_op), else NULL; owned by the specs */
+	/*
+	 * The only CPUs it opens on (a hybrid PMU's), owned; NULL: every CPU of
+	 * the recording. The fd and id slots of the others stay -1 and 0.
+	 */
+	struct cpu_map *pmu_cpus;
 	bool weak_group; /* on a leader (:W): open the members alone if the group does not fit */
 	int nr_cpus;
 	int nr_threads;
@@ -29,13 +39,18 @@ struct evsel {
 #define EVSEL_ID(e, c, t) ((e)->id[(c) * (e)->nr_threads + (t)])
 
 /*
- * Opens the event for every (cpu, thread) pair, in leader's group when
- * leader is not NULL (its fds must be open) (a cpu or thread of -1 means
- * any), retrying with perf's fallbacks (hardware -> cpu-clock, precise_ip
- * lowered, kernel excluded when paranoid, read_format without LOST on old
- * kernels). A thread that has exited (ESRCH) is skipped while others remain.
- * Fills fd[] and id[]. Returns 0, or a negative errno with nothing left open
- * and *failed_cpu / *failed_thread naming the pair that failed.
+ * Opens the event for every (cpu, thread) pair (but the CPUs pmu_cpus leaves
+ * out), in leader's group when leader is not NULL (its fds must be open) (a
+ * cpu or thread of -1 means any), retrying with perf 6.1's fallbacks in its
+ * order: on any error precise_ip lowered one by one (precise_max events; back
+ * to where it started once 0 fails too); on EINVAL at the first open the
+ * kernel features it may lack (read_format LOST, WEIGHT_STRUCT) and a PMU
+ * without exclude_guest/host; then hardware -> cpu-clock, and the kernel
+ * excluded when kernel.perf_event_paranoid > 1 refuses it (not for an event
+ * that excludes user space: nothing would be left). A thread that has
+ * exited (ESRCH) is skipped while others remain. Fills fd[] and id[].
+ * Returns 0, or a negative errno with nothing left open and *failed_cpu /
+ * *failed_thread naming the pair that failed.
  */
 int evsel__open(struct evsel *evsel, const struct evsel *leader, const int *cpus, int nr_cpus,
 		const int *threads, int nr_threads, int *failed_cpu, int *failed_thread);

@@ -101,15 +101,38 @@ struct event_spec {
 	bool weak_group; /* :W: open the members ungrouped when the group does not fit */
 
 	char *pmu_name; /* the sysfs PMU of pmu/.../ and alias events, else NULL */
+	/*
+	 * The CPUs this event counts on (a hybrid core PMU's "cpus" list, e.g.
+	 * "0-15"); NULL: every CPU of the recording.
+	 */
+	char *cpus;
+	bool exclude_GH; /* :G or :H given: the PMU must honour them (no fallback) */
 	bool counting_only; /* that PMU cannot sample (msr, uncore): perf record fails */
 	char *filter; /* tracepoint filter from --filter / --exclude-perf, else NULL */
 	struct event_terms terms;
+};
+
+/*
+ * The facts about the machine that perf 6.1's record path turns into
+ * defaults, fallbacks and error advice (recorder/vendor.h has the rules).
+ * Zeroed: a machine perf knows nothing about (the rules for an unknown CPU).
+ */
+struct event_machine {
+	/* perf 6.1's AMD test: the cpuid string starts with "AuthenticAMD" (a
+	 * Hygon CPU is not AMD to perf 6.1) */
+	bool amd;
+	/* perf_event_paranoid_check(1): CAP_PERFMON or CAP_SYS_ADMIN, or
+	 * kernel.perf_event_paranoid <= 1 */
+	bool can_profile_kernel;
+	uint32_t ibs_fetch_type; /* attr.type of the ibs_fetch PMU, 0 when absent */
+	uint32_t ibs_op_type; /* attr.type of the ibs_op PMU, 0 when absent */
 };
 
 struct event_specs {
 	struct event_spec *v;
 	int nr;
 	int last_arg; /* index of the first event the last -e argument added */
+	struct event_machine machine; /* see event_specs__for_machine */
 };
 
 /*
@@ -126,8 +149,43 @@ int parse_events_ctx(struct event_specs *specs, const char *str, const struct pa
 /* parse_events_ctx with the live sysfs and tracefs. */
 int parse_events(struct event_specs *specs, const char *str, char *err, size_t errlen);
 
-/* Appends the default event (cycles:P as perf 6.1 chooses it). 0 or -ENOMEM. */
-int parse_events__add_default(struct event_specs *specs);
+/* A hybrid core PMU (cpu_core, cpu_atom): perf 6.1 records cycles on each. */
+struct default_event_pmu {
+	const char *name;
+	uint32_t type; /* goes into config bits 32-63 (PERF_PMU_TYPE_SHIFT) */
+	const char *cpus; /* its "cpus" list */
+};
+
+/* What perf 6.1's default event depends on. */
+struct default_event_env {
+	const char *cpuid; /* HEADER_CPUID's string ("AuthenticAMD,25,17,1"); NULL unknown */
+	bool can_profile_kernel; /* as event_machine's */
+	const struct default_event_pmu *hybrid; /* in perf's order; none: one plain event */
+	int nr_hybrid;
+};
+
+/*
+ * Appends perf 6.1's default event (evsel__new_cycles): cycles, named
+ * "cycles" ("cycles:u" and exclude_kernel when the kernel may not be
+ * profiled), host only but on AMD (exclude_guest 0: precise cycles go
+ * through IBS, which cannot filter guests), at the highest precise level
+ * that opens. On a hybrid machine one per hybrid PMU (evlist__add_default_hybrid),
+ * its PMU type in config's high bits, counting on that PMU's CPUs only, and
+ * named "cpu_core/cycles/" (record__uniquify_name).
+ * Pure. 0 or -ENOMEM (specs as it was).
+ */
+int parse_events__add_default(struct event_specs *specs, const struct default_event_env *env);
+
+struct sysinfo;
+
+/*
+ * The recorder's call once the machine is known: fills specs->machine from
+ * si (the snapshot of the machine the events open on; NULL reads the live
+ * machine, for when si describes a fixture tree) and the privileges prec
+ * runs with, and appends the default event when there is no -e event.
+ * 0 or -ENOMEM.
+ */
+int event_specs__for_machine(struct event_specs *specs, const struct sysinfo *si);
 
 /*
  * --filter and --exclude-perf: appends filter to every event the last -e

@@ -139,18 +139,33 @@ hot_share()
 {
 	HOME=$2 report_percent "$1" bid_hot_loop
 }
-share=$(hot_share prec.data "$TMP/hprec")
-[[ ${share%.*} -ge 50 ]] || fail "bid_hot_loop has $share% before the rebuild"
+# How much of the time the program spends in bid_hot_loop depends on the CPU
+# and on the load (the loop against memset, memchr and getppid: 47% to 59%
+# from run to run on a busy 2-CPU VM): judged against perf record's
+# recording of the same program on this machine (at least half its share:
+# the symbol resolves for most samples), and, after the rebuild and the
+# delete, against the share the same file had before (the cache makes it
+# resolve exactly as before).
+# half_of P Q: P is at least half of Q, and not 0.
+half_of()
+{
+	awk -v p="$1" -v q="$2" 'BEGIN { exit !(p > 0 && 2 * p >= q) }'
+}
+ref=$(hot_share perf.data "$TMP/hperf")
+before=$(hot_share prec.data "$TMP/hprec")
+log "bid_hot_loop: prec $before%, perf record $ref%"
+half_of "$before" "$ref" || fail "bid_hot_loop has $before% before the rebuild, $ref% in perf record's file"
 # Rebuilt with other code: another build-id at the same path.
 build -DVARIANT=3
 [[ $(buildid_set nocache.data | awk '/\/bidprog$/ { print $1 }') == "$prog_id" ]] || fail "-N lost the id"
 share=$(hot_share prec.data "$TMP/hprec")
-[[ ${share%.*} -ge 50 ]] || fail "after a rebuild perf report resolves bid_hot_loop at $share% only"
+within 0.5 "$share" "$before" || fail "after a rebuild perf report resolves bid_hot_loop at $share%, $before% before"
 control=$(hot_share nocache.data "$TMP/hnone")
-[[ ${control%.*} -lt 10 ]] || fail "control: without a cache bid_hot_loop still resolves ($control%): the test proves nothing"
+awk -v c="$control" -v b="$before" 'BEGIN { exit !(c < b / 2) }' ||
+	fail "control: without a cache bid_hot_loop still resolves ($control%, $before% with it): the test proves nothing"
 rm -f "$PROG"
 share=$(hot_share prec.data "$TMP/hprec")
-[[ ${share%.*} -ge 50 ]] || fail "with the program deleted perf report resolves bid_hot_loop at $share% only"
+within 0.5 "$share" "$before" || fail "with the program deleted perf report resolves bid_hot_loop at $share%, $before% before"
 log "bid_hot_loop after rebuild/delete: $share% (without the cache: $control%)"
 build
 
@@ -195,7 +210,8 @@ grep -q 'missing features:.* BUILD_ID' "$(header mmap.data)" || fail "--buildid-
 [[ -e hm/.debug ]] && fail "--buildid-mmap: the cache was filled (perf leaves it alone)"
 require_valid mmap.data
 share=$(report_percent mmap.data bid_hot_loop)
-[[ ${share%.*} -ge 50 ]] || fail "--buildid-mmap: bid_hot_loop resolves at $share% only"
+ref=$(report_percent mmap-perf.data bid_hot_loop)
+half_of "$share" "$ref" || fail "--buildid-mmap: bid_hot_loop resolves at $share%, at $ref% in perf record's file"
 
 # System-wide: the synthesized MMAP2s of running processes carry ids too.
 HOME=$TMP/hm prec_record_ok --buildid-mmap -a -o mmap-a.data -- sleep 0.1

@@ -8,13 +8,28 @@
 # no callers and only DWARF unwinding finds them).
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
-# The caller chain of SYMBOL as perf report prints it, one frame per line
-# (the first FRAMES of them, default 4).
+# The caller chain of SYMBOL, one frame per line (the first FRAMES of them,
+# default 4): the chain most of the samples whose leaf is SYMBOL have, from
+# perf script. Not perf report's call graph: that branches whenever a few
+# samples have another chain (a sample in a function's prologue has lost its
+# caller with frame pointers), and which branches pass its 0.5% cut varies
+# from run to run on any machine.
 chain()
 {
-	"$PERF" report -i "$1" --stdio --no-children -g caller,0.5,callee -S "$2" 2>/dev/null |
-		awk '/---/ { go = 1 } go && NF == 1 { print $1 } go && NF == 0 { exit }' |
-		sed 's/^---//' | head -n "${3:-4}"
+	"$PERF" script -i "$1" -F ip,sym 2>/dev/null |
+		awk -v sym="$2" -v n="${3:-4}" '
+			function done_sample() { if (c != "") cnt[c]++; c = ""; k = 0; first = 1 }
+			BEGIN { first = 1 }
+			NF == 0 { done_sample(); next }
+			{
+				if (first) { first = 0; ok = ($2 == sym) }
+				if (ok && k < n) { c = c $2 "\n"; k++ }
+			}
+			END {
+				done_sample()
+				for (x in cnt) if (cnt[x] > best) { best = cnt[x]; top = x }
+				printf "%s", top
+			}'
 }
 
 DEEP_PATH="deep_leaf_hot deep_level4 deep_level3 deep_level2 deep_level1 deep_run main "

@@ -396,19 +396,29 @@ static void test_err_truncation(void **state)
 	event_specs__exit(&specs);
 }
 
+/* The cpuid strings of each kind of machine (HEADER_CPUID, perf 6.1's get_cpuid). */
+#define CPUID_INTEL "GenuineIntel,6,167,1"
+#define CPUID_AMD "AuthenticAMD,25,17,1"
+#define CPUID_HYGON "HygonGenuine,24,0,1"
+#define CPUID_ARM64 "0x00000000410fd0c0"
+
 static void test_add_default(void **state)
 {
+	const struct default_event_env intel = { .cpuid = CPUID_INTEL, .can_profile_kernel = true };
 	struct event_specs specs = { 0 };
 	struct perf_event_attr want;
 	char err[128];
 	char name[64];
 
 	(void)state;
-	assert_int_equal(parse_events__add_default(&specs), 0);
+	assert_int_equal(parse_events__add_default(&specs, &intel), 0);
 	assert_int_equal(specs.nr, 1);
+	/* perf 6.1 names it before it knows the precise level, and keeps it. */
 	assert_string_equal(specs.v[0].name, "cycles");
 	assert_true(specs.v[0].precise_max);
 	assert_true(specs.v[0].name_from_attr);
+	assert_null(specs.v[0].pmu_name);
+	assert_null(specs.v[0].cpus);
 	memset(&want, 0, sizeof(want));
 	want.type = PERF_TYPE_HARDWARE;
 	want.config = PERF_COUNT_HW_CPU_CYCLES;
@@ -424,13 +434,137 @@ static void test_add_default(void **state)
 
 	/* The default appends after -e events too. */
 	assert_int_equal(parse_events(&specs, "faults", err, sizeof(err)), 0);
-	assert_int_equal(parse_events__add_default(&specs), 0);
+	assert_int_equal(parse_events__add_default(&specs, &intel), 0);
 	assert_int_equal(specs.nr, 3);
 	assert_string_equal(specs.v[1].name, "faults");
 	assert_string_equal(specs.v[2].name, "cycles");
 	assert_true(specs.v[2].name_from_attr);
 	assert_false(specs.v[1].name_from_attr);
 	event_specs__exit(&specs);
+}
+
+/*
+ * arch_evsel__fixup_new_cycles: only a cpuid that starts with
+ * "AuthenticAMD" clears exclude_guest (Hygon is not AMD to perf 6.1), and
+ * only on the default event.
+ */
+static void test_add_default_by_vendor(void **state)
+{
+	static const struct {
+		const char *cpuid;
+		unsigned exclude_guest;
+		const char *fallback_name; /* after cycles -> cpu-clock */
+	} rows[] = {
+		{ CPUID_INTEL, 1, "cpu-clock:pppH" },
+		{ CPUID_AMD, 0, "cpu-clock:ppp" },
+		{ "AuthenticAMD,23,49,0", 0, "cpu-clock:ppp" },
+		{ CPUID_HYGON, 1, "cpu-clock:pppH" },
+		{ CPUID_ARM64, 1, "cpu-clock:pppH" },
+		{ "", 1, "cpu-clock:pppH" },
+		{ NULL, 1, "cpu-clock:pppH" },
+		{ "authenticamd,25,17,1", 1, "cpu-clock:pppH" }, /* perf's strstarts is exact */
+		{ "AuthenticAM", 1, "cpu-clock:pppH" },
+	};
+	char err[128], name[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct default_event_env env = { .cpuid = rows[i].cpuid,
+						       .can_profile_kernel = true };
+		struct event_specs specs = { 0 };
+
+		assert_int_equal(parse_events__add_default(&specs, &env), 0);
+		if (specs.v[0].attr.exclude_guest != rows[i].exclude_guest)
+			print_error("cpuid '%s': exclude_guest %u\n",
+				    rows[i].cpuid ? rows[i].cpuid : "(null)",
+				    specs.v[0].attr.exclude_guest);
+		assert_int_equal(specs.v[0].attr.exclude_guest, rows[i].exclude_guest);
+		assert_int_equal(specs.v[0].attr.exclude_host, 0);
+		assert_string_equal(specs.v[0].name, "cycles");
+		event_name__from_attr(name, sizeof(name), "cpu-clock", &specs.v[0].attr);
+		assert_string_equal(name, rows[i].fallback_name);
+		event_specs__exit(&specs);
+	}
+	/* An explicit cycles or cpu-clock keeps exclude_guest on every vendor. */
+	for (size_t i = 0; i < 2; i++) {
+		struct event_specs specs = { 0 };
+
+		assert_int_equal(parse_events(&specs, i ? "cycles" : "cpu-clock", err, sizeof(err)),
+				 0);
+		assert_int_equal(specs.v[0].attr.exclude_guest, 1);
+		event_specs__exit(&specs);
+	}
+}
+
+/* evsel__new_cycles: user only from the start when the kernel may not be profiled. */
+static void test_add_default_unprivileged(void **state)
+{
+	static const char *const cpuids[] = { CPUID_INTEL, CPUID_AMD };
+	static const char *const want[] = { "cpu-clock:uhpppH", "cpu-clock:uhppp" };
+	char name[64];
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		const struct default_event_env env = { .cpuid = cpuids[i] };
+		struct event_specs specs = { 0 };
+
+		assert_int_equal(parse_events__add_default(&specs, &env), 0);
+		assert_string_equal(specs.v[0].name, "cycles:u");
+		assert_int_equal(specs.v[0].attr.exclude_kernel, 1);
+		assert_int_equal(specs.v[0].attr.exclude_hv, 0); /* perf leaves it */
+		assert_int_equal(specs.v[0].attr.exclude_user, 0);
+		/* What perf record 6.1 names it after the cpu-clock fallback. */
+		event_name__from_attr(name, sizeof(name), "cpu-clock", &specs.v[0].attr);
+		assert_string_equal(name, want[i]);
+		event_specs__exit(&specs);
+	}
+}
+
+/* evlist__add_default_hybrid: one cycles per hybrid PMU, its type in config's high bits. */
+static void test_add_default_hybrid(void **state)
+{
+	static const struct default_event_pmu pmus[] = {
+		{ .name = "cpu_atom", .type = 10, .cpus = "16-23" },
+		{ .name = "cpu_core", .type = 4, .cpus = "0-15" },
+	};
+	const struct default_event_env env = { .cpuid = "GenuineIntel,6,154,3",
+					       .can_profile_kernel = true,
+					       .hybrid = pmus,
+					       .nr_hybrid = 2 };
+	struct event_specs specs = { 0 };
+
+	(void)state;
+	assert_int_equal(parse_events__add_default(&specs, &env), 0);
+	assert_int_equal(specs.nr, 2);
+	for (int i = 0; i < 2; i++) {
+		const struct event_spec *s = &specs.v[i];
+		char want[64];
+
+		/* record__uniquify_name's "cpu_core/cycles/" */
+		snprintf(want, sizeof(want), "%s/cycles/", pmus[i].name);
+		assert_string_equal(s->name, want);
+		assert_string_equal(s->pmu_name, pmus[i].name);
+		assert_string_equal(s->cpus, pmus[i].cpus);
+		assert_int_equal(s->attr.type, PERF_TYPE_HARDWARE);
+		assert_true(s->attr.config == (PERF_COUNT_HW_CPU_CYCLES | (uint64_t)pmus[i].type << 32));
+		assert_int_equal(s->attr.exclude_guest, 1);
+		assert_int_equal(s->attr.precise_ip, 3);
+		assert_true(s->precise_max);
+		assert_int_equal(s->leader, i);
+		assert_int_equal(s->nr_members, 1);
+	}
+	event_specs__exit(&specs);
+
+	/* Unprivileged: perf wraps the user-only name as it is. */
+	{
+		struct default_event_env user = env;
+
+		user.can_profile_kernel = false;
+		assert_int_equal(parse_events__add_default(&specs, &user), 0);
+		assert_string_equal(specs.v[1].name, "cpu_core/cycles:u/");
+		assert_int_equal(specs.v[1].attr.exclude_kernel, 1);
+		event_specs__exit(&specs);
+	}
 }
 
 /* An attr described by its bits, and the name perf derives from it. */
@@ -593,6 +727,9 @@ int main(void)
 		cmocka_unit_test(test_comma_list),
 		cmocka_unit_test(test_err_truncation),
 		cmocka_unit_test(test_add_default),
+		cmocka_unit_test(test_add_default_by_vendor),
+		cmocka_unit_test(test_add_default_unprivileged),
+		cmocka_unit_test(test_add_default_hybrid),
 		cmocka_unit_test(test_name_from_attr),
 		cmocka_unit_test(test_name_from_parsed),
 		cmocka_unit_test(test_name_from_attr_truncates),

@@ -1202,7 +1202,7 @@ static void test_filter(void **state)
 	assert_non_null(strstr(err, "'task-clock' is not one"));
 	assert_null(s.v[3].filter);
 	/* the default event is no -e argument */
-	assert_int_equal(parse_events__add_default(&s), 0);
+	assert_int_equal(parse_events__add_default(&s, &(struct default_event_env){ 0 }), 0);
 	assert_int_equal(event_specs__add_filter(&s, "x", "--filter", err, sizeof(err)), -EINVAL);
 	assert_int_equal(s.v[5].leader, 5);
 	assert_int_equal(s.v[5].nr_members, 1);
