@@ -132,6 +132,26 @@ perf_record_ok()
 	((PERF_RC == 0)) || fail "perf record $* exited $PERF_RC, expected 0"
 }
 
+# in_private_mounts CMD...: run CMD in a private mount namespace, so what it
+# mounts or unmounts never reaches this one. Works in a chroot too (a fresh
+# machine's CI), where / is not a mount point and unshare cannot make it
+# private: there every mount point it can see is made private one by one.
+in_private_mounts()
+{
+	unshare -m --propagation unchanged bash -c '
+		if ! mount --make-rprivate / 2>/dev/null; then
+			while read -r _ _ _ _ mnt _; do
+				mount --make-private "$mnt" 2>/dev/null
+			done </proc/self/mountinfo
+			# Nothing may stay shared with the outer namespace.
+			if grep -q " shared:" /proc/self/mountinfo; then
+				echo "in_private_mounts: a mount stayed shared" >&2
+				exit 97
+			fi
+		fi
+		exec "$@"' in_private_mounts "$@"
+}
+
 # ---- judging output --------------------------------------------------------
 
 # The words in perf's stderr that mean it did not like a file.

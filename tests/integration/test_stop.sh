@@ -71,9 +71,9 @@ pgrep -f "prec_real burn 100000" >/dev/null && fail "the command was left runnin
 # In a private mount namespace where tracefs is not mounted: perf record
 # mounts it and goes on, and so does prec (said under -v).
 unmount_tracing='for m in $(awk '\''$3 == "tracefs" || $3 == "debugfs" { print $2 }'\'' /proc/mounts | sort -r); do umount -l "$m" || exit 9; done'
-unshare -m bash -c "$unmount_tracing; '$PERF' record -q -a -e sched:sched_switch -o tp-perf.data -- sleep 0.2" \
+in_private_mounts bash -c "$unmount_tracing; '$PERF' record -q -a -e sched:sched_switch -o tp-perf.data -- sleep 0.2" \
 	>tp-perf.out 2>tp-perf.err || fail "perf record without tracefs mounted failed: $(head -n 3 tp-perf.err)"
-unshare -m bash -c "$unmount_tracing; '$PREC' -v -a -e sched:sched_switch -o tp-prec.data -- sleep 0.2" \
+in_private_mounts bash -c "$unmount_tracing; '$PREC' -v -a -e sched:sched_switch -o tp-prec.data -- sleep 0.2" \
 	>tp-prec.out 2>tp-prec.err || fail "prec without tracefs mounted failed: $(head -n 3 tp-prec.err)"
 grep -q 'tracefs was not mounted: mounted it on' tp-prec.err || fail "prec did not say under -v that it mounted tracefs"
 require_valid tp-prec.data
@@ -81,7 +81,7 @@ require_valid tp-prec.data
 grep -q 'sched:sched_switch' tp-prec.script || fail "no sched_switch sample after mounting tracefs"
 # Without the right to mount: one line that names the command to run.
 if command -v setpriv >/dev/null; then
-	unshare -m bash -c "$unmount_tracing; exec setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin '$PREC' -a -e sched:sched_switch -o tp-no.data -- true" \
+	in_private_mounts bash -c "$unmount_tracing; exec setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin '$PREC' -a -e sched:sched_switch -o tp-no.data -- true" \
 		>tp-no.out 2>tp-no.err
 	rc=$?
 	((rc >= 1 && rc <= 125)) || fail "no tracefs and no right to mount it: exit $rc"
