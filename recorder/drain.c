@@ -194,8 +194,17 @@ int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
 			return (int)n;
 		if (stop(arg) || (stop_on_hup && live == 0))
 			break;
-		if (n > 0)
-			continue; /* busy: look again before sleeping */
+		if (n > 0) {
+			/* Busy: look again before sleeping, but let the signals in
+			 * first (they are blocked outside ppoll). Under saturation
+			 * every pass finds data, system-wide sampling of this very
+			 * loop included, and without this the command's end
+			 * (SIGCHLD) or a SIGINT would never be seen. */
+			static const struct timespec zero;
+
+			ppoll(NULL, 0, &zero, sigmask);
+			continue;
+		}
 		struct timespec ts = { d->timeout_ms / 1000, (d->timeout_ms % 1000) * 1000000L };
 		int p = ppoll(pfd, (nfds_t)nfds, d->timeout_ms ? &ts : NULL, sigmask);
 
