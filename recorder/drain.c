@@ -13,7 +13,7 @@
 #include "prec/writer.h"
 #include "drain.h"
 #include "sideband_log.h"
-#include "unwind.h"
+#include "unwind/unwind.h"
 
 static const struct perf_event_header finished_round = {
 	.type = PERF_RECORD_FINISHED_ROUND,

@@ -18,7 +18,7 @@
 #include "prec/record.h"
 #include "caps.h"
 #include "callchain.h"
-#include "regs.h"
+#include "unwind/regs.h"
 #include "vendor.h"
 
 /* The sample contents perf record's flags ask for (-d, -R, -W, -b, --user-regs...). */

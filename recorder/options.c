@@ -19,7 +19,7 @@
 #include "prec/record.h"
 #include "callchain.h"
 #include "output_opts.h"
-#include "regs.h"
+#include "unwind/regs.h"
 
 enum opt_id {
 	OPT_OUTPUT,

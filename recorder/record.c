@@ -33,8 +33,8 @@
 #include "callchain.h"
 #include "drain.h"
 #include "prec/dso_track.h"
-#include "synthesize.h"
-#include "unwind.h"
+#include "synth/synthesize.h"
+#include "unwind/unwind.h"
 #include "record_int.h"
 #include "target.h"
 

@@ -29,7 +29,7 @@
 #include "callchain.h"
 #include "drain.h"
 #include "prec/dso_track.h"
-#include "synthesize.h"
+#include "synth/synthesize.h"
 #include "target.h"
 #include "record_int.h"
 

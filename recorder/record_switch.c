@@ -29,8 +29,8 @@
 #include "prec/writer.h"
 #include "drain.h"
 #include "record_int.h"
-#include "synthesize.h"
-#include "unwind.h"
+#include "synth/synthesize.h"
+#include "unwind/unwind.h"
 
 int record__begin_file(struct rec_ctx *c, enum synth_when when)
 {

@@ -15,7 +15,7 @@
 #include "prec/thread_map.h"
 #include "prec/writer.h"
 #include "record_int.h"
-#include "synthesize.h"
+#include "synth/synthesize.h"
 
 /* The parent pid in /proc/PID/stat (after the ")" that ends the comm). */
 static pid_t proc__ppid(const char *proc_dir, pid_t pid)

@@ -10,7 +10,7 @@
  *   3. for a program with BTF function info, BPF_BTF_GET_FD_BY_ID and
  *      BPF_OBJ_GET_INFO_BY_FD for the raw BTF bytes, each BTF kept once.
  */
-#include "bpf.h"
+#include "prec/bpf.h"
 
 #include <errno.h>
 #include <stdbool.h>

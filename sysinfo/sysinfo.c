@@ -6,7 +6,7 @@
  */
 #define _GNU_SOURCE /* O_PATH */
 #include "sysinfo_int.h"
-#include "bpf.h"
+#include "prec/bpf.h"
 #include "cache_pmu.h"
 #include "topology.h"
 

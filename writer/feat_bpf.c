@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "prec/sysinfo.h"
-#include "../sysinfo/bpf.h"
+#include "prec/bpf.h"
 #include "features.h"
 
 /* Written as perf's struct holds it: ours may be shorter or longer. */

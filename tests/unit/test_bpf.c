@@ -23,7 +23,7 @@
 #include <linux/btf.h>
 
 #include "prec/sysinfo.h"
-#include "sysinfo/bpf.h"
+#include "prec/bpf.h"
 #include "writer/features.h"
 
 /* ---- an expected-bytes builder, independent of the encoders ---------- */

@@ -26,7 +26,7 @@
 #include "prec/dso_track.h"
 #include "prec/mmap.h"
 #include "prec/writer.h"
-#include "recorder/dso_maps.h"
+#include "recorder/dsos/dso_maps.h"
 
 /* ---- dso_maps ---- */
 

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "recorder/proc_maps.h"
+#include "recorder/synth/proc_maps.h"
 
 #define R PROT_READ
 #define W PROT_WRITE

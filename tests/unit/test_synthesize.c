@@ -25,7 +25,7 @@
 #include "prec/evlist.h"
 #include "prec/thread_map.h"
 #include "prec/writer.h"
-#include "recorder/synthesize.h"
+#include "recorder/synth/synthesize.h"
 
 /* ---- kallsyms__parse_line ---- */
 

@@ -41,8 +41,8 @@
 #include "prec/cpu_map.h"
 #include "prec/event.h"
 #include "prec/writer.h"
-#include "recorder/synthesize.h"
-#include "sysinfo/bpf.h"
+#include "recorder/synth/synthesize.h"
+#include "prec/bpf.h"
 
 #define PERF_BIN "/usr/bin/perf"
 

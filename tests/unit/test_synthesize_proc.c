@@ -27,8 +27,8 @@
 
 #include "prec/event.h"
 #include "prec/writer.h"
-#include "recorder/synthesize.h"
-#include "sysinfo/bpf.h"
+#include "recorder/synth/synthesize.h"
+#include "prec/bpf.h"
 
 #define PERF_BIN "/usr/bin/perf"
 #define R PROT_READ

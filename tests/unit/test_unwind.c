@@ -27,10 +27,10 @@
 #include "prec/dso_track.h"
 #include "prec/mmap.h"
 #include "prec/writer.h"
-#include "recorder/dso_maps.h"
-#include "recorder/regs.h"
-#include "recorder/unwind.h"
-#include "recorder/unwind_int.h"
+#include "recorder/dsos/dso_maps.h"
+#include "recorder/unwind/regs.h"
+#include "recorder/unwind/unwind.h"
+#include "recorder/unwind/unwind_int.h"
 
 #define ST_DWARF                                                                  \
 	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | \

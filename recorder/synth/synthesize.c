@@ -14,7 +14,7 @@
 #include "prec/evlist.h"
 #include "prec/thread_map.h"
 #include "prec/writer.h"
-#include "../sysinfo/bpf.h"
+#include "prec/bpf.h"
 #include "synthesize.h"
 
 #define ALIGN8(x) (((x) + 7) & ~(size_t)7)
