@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* CPU lists: the kernel's "0-3,8" syntax, and the online CPUs. */
+/* The CPUs events open on: a sorted array over base's CPU-list parser, and the online CPUs. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -8,85 +8,36 @@
 
 #include "prec/cpu_map.h"
 
+#include "prec/cpulist.h"
+#include "prec/number.h"
+
+/* perf's MAX_NR_CPUS is far lower; a map of every possible CPU stays small. */
 #define CPU_MAX 65536
-
-static int parse_num(const char **p, int *out)
-{
-	long v = 0;
-
-	if (**p < '0' || **p > '9')
-		return -EINVAL;
-	while (**p >= '0' && **p <= '9') {
-		v = v * 10 + (**p - '0');
-		if (v >= CPU_MAX)
-			return -ERANGE;
-		(*p)++;
-	}
-	*out = (int)v;
-	return 0;
-}
 
 int cpu_map__parse(struct cpu_map **out, const char *list)
 {
-	unsigned char *seen = NULL;
-	struct cpu_map *map = NULL;
-	const char *p = list;
-	int nr = 0, ret = -EINVAL;
+	size_t len = strcspn(list, "\n");
+	struct cpulist cl;
+	struct cpu_map *map;
+	int ret;
 
-	seen = calloc(CPU_MAX, 1);
-	if (!seen)
-		return -ENOMEM;
-	while (*p && *p != '\n') {
-		int a, b;
-
-		ret = parse_num(&p, &a);
-		if (ret)
-			goto out;
-		b = a;
-		if (*p == '-') {
-			p++;
-			ret = parse_num(&p, &b);
-			if (ret)
-				goto out;
-			if (b < a) {
-				ret = -EINVAL;
-				goto out;
-			}
-		}
-		for (int c = a; c <= b; c++) {
-			if (!seen[c])
-				nr++;
-			seen[c] = 1;
-		}
-		if (*p == ',') {
-			p++;
-			if (*p == '\0' || *p == '\n') {
-				ret = -EINVAL;
-				goto out;
-			}
-		} else if (*p && *p != '\n') {
-			ret = -EINVAL;
-			goto out;
-		}
-	}
-	if (nr == 0) {
-		ret = -EINVAL;
-		goto out;
-	}
-	map = malloc(sizeof(*map) + nr * sizeof(int));
+	/* -C and sysfs lists: the first line exactly, no blanks around it. */
+	if (!len || text__is_blank(list[0]) || text__is_blank(list[len - 1]))
+		return -EINVAL;
+	ret = cpulist__parse_limit(list, len, CPU_MAX, &cl);
+	if (ret)
+		return ret == -ENODATA ? -EINVAL : ret;
+	map = malloc(sizeof(*map) + cpulist__count(&cl) * sizeof(int));
 	if (!map) {
-		ret = -ENOMEM;
-		goto out;
+		cpulist__exit(&cl);
+		return -ENOMEM;
 	}
 	map->nr = 0;
-	for (int c = 0; c < CPU_MAX; c++)
-		if (seen[c])
-			map->cpu[map->nr++] = c;
+	for (int c = cpulist__next(&cl, 0); c >= 0; c = cpulist__next(&cl, (uint32_t)c + 1))
+		map->cpu[map->nr++] = c;
+	cpulist__exit(&cl);
 	*out = map;
-	ret = 0;
-out:
-	free(seen);
-	return ret;
+	return 0;
 }
 
 int cpu_map__online(struct cpu_map **out)

@@ -12,17 +12,11 @@
 #include <dirent.h>
 #include <stdint.h>
 
+#include "prec/cpulist.h" /* struct cpulist, cpulist__* */
+#include "prec/number.h" /* u64__parse */
+
 /* /proc and /sys files we read are a few KiB; anything bigger is not one of them. */
 #define FSREAD_MAX_SIZE (1u << 20)
-
-/* CPU numbers must be below this: far above any NR_CPUS, small enough to bitmap. */
-#define CPULIST_CPU_LIMIT (1u << 20)
-
-/* A set of CPU numbers; bits[] covers CPUs 0 .. nr_bits-1, nr_bits = highest CPU + 1. */
-struct cpulist {
-	uint64_t *bits;
-	uint32_t nr_bits;
-};
 
 /*
  * Reads the whole file at dirfd/path into a malloc'd, NUL-terminated buffer.
@@ -52,48 +46,23 @@ int fsread__line(int dirfd, const char *path, char *dst, size_t size);
 int fsread__str(int dirfd, const char *path, char *dst, size_t size);
 
 /*
- * Reads an unsigned number in base 10 or 16 (see u64__parse) from dirfd/path.
+ * The first line of rootfd/path as perf's getline() sees it, cut at the first
+ * newline (a NUL inside ends it for every later strcmp/strlen, as in perf).
+ * Returns 0 with a malloc'd *line ("" for a file holding just "\n"),
+ * -ENODATA for an empty file, -ENOMEM, or the read error (*line NULL).
+ */
+int fsread__first_line(int rootfd, const char *path, char **line);
+
+/*
+ * Reads an unsigned number in base 10 or 16 (see u64__parse, prec/number.h) from dirfd/path.
  * Returns 0, -EINVAL, -ERANGE, or a read error; *val is untouched on failure.
  */
 int fsread__u64(int dirfd, const char *path, unsigned int base, uint64_t *val);
 
 /*
- * Parses the cpu list in dirfd/path into *cl (see cpulist__parse). Returns 0,
+ * Parses the cpu list in dirfd/path into *cl (see cpulist__parse, prec/cpulist.h). Returns 0,
  * a parse error, or a read error. The caller releases *cl with cpulist__exit.
  */
 int fsread__cpulist(int dirfd, const char *path, struct cpulist *cl);
-
-/*
- * Strict unsigned parse of s[0..len): optional surrounding whitespace, then
- * digits only (base 10), or hex digits with an optional 0x/0X (base 16).
- * No sign, no empty value, no embedded NUL. Returns 0, -EINVAL for anything
- * else (including base other than 10/16), -ERANGE past UINT64_MAX.
- */
-int u64__parse(const char *s, size_t len, unsigned int base, uint64_t *val);
-
-/*
- * Parses a kernel cpu list ("0-3,8,10-11", as sysfs prints it) from
- * s[0..len) into *cl. Surrounding whitespace is allowed; ranges may come in
- * any order and overlap. Returns 0; -ENODATA when the list is empty (sysfs
- * prints "\n" for e.g. a CPU-less node: callers that accept that test for
- * it); -EINVAL for malformed input ("1-", "3-1", "a", "1,,2", " 1 2"); -ERANGE
- * for a CPU >= CPULIST_CPU_LIMIT; -ENOMEM. *cl is zeroed on failure.
- */
-int cpulist__parse(const char *s, size_t len, struct cpulist *cl);
-
-/* Frees cl's bitmap and zeroes it; accepts a zeroed or already-exited list. */
-void cpulist__exit(struct cpulist *cl);
-
-/* Returns the number of distinct CPUs in cl (0 for an empty list). */
-uint32_t cpulist__count(const struct cpulist *cl);
-
-/* Returns the highest CPU in cl, or -1 when cl is empty. */
-int cpulist__max(const struct cpulist *cl);
-
-/* Returns the lowest CPU in cl that is >= from, or -1 when there is none. */
-int cpulist__next(const struct cpulist *cl, uint32_t from);
-
-/* Returns 1 when cpu is in cl, else 0. */
-int cpulist__has(const struct cpulist *cl, uint32_t cpu);
 
 #endif

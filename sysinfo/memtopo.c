@@ -13,6 +13,7 @@
 #include "topology.h"
 #include "fsread.h"
 
+#include <prec/number.h>
 #include <prec/sysinfo.h>
 
 #include <dirent.h>
@@ -21,17 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static int hex__digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /* "<prefix><digits>" and nothing else; the number saturates at UINT64_MAX. */
 static bool name__index(const char *name, const char *prefix, uint64_t *idx)
@@ -130,17 +120,14 @@ int block_size__parse(const char *buf, size_t len, uint64_t *val)
 	/* perf: read(fd, line, 64) > 0, then strtoull(line, NULL, 16). */
 	const size_t max = 64;
 	uint64_t v = 0;
-	bool neg = false, overflow = false;
-	size_t i = 0;
+	bool neg, overflow = false;
+	size_t i;
 
 	if (!len)
 		return -ENODATA;
 	if (len > max)
 		len = max;
-	while (i < len && (buf[i] == ' ' || (buf[i] >= '\t' && buf[i] <= '\r')))
-		i++;
-	if (i < len && (buf[i] == '+' || buf[i] == '-'))
-		neg = buf[i++] == '-';
+	i = num__skip_sign(buf, len, &neg);
 	/* "0x" is a prefix only when a hex digit follows it. */
 	if (i + 2 < len && buf[i] == '0' && (buf[i + 1] == 'x' || buf[i + 1] == 'X') &&
 	    hex__digit(buf[i + 2]) >= 0)

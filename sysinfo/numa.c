@@ -140,7 +140,7 @@ static int node__read_sysfs(int rootfd, uint32_t node, struct sysinfo_numa_node 
 		return err;
 	/* A CPU-less node prints "\n": an empty string, which perf keeps. */
 	snprintf(path, sizeof(path), NODE_DIR "/node%" PRIu32 "/cpulist", node);
-	err = sysfs__first_line(rootfd, path, &n->cpus);
+	err = fsread__first_line(rootfd, path, &n->cpus);
 	if (err)
 		return err;
 	/*
@@ -169,7 +169,7 @@ int numa__read_sysfs(int rootfd, struct sysinfo_numa_node **nodesp, uint32_t *nr
 
 	*nodesp = NULL;
 	*nrp = 0;
-	err = sysfs__first_line(rootfd, NODE_DIR "/online", &line);
+	err = fsread__first_line(rootfd, NODE_DIR "/online", &line);
 	if (err)
 		return err == -ENOMEM ? err : 0;
 	err = cpulist__parse(line, strlen(line), &online);

@@ -120,28 +120,6 @@ static void strset__exit(struct strset *set)
 	memset(set, 0, sizeof(*set));
 }
 
-int sysfs__first_line(int rootfd, const char *path, char **line)
-{
-	size_t len;
-	char *buf, *small;
-	int err;
-
-	*line = NULL;
-	err = fsread__file(rootfd, path, &buf, &len);
-	if (err)
-		return err;
-	if (!len) {
-		free(buf);
-		return -ENODATA;
-	}
-	/* buf is NUL-terminated; cut it and give back the rest of its 4 KiB. */
-	len = strcspn(buf, "\n");
-	buf[len] = '\0';
-	small = realloc(buf, len + 1);
-	*line = small ? small : buf;
-	return 0;
-}
-
 /* perf's access(F_OK) test, relative to the root (paths here never start with '/'). */
 static bool path__missing(int rootfd, const char *path)
 {
@@ -162,7 +140,7 @@ static int cpu__add_list(int rootfd, uint32_t cpu, const char *name, const char 
 	snprintf(path, sizeof(path), CPU_DIR "/cpu%u/topology/%s", cpu, name);
 	if (old_name && path__missing(rootfd, path))
 		snprintf(path, sizeof(path), CPU_DIR "/cpu%u/topology/%s", cpu, old_name);
-	err = sysfs__first_line(rootfd, path, &line);
+	err = fsread__first_line(rootfd, path, &line);
 	if (err == -ENOMEM)
 		return -ENOMEM;
 	if (err)
@@ -176,15 +154,12 @@ int32_t topo__atoi(const char *buf, size_t len)
 	/* perf reads 64 bytes into a stack buffer and hands them to atoi. */
 	const size_t max = 64;
 	uint64_t v = 0, limit;
-	bool neg = false;
-	size_t i = 0;
+	bool neg;
+	size_t i;
 
 	if (len > max)
 		len = max;
-	while (i < len && (buf[i] == ' ' || (buf[i] >= '\t' && buf[i] <= '\r')))
-		i++;
-	if (i < len && (buf[i] == '+' || buf[i] == '-'))
-		neg = buf[i++] == '-';
+	i = num__skip_sign(buf, len, &neg);
 	/* strtol saturates at LONG_MAX / LONG_MIN (a 64-bit long). */
 	limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
 	for (; i < len && buf[i] >= '0' && buf[i] <= '9'; i++) {

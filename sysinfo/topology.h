@@ -95,14 +95,6 @@ void numa__free_nodes(struct sysinfo_numa_node *nodes, uint32_t nr);
 int node_meminfo__parse(const char *buf, size_t len, uint64_t *total_kb, uint64_t *free_kb);
 
 /*
- * The first line of rootfd/path as perf's getline() sees it, cut at the first
- * newline (a NUL inside ends it for every later strcmp/strlen, as in perf).
- * Returns 0 with a malloc'd *line ("" for a file holding just "\n"),
- * -ENODATA for an empty file, -ENOMEM, or the read error (*line NULL).
- */
-int sysfs__first_line(int rootfd, const char *path, char **line);
-
-/*
  * A sysfs integer as perf's sysfs__read_int reads it: atoi() of the first 64
  * bytes (leading blanks, a sign, digits; anything else ends the number, no
  * digits give 0, out-of-range values wrap as glibc's (int)strtol does).

@@ -5,22 +5,12 @@
 #include <sys/mman.h>
 
 #include "proc_maps.h"
+#include "prec/number.h"
 
 /* A cursor over one line: end is where the line stops (newline, NUL, len). */
 struct cur {
 	const char *p, *end;
 };
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /* 1..max_digits hex digits (leading zeros count: the kernel pads). */
 static int get_hex(struct cur *c, uint64_t *out, unsigned int max_digits)
@@ -29,7 +19,7 @@ static int get_hex(struct cur *c, uint64_t *out, unsigned int max_digits)
 	unsigned int n = 0;
 	int d;
 
-	while (c->p < c->end && (d = hexval(*c->p)) >= 0) {
+	while (c->p < c->end && (d = hex__digit(*c->p)) >= 0) {
 		if (++n > max_digits)
 			return -EINVAL;
 		v = (v << 4) | (uint64_t)d;
