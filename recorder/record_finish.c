@@ -139,7 +139,7 @@ static void *tracing_blob(const struct evlist *evlist, size_t *len)
 		if (evlist->evsel[i].attr.type == PERF_TYPE_TRACEPOINT)
 			ids[n++] = evlist->evsel[i].attr.config;
 	if (n) {
-		ret = tracing_data__find_tracefs(tracefs, sizeof(tracefs));
+		ret = tracefs__find(tracefs, sizeof(tracefs));
 		if (!ret)
 			ret = tracing_data__build(tracefs, "/proc", ids, n, &blob, len);
 		if (ret)

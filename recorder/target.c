@@ -2,7 +2,6 @@
 /* The CPUs and threads of a recording (target.h). */
 #include <errno.h>
 #include <fcntl.h>
-#include <mntent.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 
 #include "prec/cpu_map.h"
 #include "prec/log.h"
+#include "prec/mounts.h"
 #include "prec/record.h"
 #include "prec/thread_map.h"
 #include "target.h"
@@ -166,19 +166,16 @@ int target__threads(const struct record_opts *opts, pid_t workload_pid, struct t
 /* The cgroup2 mount point, from /proc/mounts; "/sys/fs/cgroup" if none is found. */
 static void cgroup2_root(char *buf, size_t len)
 {
-	FILE *f = setmntent("/proc/mounts", "re");
-	struct mntent *m;
+	char *text;
 
-	snprintf(buf, len, "/sys/fs/cgroup");
-	if (!f)
-		return;
-	while ((m = getmntent(f))) {
-		if (!strcmp(m->mnt_type, "cgroup2")) {
-			snprintf(buf, len, "%s", m->mnt_dir);
-			break;
-		}
+	if (!mounts__read("/proc/mounts", &text)) {
+		int ret = mounts__find(text, "cgroup2", buf, len);
+
+		free(text);
+		if (!ret)
+			return;
 	}
-	endmntent(f);
+	snprintf(buf, len, "/sys/fs/cgroup");
 }
 
 int target__cgroup_fd(const char *name)

@@ -1,31 +1,14 @@
 #ifndef PREC_TRACEPOINT_H
 #define PREC_TRACEPOINT_H
 /*
- * Tracepoints for -e sys:name: where tracefs is mounted, the id of
+ * Tracepoints for -e sys:name below a tracefs root: the id of
  * events/<sys>/<name>/id, and the sys:glob expansions perf 6.1 makes.
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/*
- * Finds the first mount of fstype in the text of /proc/mounts (octal
- * escapes such as \040 decoded) and copies its mount point into buf.
- * Returns 0, -ENOENT (none), -ENAMETOOLONG (buf too small). Pure.
- */
-int mounts__find(const char *text, const char *fstype, char *buf, size_t size);
-
-/*
- * The live tracefs root, as perf finds it: the tracefs mount in
- * /proc/mounts, else debugfs's tracing/, else /sys/kernel/tracing or
- * /sys/kernel/debug/tracing when they hold events/; when none is there,
- * tracefs is mounted on /sys/kernel/tracing, as perf 6.1 does (said under
- * -v; a failure too). 0 or -ENOENT.
- */
-int tracefs__find(char *buf, size_t size);
-
-/* The live sysfs mount point from /proc/mounts, else "/sys". Returns 0. */
-int sysfs__find(char *buf, size_t size);
+#include "prec/mounts.h" /* tracefs__find, sysfs__find: where the roots are */
 
 /*
  * Reads the id of tracepoint sys:name below tracefs. Returns 0, -ENOENT

@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "prec/mounts.h" /* tracefs__find: the root to build from */
+
 /*
  * Builds the blob for the tracepoints whose ids (the attr.config of the
  * recorded PERF_TYPE_TRACEPOINT events; duplicates allowed) are tp_ids,
@@ -40,20 +42,5 @@
  */
 int tracing_data__build(const char *tracefs, const char *proc_dir, const uint64_t *tp_ids,
 			size_t nr_ids, void **blob, size_t *len);
-
-/*
- * The live tracefs root from /proc/mounts: the first tracefs mount, else the
- * first debugfs mount's tracing/ directory. Copies it into buf[len].
- * Returns 0, -ENOENT (neither mounted), -ENAMETOOLONG, or the -errno of
- * reading /proc/mounts.
- */
-int tracing_data__find_tracefs(char *buf, size_t len);
-
-/*
- * The same, over the text of a /proc/mounts (NUL-terminated), with octal
- * escapes such as \040 in mount points decoded. Pure. Returns 0, -ENOENT,
- * -ENAMETOOLONG.
- */
-int tracing_data__parse_mounts(const char *mounts, char *buf, size_t len);
 
 #endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Tracepoint lookup for the -e grammar: tracefs wherever /proc/mounts says
- * it is, ids from events/<sys>/<name>/id, globs walked as perf 6.1 walks
+ * Tracepoint lookup for the -e grammar (tracefs itself is found by base's
+ * tracefs__find, prec/mounts.h): ids from events/<sys>/<name>/id, globs walked as perf 6.1 walks
  * them (util/parse-events.c add_tracepoint_multi_*).
  */
 #include <ctype.h>
@@ -13,152 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "prec/log.h"
 #include "prec/tracepoint.h"
-
-/* Copies a mount point field, decoding the kernel's \ooo escapes. */
-static int copy_unescaped(const char *s, size_t len, char *buf, size_t size)
-{
-	size_t o = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		char c = s[i];
-
-		if (c == '\\' && i + 3 < len && s[i + 1] >= '0' && s[i + 1] <= '3' &&
-		    s[i + 2] >= '0' && s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
-			c = (char)((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
-			i += 3;
-		}
-		if (o + 1 >= size)
-			return -ENAMETOOLONG;
-		buf[o++] = c;
-	}
-	if (!size)
-		return -ENAMETOOLONG;
-	buf[o] = '\0';
-	return 0;
-}
-
-int mounts__find(const char *text, const char *fstype, char *buf, size_t size)
-{
-	const char *line = text;
-
-	while (line && *line) {
-		const char *eol = strchr(line, '\n');
-		const char *end = eol ? eol : line + strlen(line);
-		const char *f[3];
-		size_t flen[3];
-		const char *p = line;
-		int n = 0;
-
-		while (n < 3 && p < end) {
-			while (p < end && (*p == ' ' || *p == '\t'))
-				p++;
-			if (p >= end)
-				break;
-			f[n] = p;
-			while (p < end && *p != ' ' && *p != '\t')
-				p++;
-			flen[n] = (size_t)(p - f[n]);
-			n++;
-		}
-		if (n == 3 && flen[2] == strlen(fstype) && !strncmp(f[2], fstype, flen[2]))
-			return copy_unescaped(f[1], flen[1], buf, size);
-		line = eol ? eol + 1 : NULL;
-	}
-	return -ENOENT;
-}
-
-/* /proc/mounts in one buffer (it is small), or NULL. */
-static char *read_mounts(void)
-{
-	FILE *f = fopen("/proc/mounts", "re");
-	char *text = NULL;
-	size_t len = 0;
-	char chunk[4096];
-	size_t n;
-
-	if (!f)
-		return NULL;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		char *t = realloc(text, len + n + 1);
-
-		if (!t) {
-			free(text);
-			fclose(f);
-			return NULL;
-		}
-		text = t;
-		memcpy(text + len, chunk, n);
-		len += n;
-		text[len] = '\0';
-	}
-	fclose(f);
-	return text;
-}
-
-static bool has_events_dir(const char *root)
-{
-	char path[PATH_MAX];
-	struct stat st;
-
-	if (snprintf(path, sizeof(path), "%s/events", root) >= (int)sizeof(path))
-		return false;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-int tracefs__find(char *buf, size_t size)
-{
-	static const char *const fallbacks[] = { "/sys/kernel/tracing",
-						 "/sys/kernel/debug/tracing" };
-	char *mounts = read_mounts();
-	char mnt[PATH_MAX];
-
-	if (mounts && !mounts__find(mounts, "tracefs", buf, size)) {
-		free(mounts);
-		return 0;
-	}
-	if (mounts && !mounts__find(mounts, "debugfs", mnt, sizeof(mnt))) {
-		free(mounts);
-		mounts = NULL;
-		if (snprintf(buf, size, "%s/tracing", mnt) < (int)size && has_events_dir(buf))
-			return 0;
-	}
-	free(mounts);
-	for (size_t i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]); i++) {
-		if (has_events_dir(fallbacks[i]) &&
-		    snprintf(buf, size, "%s", fallbacks[i]) < (int)size)
-			return 0;
-	}
-	/* Nowhere: mount it where perf 6.1 does (tracefs__mount), as it does,
-	 * when permitted. A fresh machine often boots without it. */
-	if (mount("nodev", fallbacks[0], "tracefs", 0, NULL) == 0) {
-		if (has_events_dir(fallbacks[0]) &&
-		    snprintf(buf, size, "%s", fallbacks[0]) < (int)size) {
-			pr_verbose("tracefs was not mounted: mounted it on %s\n", fallbacks[0]);
-			return 0;
-		}
-		return -ENOENT;
-	}
-	pr_verbose("tracefs is not mounted and mounting it on %s failed: %s\n", fallbacks[0],
-		   strerror(errno));
-	return -ENOENT;
-}
-
-int sysfs__find(char *buf, size_t size)
-{
-	char *mounts = read_mounts();
-	int ret = mounts ? mounts__find(mounts, "sysfs", buf, size) : -ENOENT;
-
-	free(mounts);
-	if (ret)
-		snprintf(buf, size, "/sys");
-	return 0;
-}
 
 bool tracepoint__is_glob(const char *s)
 {

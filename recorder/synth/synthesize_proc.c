@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "prec/event.h"
+#include "prec/mounts.h"
 #include "prec/writer.h"
 #include "proc_maps.h"
 #include "synthesize.h"
@@ -490,76 +491,23 @@ int synth__cgroups(struct writer *w, const char *mnt, size_t id_hdr_size)
 
 /* ---- mount points ---- */
 
-/* Undoes the octal escapes of /proc/mounts ("\040" for a space) in place. */
-static void unescape_mount(char *s)
-{
-	char *o = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-}
-
-/* Has the comma list opts the option opt? */
-static bool has_option(const char *opts, const char *opt)
-{
-	size_t ol = strlen(opt);
-
-	for (const char *p = opts; *p;) {
-		size_t l = strcspn(p, ",");
-
-		if (l == ol && !memcmp(p, opt, ol))
-			return true;
-		p += l + (p[l] == ',');
-	}
-	return false;
-}
-
 /*
  * The mount point of the first line of proc_dir/mounts with fstype (and the
  * option opt, when not NULL); with fallback_type, the first of that type when
- * none matched.
+ * none matched (base's mounts reader, prec/mounts.h).
  */
 static int find_mount(const char *proc_dir, const char *fstype, const char *opt,
 		      const char *fallback_type, char *buf, size_t len)
 {
-	char path[4096], *line = NULL, *fallback = NULL;
-	size_t cap = 0;
-	int ret = -ENOENT;
-	FILE *f;
+	char path[4096], *text;
+	int ret;
 
 	snprintf(path, sizeof(path), "%s/mounts", proc_dir);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (ret == -ENOENT && getline(&line, &cap, f) > 0) {
-		char *save = NULL, *mnt, *type, *opts;
-
-		if (!strtok_r(line, " \n", &save) || !(mnt = strtok_r(NULL, " \n", &save)) ||
-		    !(type = strtok_r(NULL, " \n", &save)) ||
-		    !(opts = strtok_r(NULL, " \n", &save)))
-			continue;
-		unescape_mount(mnt);
-		if (!strcmp(type, fstype) && (!opt || has_option(opts, opt))) {
-			ret = (size_t)snprintf(buf, len, "%s", mnt) < len ? 0 : -ENAMETOOLONG;
-		} else if (fallback_type && !fallback && !strcmp(type, fallback_type)) {
-			fallback = strdup(mnt);
-			if (!fallback)
-				ret = -ENOMEM;
-		}
-	}
-	if (ret == -ENOENT && fallback)
-		ret = (size_t)snprintf(buf, len, "%s", fallback) < len ? 0 : -ENAMETOOLONG;
-	free(fallback);
-	free(line);
-	fclose(f);
+	ret = mounts__read(path, &text);
+	if (ret)
+		return ret;
+	ret = mounts__find_opt(text, fstype, opt, fallback_type, buf, len);
+	free(text);
 	return ret;
 }
 

@@ -3,8 +3,8 @@
  * TRACING_DATA: the blob tracing_data__build() makes from the fixture
  * tracefs ($PREC_FIXTURES/tracefs, copied from the development VM's
  * /sys/kernel/tracing), byte for byte against an independent builder; the
- * rules perf 6.1 follows for missing files; the /proc/mounts lookup; the
- * feature encoder. As root with perf installed, two checks against stock
+ * rules perf 6.1 follows for missing files; the feature encoder (the
+ * tracefs lookup is test_base_mounts.c's). As root with perf installed, two checks against stock
  * perf: perf script prints the fields of sched_switch samples in a file
  * whose TRACING_DATA we built from the live tracefs, and our blob has the
  * same structure as the one perf record writes for the same event.
@@ -404,64 +404,6 @@ static void test_missing_required_files(void **state)
 	scratch_remove(dir);
 }
 
-/* ---- /proc/mounts ---- */
-
-static void test_parse_mounts(void **state)
-{
-	static const struct {
-		const char *text;
-		int ret;
-		const char *want;
-	} cases[] = {
-		{ "sysfs /sys sysfs rw 0 0\nnone /sys/kernel/tracing tracefs rw,relatime 0 0\n", 0,
-		  "/sys/kernel/tracing" },
-		/* debugfs only: its tracing/ directory */
-		{ "debugfs /sys/kernel/debug debugfs rw 0 0\n", 0, "/sys/kernel/debug/tracing" },
-		/* tracefs wins over an earlier debugfs */
-		{ "debugfs /sys/kernel/debug debugfs rw 0 0\ntracefs /t tracefs rw 0 0", 0, "/t" },
-		/* the first tracefs mount */
-		{ "a /one tracefs rw 0 0\nb /two tracefs rw 0 0\n", 0, "/one" },
-		{ "none /my\\040trace tracefs rw 0 0\n", 0, "/my trace" },
-		{ "proc /proc proc rw 0 0\n", -ENOENT, "" },
-		{ "", -ENOENT, "" },
-		{ "garbage\n\n  \ntracefs\n", -ENOENT, "" },
-		/* a type that only starts like one */
-		{ "x /x tracefs2 rw 0 0\ny /y debugfsx rw 0 0\n", -ENOENT, "" },
-		{ "none /a/very/long/mount/point/for/the/tracefs tracefs rw 0 0\n", -ENAMETOOLONG,
-		  NULL },
-		{ "debugfs /a/very/long/debugfs/dir debugfs rw 0 0\n", -ENAMETOOLONG, NULL },
-	};
-	char buf[32];
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		int ret = tracing_data__parse_mounts(cases[i].text, buf, sizeof(buf));
-
-		if (ret != cases[i].ret)
-			fail_msg("case %zu: %d, want %d", i, ret, cases[i].ret);
-		if (cases[i].want && strcmp(buf, cases[i].want))
-			fail_msg("case %zu: \"%s\", want \"%s\"", i, buf, cases[i].want);
-	}
-	assert_int_equal(tracing_data__parse_mounts(NULL, buf, sizeof(buf)), -EINVAL);
-	assert_int_equal(tracing_data__parse_mounts("", buf, 0), -EINVAL);
-}
-
-static void test_find_tracefs_live(void **state)
-{
-	char buf[4096], path[4200];
-	int ret;
-
-	(void)state;
-	ret = tracing_data__find_tracefs(buf, sizeof(buf));
-	if (ret == -ENOENT)
-		skip();
-	assert_int_equal(ret, 0);
-	snprintf(path, sizeof(path), "%s/events", buf);
-	if (access(path, F_OK) && errno != EACCES)
-		fail_msg("%s: no events/", buf);
-	assert_int_equal(tracing_data__find_tracefs(buf, 4), -ENAMETOOLONG);
-}
-
 /* ---- the feature encoder ---- */
 
 static void test_feature_writer(void **state)
@@ -493,7 +435,7 @@ static bool live_ok(char *tracefs, size_t len, uint64_t *id)
 
 	if (geteuid() != 0 || access(PERF_BIN, X_OK))
 		return false;
-	if (tracing_data__find_tracefs(tracefs, len))
+	if (tracefs__find(tracefs, len))
 		return false;
 	snprintf(path, sizeof(path), "%s/events/sched/sched_switch/id", tracefs);
 	text = (char *)slurp(path, &n);
@@ -893,8 +835,6 @@ int main(void)
 		cmocka_unit_test(test_missing_optional_files),
 		cmocka_unit_test(test_event_without_format),
 		cmocka_unit_test(test_missing_required_files),
-		cmocka_unit_test(test_parse_mounts),
-		cmocka_unit_test(test_find_tracefs_live),
 		cmocka_unit_test(test_feature_writer),
 		cmocka_unit_test(test_perf_script_prints_fields),
 		cmocka_unit_test(test_same_structure_as_perf),
