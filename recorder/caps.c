@@ -4,6 +4,7 @@
 #include <sys/capability.h>
 
 #include "caps.h"
+#include "prec/sysinfo.h"
 
 static bool cap_effective(cap_value_t cap)
 {
@@ -30,15 +31,7 @@ bool caps__can_perfmon(void)
 
 int caps__paranoid(void)
 {
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-	int v = 2;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 2;
-		fclose(f);
-	}
-	return v;
+	return (int)sysinfo__sysctl_or("kernel/perf_event_paranoid", 2);
 }
 
 bool caps__can_profile_kernel(void)

@@ -106,23 +106,10 @@ int parse_all_events(struct event_specs *specs, const struct record_opts *opts, 
 	return 0;
 }
 
-static uint64_t read_sysctl_u64(const char *path, uint64_t dflt)
-{
-	unsigned long long v;
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return dflt;
-	if (fscanf(f, "%llu", &v) != 1)
-		v = dflt;
-	fclose(f);
-	return v;
-}
-
 /* perf's rules for -F: 'max' and values over the kernel's limit. */
 uint64_t effective_freq(const struct record_opts *opts)
 {
-	uint64_t max = read_sysctl_u64("/proc/sys/kernel/perf_event_max_sample_rate", 0);
+	uint64_t max = (uint64_t)sysinfo__sysctl_or("kernel/perf_event_max_sample_rate", 0);
 	uint64_t freq = opts->freq ? opts->freq : PREC_DEFAULT_FREQ;
 
 	if (opts->freq_max) {
@@ -161,7 +148,7 @@ size_t ring_bytes(const struct record_opts *opts)
 	char label[32];
 
 	if (!opts->mmap_bytes) {
-		uint64_t kb = read_sysctl_u64("/proc/sys/kernel/perf_event_mlock_kb", 516);
+		uint64_t kb = (uint64_t)sysinfo__sysctl_or("kernel/perf_event_mlock_kb", 516);
 
 		pages = kb * 1024 / page;
 		pages = pages > 1 ? pages - 1 : 1;

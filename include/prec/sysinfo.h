@@ -133,6 +133,17 @@ int sysinfo__read(struct sysinfo *si, const char *root);
  */
 void sysinfo__pmus_perf_record_order(struct sysinfo *si);
 
+/*
+ * Reads the sysctl name ("kernel/perf_event_paranoid": the path below
+ * proc/sys) under rootfd as a signed decimal. Returns 0 and *val, -EINVAL
+ * when it is not one number, -ERANGE, or the -errno of reading it.
+ */
+int sysinfo__sysctl(int rootfd, const char *name, int64_t *val);
+
+/* The live system's sysctl name (see sysinfo__sysctl), or dflt when it cannot
+ * be read or parsed. */
+int64_t sysinfo__sysctl_or(const char *name, int64_t dflt);
+
 /* Frees what sysinfo__read allocated; accepts a zeroed or already-exited struct. */
 void sysinfo__exit(struct sysinfo *si);
 
