@@ -6,7 +6,8 @@
  * puts in .note.gnu.build-id, and the kernel exports in /sys/kernel/notes and
  * /sys/module/NAME/notes/.note.gnu.build-id.
  *
- * The ELF walk is pure: it reads through a callback (struct buildid_src), so
+ * The ELF walk is pure: it reads through a callback (struct elf_src, base's
+ * ELF reader, prec/elf.h), so
  * the same code runs over a buffer (tests, fuzzing, the in-memory vdso) and
  * over a file read with pread (only the ELF header, the section table, its
  * names and the note areas: never the whole file). ELF32 and ELF64, either
@@ -21,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "prec/elf.h"
+
 #define BUILD_ID_MAX 20 /* perf's BUILD_ID_SIZE */
 #define SBUILD_ID_LEN (2 * BUILD_ID_MAX + 1) /* hex + NUL */
 
@@ -31,15 +34,6 @@
 struct build_id {
 	uint8_t data[BUILD_ID_MAX]; /* zero past size */
 	uint8_t size; /* 1..20 */
-};
-
-/* Where the ELF bytes come from: read exactly len bytes at off into dst
- * (0) or fail (-errno). size is the total length: nothing at or past it is
- * ever asked for. */
-struct buildid_src {
-	int (*read)(void *ctx, uint64_t off, void *dst, size_t len);
-	void *ctx;
-	uint64_t size;
 };
 
 /*
@@ -61,7 +55,7 @@ int buildid__parse_notes(const void *buf, size_t len, unsigned int align, bool s
  * -EINVAL for input that is not ELF or whose tables point outside it; the
  * reader's -errno; -ENOMEM.
  */
-int buildid__from_src(const struct buildid_src *src, struct build_id *bid);
+int buildid__from_src(const struct elf_src *src, struct build_id *bid);
 
 /* buildid__from_src over len bytes at buf. Pure. */
 int buildid__from_elf(const void *buf, size_t len, struct build_id *bid);

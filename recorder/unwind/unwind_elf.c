@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The mapped files' unwind tables for the record-time unwinder (unwind_int.h).
+ * The mapped files' unwind tables for the record-time unwinder (unwind_int.h),
+ * found with base's ELF reader (prec/elf.h).
  * Each file is mapped once and kept: libunwind reads its .eh_frame_hdr search
  * table and the FDEs/CIEs it points to straight from that mapping, so a
  * sample's unwind does no I/O and no allocation once its files are known.
@@ -15,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "prec/elf.h"
 #include "unwind_int.h"
 
 /* DWARF pointer encodings (the LSB's .eh_frame_hdr uses them). */
@@ -124,34 +126,52 @@ static void parse_eh_frame_hdr(struct uelf *e, uint64_t off, uint64_t vaddr, uin
 }
 
 /* No PT_GNU_EH_FRAME (rare): the .eh_frame_hdr section by name. */
-static void find_eh_frame_hdr_section(struct uelf *e, const Elf64_Ehdr *eh)
+static void find_eh_frame_hdr_section(struct uelf *e, const struct elf_file *ef)
 {
-	const Elf64_Shdr *sh, *strsh;
-	size_t nsec = eh->e_shnum;
+	uint8_t *tab, *names;
+	uint64_t names_len;
+	struct elf_shdr sh;
 
-	if (!eh->e_shoff || eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shstrndx >= nsec ||
-	    eh->e_shoff > e->len || nsec > (e->len - eh->e_shoff) / sizeof(Elf64_Shdr))
+	if (elf__read_shdrs(ef, &tab))
 		return;
-	sh = (const Elf64_Shdr *)(e->img + eh->e_shoff);
-	strsh = &sh[eh->e_shstrndx];
-	if (strsh->sh_offset > e->len || strsh->sh_size > e->len - strsh->sh_offset)
-		return;
-	for (size_t i = 0; i < nsec; i++) {
-		const char *name = (const char *)e->img + strsh->sh_offset + sh[i].sh_name;
+	if (!elf__read_strtab(ef, tab, e->len, &names, &names_len)) {
+		for (uint32_t i = 0; i < ef->shnum; i++) {
+			elf__shdr(ef, tab, i, &sh);
+			if (elf__name_is(names, names_len, sh.name, ".eh_frame_hdr")) {
+				parse_eh_frame_hdr(e, sh.offset, sh.addr, sh.size);
+				break;
+			}
+		}
+		free(names);
+	}
+	free(tab);
+}
 
-		if (sh[i].sh_name + sizeof(".eh_frame_hdr") > strsh->sh_size ||
-		    strcmp(name, ".eh_frame_hdr"))
-			continue;
-		parse_eh_frame_hdr(e, sh[i].sh_offset, sh[i].sh_addr, sh[i].sh_size);
-		return;
+/* A PT_LOAD segment: where it lies, and the text range it adds to. */
+static void add_segment(struct uelf *e, const struct elf_phdr *ph)
+{
+	struct uelf_seg *s = &e->seg[e->nr_seg++];
+
+	s->vaddr = ph->vaddr;
+	s->memsz = ph->memsz;
+	s->off = ph->offset;
+	s->filesz = ph->filesz;
+	if (ph->flags & ELF_PF_X) {
+		if (s->vaddr < e->text_lo)
+			e->text_lo = s->vaddr;
+		if (s->vaddr + s->memsz > e->text_hi)
+			e->text_hi = s->vaddr + s->memsz;
 	}
 }
 
 int uelf__parse(struct uelf *e, const void *img, size_t len)
 {
-	const Elf64_Ehdr *eh = img;
-	const Elf64_Phdr *ph;
+	struct elf_mem m;
+	struct elf_src src;
+	struct elf_file ef;
+	struct elf_phdr ph;
 	bool phdr_table = false;
+	uint8_t *tab;
 
 	e->img = img;
 	e->len = len;
@@ -159,35 +179,25 @@ int uelf__parse(struct uelf *e, const void *img, size_t len)
 	e->nr_seg = 0;
 	e->text_lo = UINT64_MAX;
 	e->text_hi = 0;
-	if (len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB ||
-	    eh->e_machine != UELF_MACHINE || eh->e_phentsize != sizeof(*ph) || eh->e_phoff > len ||
-	    eh->e_phnum > (len - eh->e_phoff) / sizeof(*ph))
+	elf_src__mem(&src, &m, img, len);
+	/* Only what libunwind's x86-64 remote unwinder reads: ELF64, the host's order. */
+	if (elf__open(&ef, &src) || !ef.is64 || ef.swap || ef.machine != UELF_MACHINE ||
+	    ef.phentsize != sizeof(Elf64_Phdr) || elf__read_phdrs(&ef, &tab))
 		return -ENOEXEC;
-	ph = (const Elf64_Phdr *)((const uint8_t *)img + eh->e_phoff);
-	for (unsigned i = 0; i < eh->e_phnum; i++) {
-		if (ph[i].p_type == PT_LOAD && e->nr_seg < UELF_MAX_SEGS) {
-			struct uelf_seg *s = &e->seg[e->nr_seg++];
-
-			s->vaddr = ph[i].p_vaddr;
-			s->memsz = ph[i].p_memsz;
-			s->off = ph[i].p_offset;
-			s->filesz = ph[i].p_filesz;
-			if (ph[i].p_flags & PF_X) {
-				if (s->vaddr < e->text_lo)
-					e->text_lo = s->vaddr;
-				if (s->vaddr + s->memsz > e->text_hi)
-					e->text_hi = s->vaddr + s->memsz;
-			}
-		} else if (ph[i].p_type == PT_GNU_EH_FRAME) {
+	for (uint32_t i = 0; i < ef.phnum; i++) {
+		elf__phdr(&ef, tab, i, &ph);
+		if (ph.type == ELF_PT_LOAD && e->nr_seg < UELF_MAX_SEGS) {
+			add_segment(e, &ph);
+		} else if (ph.type == ELF_PT_GNU_EH_FRAME) {
 			phdr_table = true;
-			parse_eh_frame_hdr(e, ph[i].p_offset, ph[i].p_vaddr, ph[i].p_filesz);
+			parse_eh_frame_hdr(e, ph.offset, ph.vaddr, ph.filesz);
 		}
 	}
+	free(tab);
 	if (!e->nr_seg)
 		return -ENOEXEC;
 	if (!phdr_table)
-		find_eh_frame_hdr_section(e, eh);
+		find_eh_frame_hdr_section(e, &ef);
 	if (e->text_lo > e->text_hi) {
 		e->text_lo = 0;
 		e->text_hi = UINT64_MAX;
