@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * libFuzzer harness for sysinfo's cpu-list and number parsers: any bytes in,
+ * libFuzzer harness for base's cpu-list and number parsers: any bytes in,
  * no crash, no leak, and an accepted list must agree with itself.
- * Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -I include -I . tests/fuzz/fuzz_cpulist.c sysinfo/fsread.c -o fuzz_cpulist
+ * Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -I include tests/fuzz/fuzz_cpulist.c base/cpulist.c base/number.c -o fuzz_cpulist
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "sysinfo/fsread.h"
+#include "prec/cpulist.h"
+#include "prec/number.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
