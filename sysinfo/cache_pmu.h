@@ -122,4 +122,14 @@ bool pmu_format__valid(const char *s, size_t len);
  */
 bool pmu_cpus__hybrid(const char *s, size_t len);
 
+/* Whether dirfd/name exists at all (perf's stat()-based file_available). */
+bool pmu_dir__has(int dirfd, const char *name);
+
+/*
+ * The type file of the PMU directory pmufd (perf_event_attr.type), as
+ * sysfs_value__u32 reads it. Returns 0, -EINVAL/-ERANGE for a value that is
+ * not one, or the read error (-ENOENT when there is none).
+ */
+int pmu_dir__type(int pmufd, uint32_t *type);
+
 #endif

@@ -4,7 +4,9 @@
  * perf_pmu__caps_parse), for PMU_MAPPINGS, CPU_PMU_CAPS, PMU_CAPS and
  * HYBRID_TOPOLOGY. perf lists sys/bus/event_source/devices in readdir order
  * and keeps a PMU only when pmu_lookup succeeds; we apply the same tests so
- * that the list, its order and the caps come out as perf's would.
+ * that the list, its order and the caps come out as perf's would. The
+ * per-directory reads (type, file presence) are shared with the -e view of
+ * the same PMUs (pmu_events.c): one reader of a PMU directory.
  */
 #define _GNU_SOURCE /* strndup */
 #include "cache_pmu.h"
@@ -146,12 +148,24 @@ bool pmu_format__valid(const char *s, size_t len)
 	return terms > 0;
 }
 
-/* Whether dirfd/name exists at all (perf's stat()-based file_available). */
-static bool exists(int dirfd, const char *name)
+bool pmu_dir__has(int dirfd, const char *name)
 {
 	struct stat st;
 
 	return fstatat(dirfd, name, &st, 0) == 0;
+}
+
+int pmu_dir__type(int pmufd, uint32_t *type)
+{
+	size_t len;
+	char *buf;
+	int err = fsread__file(pmufd, "type", &buf, &len);
+
+	if (err)
+		return err;
+	err = sysfs_value__u32(buf, len, type);
+	free(buf);
+	return err;
 }
 
 /*
@@ -198,7 +212,7 @@ static bool pmu__formats_ok(int pmufd)
 	bool ok = true;
 	DIR *dir;
 
-	if (!exists(pmufd, "format"))
+	if (!pmu_dir__has(pmufd, "format"))
 		return true;
 	dir = fsread__opendir(pmufd, "format");
 	if (!dir)
@@ -225,7 +239,7 @@ static bool pmu__events_ok(int pmufd)
 {
 	int fd;
 
-	if (!exists(pmufd, "events"))
+	if (!pmu_dir__has(pmufd, "events"))
 		return true;
 	fd = openat(pmufd, "events", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
@@ -254,7 +268,7 @@ static int pmu__read_caps(int pmufd, struct sysinfo_pmu *p)
 	int err = 0;
 	DIR *dir;
 
-	if (!exists(pmufd, "caps"))
+	if (!pmu_dir__has(pmufd, "caps"))
 		return 0;
 	dir = fsread__opendir(pmufd, "caps");
 	if (!dir) {
@@ -347,13 +361,8 @@ static int pmu__read(int devfd, const char *name, struct sysinfo_pmu *p)
 	err = 1;
 	if (!pmu__formats_ok(pmufd))
 		goto out;
-	if (fsread__file(pmufd, "type", &buf, &len))
+	if (pmu_dir__type(pmufd, &p->type))
 		goto out;
-	if (sysfs_value__u32(buf, len, &p->type)) {
-		free(buf);
-		goto out;
-	}
-	free(buf);
 	if (!pmu__events_ok(pmufd))
 		goto out;
 

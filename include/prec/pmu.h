@@ -4,7 +4,9 @@
  * sysfs PMUs as perf 6.1 reads them for -e: <sysfs>/bus/event_source/devices/
  * <pmu>/type, format/<term> ("config1:0-7,32") and events/<alias> (a term
  * list such as "event=0x3c,in_tx=1", with NAME.unit/.scale/.per-pkg/.snapshot
- * beside it). Plain reads of small files; no perf_event_open.
+ * beside it). Plain reads of small files; no perf_event_open. Read by
+ * sysinfo (sysinfo/pmu_events.c), the layer that owns machine facts, with the
+ * same PMU directory reader as the PMU_MAPPINGS/PMU_CAPS features.
  */
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sysfs PMU lookup for the -e grammar: type, format/ bit ranges and events/
+ * The -e view of the PMUs (prec/pmu.h): type, format/ bit ranges and events/
  * aliases, read the way perf 6.1 reads them (util/pmu.c), so the same string
- * gives the same attr.
+ * gives the same attr. The directory reads go through sysinfo's one PMU
+ * directory reader (pmu_dir__*, fsread__*), relative to the sysfs root fd.
  */
+#define _GNU_SOURCE /* O_PATH */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -16,46 +18,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cache_pmu.h"
+#include "fsread.h"
 #include "prec/pmu.h"
 
-/* Reads a small text file, trimmed at both ends. Returns its length or -errno. */
-static int read_text(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-	size_t len, start = 0;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	len = (size_t)n;
-	buf[len] = '\0';
-	if (memchr(buf, '\0', len))
-		return -EINVAL;
-	while (len && isspace((unsigned char)buf[len - 1]))
-		buf[--len] = '\0';
-	while (start < len && isspace((unsigned char)buf[start]))
-		start++;
-	memmove(buf, buf + start, len - start + 1);
-	return (int)(len - start);
-}
+/* Format and side files are a few bytes; an alias's term list a few dozen. */
+#define FORMAT_TEXT_MAX 256
+#define ALIAS_TEXT_MAX 4096
 
 static bool is_plain_name(const char *name)
 {
 	return name[0] && strcmp(name, ".") && strcmp(name, "..") && !strchr(name, '/');
-}
-
-static bool path_exists(const char *dir, const char *name)
-{
-	char path[PATH_MAX];
-	struct stat st;
-
-	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
-		return false;
-	return stat(path, &st) == 0;
 }
 
 int pmu_format__parse(const char *text, enum pmu_config_field *field, uint64_t *bits)
@@ -163,27 +136,30 @@ static int alias_cmp(const void *a, const void *b)
 	return strcmp(((const struct pmu_alias *)a)->name, ((const struct pmu_alias *)b)->name);
 }
 
-static int pmu__load_formats(struct pmu *pmu, const char *dir)
+/* Opens pmufd/sub as a directory stream; NULL (and *ret -ENOMEM on ENOMEM) without one. */
+static DIR *pmu__subdir(int pmufd, const char *sub, int *ret)
 {
-	char path[PATH_MAX], text[256];
-	struct dirent *d;
-	DIR *dp;
-	int ret = 0;
+	DIR *dp = fsread__opendir(pmufd, sub);
 
-	if (snprintf(path, sizeof(path), "%s/format", dir) >= (int)sizeof(path))
-		return 0;
-	dp = opendir(path);
+	*ret = !dp && errno == ENOMEM ? -ENOMEM : 0;
+	return dp;
+}
+
+static int pmu__load_formats(struct pmu *pmu, int pmufd)
+{
+	char text[FORMAT_TEXT_MAX];
+	struct dirent *d;
+	int ret;
+	DIR *dp = pmu__subdir(pmufd, "format", &ret);
+
 	if (!dp) /* a PMU without formats takes only config= terms */
-		return errno == ENOMEM ? -ENOMEM : 0;
+		return ret;
 	while ((d = readdir(dp))) {
 		struct pmu_format f = { 0 }, *v;
-		char file[PATH_MAX];
 
 		if (d->d_name[0] == '.')
 			continue;
-		if (snprintf(file, sizeof(file), "%s/%s", path, d->d_name) >= (int)sizeof(file))
-			continue;
-		if (read_text(file, text, sizeof(text)) < 0 ||
+		if (fsread__str(dirfd(dp), d->d_name, text, sizeof(text)) ||
 		    pmu_format__parse(text, &f.field, &f.bits))
 			continue;
 		f.name = strdup(d->d_name);
@@ -212,14 +188,14 @@ static bool has_suffix(const char *s, const char *suffix)
 }
 
 /* NAME.suffix's text, or NULL (missing or unreadable); *oom on failure to copy. */
-static char *alias__side_file(const char *dir, const char *name, const char *suffix, bool *oom)
+static char *alias__side_file(int eventsfd, const char *name, const char *suffix, bool *oom)
 {
-	char path[PATH_MAX], text[256];
+	char path[NAME_MAX + 16], text[FORMAT_TEXT_MAX];
 	char *s;
 
-	if (snprintf(path, sizeof(path), "%s/%s%s", dir, name, suffix) >= (int)sizeof(path))
+	if (snprintf(path, sizeof(path), "%s%s", name, suffix) >= (int)sizeof(path))
 		return NULL;
-	if (read_text(path, text, sizeof(text)) < 0)
+	if (fsread__str(eventsfd, path, text, sizeof(text)))
 		return NULL;
 	s = strdup(text);
 	if (!s)
@@ -235,21 +211,17 @@ static void alias__exit(struct pmu_alias *a)
 	free(a->scale);
 }
 
-static int pmu__load_aliases(struct pmu *pmu, const char *dir)
+static int pmu__load_aliases(struct pmu *pmu, int pmufd)
 {
-	char path[PATH_MAX], text[4096];
+	char text[ALIAS_TEXT_MAX];
 	struct dirent *d;
-	DIR *dp;
-	int ret = 0;
+	int ret;
+	DIR *dp = pmu__subdir(pmufd, "events", &ret);
 
-	if (snprintf(path, sizeof(path), "%s/events", dir) >= (int)sizeof(path))
-		return 0;
-	dp = opendir(path);
 	if (!dp)
-		return errno == ENOMEM ? -ENOMEM : 0;
+		return ret;
 	while ((d = readdir(dp))) {
 		struct pmu_alias a = { 0 }, *v;
-		char file[PATH_MAX];
 		bool oom = false;
 		char *flag;
 		struct stat st;
@@ -259,20 +231,18 @@ static int pmu__load_aliases(struct pmu *pmu, const char *dir)
 		    has_suffix(d->d_name, ".unit") || has_suffix(d->d_name, ".per-pkg") ||
 		    has_suffix(d->d_name, ".snapshot"))
 			continue;
-		if (snprintf(file, sizeof(file), "%s/%s", path, d->d_name) >= (int)sizeof(file))
+		if (fstatat(dirfd(dp), d->d_name, &st, 0) || !S_ISREG(st.st_mode))
 			continue;
-		if (stat(file, &st) || !S_ISREG(st.st_mode))
-			continue;
-		if (read_text(file, text, sizeof(text)) < 0)
+		if (fsread__str(dirfd(dp), d->d_name, text, sizeof(text)))
 			continue;
 		a.name = strdup(d->d_name);
 		a.terms = strdup(text);
-		a.unit = alias__side_file(path, d->d_name, ".unit", &oom);
-		a.scale = alias__side_file(path, d->d_name, ".scale", &oom);
-		flag = alias__side_file(path, d->d_name, ".per-pkg", &oom);
+		a.unit = alias__side_file(dirfd(dp), d->d_name, ".unit", &oom);
+		a.scale = alias__side_file(dirfd(dp), d->d_name, ".scale", &oom);
+		flag = alias__side_file(dirfd(dp), d->d_name, ".per-pkg", &oom);
 		a.per_pkg = flag && !strcmp(flag, "1");
 		free(flag);
-		flag = alias__side_file(path, d->d_name, ".snapshot", &oom);
+		flag = alias__side_file(dirfd(dp), d->d_name, ".snapshot", &oom);
 		a.snapshot = flag && !strcmp(flag, "1");
 		free(flag);
 		v = oom || !a.name || !a.terms ?
@@ -293,13 +263,13 @@ static int pmu__load_aliases(struct pmu *pmu, const char *dir)
 }
 
 /* PMUs perf record cannot sample with, known by name when sysfs does not tell. */
-static bool pmu__is_counting_only(const struct pmu *pmu, const char *dir)
+static bool pmu__is_counting_only(const struct pmu *pmu, int pmufd)
 {
 	static const char *const sampling_with_cpumask[] = { "arm_spe", "hisi_ptt" };
 
 	if (!strcmp(pmu->name, "msr"))
 		return true;
-	if (!path_exists(dir, "cpumask"))
+	if (!pmu_dir__has(pmufd, "cpumask"))
 		return false;
 	for (size_t i = 0; i < sizeof(sampling_with_cpumask) / sizeof(sampling_with_cpumask[0]);
 	     i++)
@@ -308,44 +278,60 @@ static bool pmu__is_counting_only(const struct pmu *pmu, const char *dir)
 	return true;
 }
 
-int pmu__load(struct pmu *pmu, const char *sysfs, const char *name)
+/* pmu__load for the entry name of the devices directory devfd. */
+static int pmu__load_at(struct pmu *pmu, int devfd, const char *name)
 {
-	char dir[PATH_MAX], path[PATH_MAX], text[64];
-	unsigned long long type;
-	char *end;
-	int ret;
+	int pmufd, ret;
 
 	memset(pmu, 0, sizeof(*pmu));
 	if (!is_plain_name(name))
 		return -ENOENT;
-	if (snprintf(dir, sizeof(dir), "%s/" PMU_DEVICES_DIR "/%s", sysfs, name) >=
-		    (int)sizeof(dir) ||
-	    snprintf(path, sizeof(path), "%s/type", dir) >= (int)sizeof(path))
-		return -ENOENT;
-	ret = read_text(path, text, sizeof(text));
-	if (ret == -ENOENT || ret == -ENOTDIR)
-		return -ENOENT;
-	if (ret <= 0)
-		return -EINVAL;
-	errno = 0;
-	type = strtoull(text, &end, 10);
-	if (errno || *end || !isdigit((unsigned char)text[0]) || type > UINT32_MAX)
-		return -EINVAL;
-	pmu->type = (uint32_t)type;
-	pmu->name = strdup(name);
-	if (!pmu->name)
-		return -ENOMEM;
-	ret = pmu__load_formats(pmu, dir);
-	if (!ret)
-		ret = pmu__load_aliases(pmu, dir);
+	pmufd = openat(devfd, name, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (pmufd < 0)
+		return errno == ENOMEM ? -ENOMEM : -ENOENT;
+	ret = pmu_dir__type(pmufd, &pmu->type);
 	if (ret) {
-		pmu__exit(pmu);
-		return ret;
+		close(pmufd);
+		return ret == -ENOENT || ret == -ENOTDIR ? -ENOENT : ret == -ENOMEM ? ret : -EINVAL;
 	}
-	pmu->is_core = !strcmp(name, "cpu") || !strcmp(name, "cpum_cf") || path_exists(dir, "cpus");
-	pmu->is_uncore = path_exists(dir, "cpumask");
-	pmu->counting_only = pmu__is_counting_only(pmu, dir);
-	return 0;
+	pmu->name = strdup(name);
+	ret = pmu->name ? pmu__load_formats(pmu, pmufd) : -ENOMEM;
+	if (!ret)
+		ret = pmu__load_aliases(pmu, pmufd);
+	if (!ret) {
+		pmu->is_core = !strcmp(name, "cpu") || !strcmp(name, "cpum_cf") ||
+			       pmu_dir__has(pmufd, "cpus");
+		pmu->is_uncore = pmu_dir__has(pmufd, "cpumask");
+		pmu->counting_only = pmu__is_counting_only(pmu, pmufd);
+	}
+	close(pmufd);
+	if (ret)
+		pmu__exit(pmu);
+	return ret;
+}
+
+/* The devices directory below the sysfs mount point, or -errno. */
+static int pmu__devices_fd(const char *sysfs)
+{
+	char dir[PATH_MAX];
+	int fd;
+
+	if (snprintf(dir, sizeof(dir), "%s/" PMU_DEVICES_DIR, sysfs) >= (int)sizeof(dir))
+		return -ENOENT;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? (errno == ENOMEM ? -ENOMEM : -ENOENT) : fd;
+}
+
+int pmu__load(struct pmu *pmu, const char *sysfs, const char *name)
+{
+	int devfd = pmu__devices_fd(sysfs), ret;
+
+	memset(pmu, 0, sizeof(*pmu));
+	if (devfd < 0)
+		return devfd == -ENOMEM ? devfd : -ENOENT;
+	ret = pmu__load_at(pmu, devfd, name);
+	close(devfd);
+	return ret;
 }
 
 void pmu__exit(struct pmu *pmu)
@@ -401,23 +387,25 @@ static int pmu_cmp(const void *a, const void *b)
 
 int pmus__load(struct pmus *pmus, const char *sysfs)
 {
-	char dir[PATH_MAX];
+	int devfd = pmu__devices_fd(sysfs);
 	struct dirent *d;
 	DIR *dp;
 	int ret = 0;
 
 	memset(pmus, 0, sizeof(*pmus));
-	if (snprintf(dir, sizeof(dir), "%s/" PMU_DEVICES_DIR, sysfs) >= (int)sizeof(dir))
-		return -ENOENT;
-	dp = opendir(dir);
-	if (!dp)
-		return errno == ENOMEM ? -ENOMEM : -ENOENT;
+	if (devfd < 0)
+		return devfd;
+	dp = fdopendir(devfd);
+	if (!dp) {
+		close(devfd);
+		return -ENOMEM;
+	}
 	while ((d = readdir(dp))) {
 		struct pmu pmu, *v;
 
 		if (d->d_name[0] == '.')
 			continue;
-		ret = pmu__load(&pmu, sysfs, d->d_name);
+		ret = pmu__load_at(&pmu, dirfd(dp), d->d_name);
 		if (ret == -ENOMEM)
 			break;
 		ret = 0;
