@@ -169,24 +169,28 @@ int elf__read(const struct elf_file *ef, uint64_t off, uint64_t len, uint64_t ca
 	return 0;
 }
 
-int elf__read_shdrs(const struct elf_file *ef, uint8_t **tab)
+/* A table of num entries of entsize bytes (at least min, to be decodable) at off. */
+static int read_table(const struct elf_file *ef, uint64_t off, uint32_t num, uint32_t entsize,
+		      uint32_t min, uint8_t **tab)
 {
 	*tab = NULL;
-	if (!ef->shoff || !ef->shnum)
+	if (!off || !num)
 		return -ENOENT;
-	if (ef->shentsize < (ef->is64 ? 64u : 40u))
+	if (entsize < min)
 		return -EINVAL;
-	return elf__read(ef, ef->shoff, (uint64_t)ef->shnum * ef->shentsize, ELF_TABLE_MAX, tab);
+	return elf__read(ef, off, (uint64_t)num * entsize, ELF_TABLE_MAX, tab);
+}
+
+int elf__read_shdrs(const struct elf_file *ef, uint8_t **tab)
+{
+	return read_table(ef, ef->shoff, ef->shnum, ef->shentsize, ef->is64 ? 64 : 40, tab);
 }
 
 int elf__read_phdrs(const struct elf_file *ef, uint8_t **tab)
 {
-	*tab = NULL;
-	if (!ef->phoff || !ef->phnum || ef->phnum == ELF_PN_XNUM)
-		return -ENOENT;
-	if (ef->phentsize < (ef->is64 ? 56u : 32u))
-		return -EINVAL;
-	return elf__read(ef, ef->phoff, (uint64_t)ef->phnum * ef->phentsize, ELF_TABLE_MAX, tab);
+	/* PN_XNUM: the count is in section 0, as for huge core files: not ours. */
+	return read_table(ef, ef->phoff, ef->phnum == ELF_PN_XNUM ? 0 : ef->phnum, ef->phentsize,
+			  ef->is64 ? 56 : 32, tab);
 }
 
 void elf__shdr(const struct elf_file *ef, const uint8_t *tab, uint32_t i, struct elf_shdr *sh)
@@ -205,26 +209,26 @@ void elf__shdr(const struct elf_file *ef, const uint8_t *tab, uint32_t i, struct
 	sh->align = getw(ef, p + 16 + 4 * w);
 }
 
+/* Byte offsets of the program header fields per class (ELF64 moved the flags up). */
+struct phdr_layout {
+	uint8_t flags, offset, vaddr, filesz, memsz, align;
+};
+
+static const struct phdr_layout phdr32 = { 24, 4, 8, 16, 20, 28 };
+static const struct phdr_layout phdr64 = { 4, 8, 16, 32, 40, 48 };
+
 void elf__phdr(const struct elf_file *ef, const uint8_t *tab, uint32_t i, struct elf_phdr *ph)
 {
 	const uint8_t *p = tab + (uint64_t)i * ef->phentsize;
+	const struct phdr_layout *l = ef->is64 ? &phdr64 : &phdr32;
 
 	ph->type = get32(p, ef->swap);
-	if (ef->is64) { /* the flags moved up for alignment */
-		ph->flags = get32(p + 4, ef->swap);
-		ph->offset = get64(p + 8, ef->swap);
-		ph->vaddr = get64(p + 16, ef->swap);
-		ph->filesz = get64(p + 32, ef->swap);
-		ph->memsz = get64(p + 40, ef->swap);
-		ph->align = get64(p + 48, ef->swap);
-	} else {
-		ph->offset = get32(p + 4, ef->swap);
-		ph->vaddr = get32(p + 8, ef->swap);
-		ph->filesz = get32(p + 16, ef->swap);
-		ph->memsz = get32(p + 20, ef->swap);
-		ph->flags = get32(p + 24, ef->swap);
-		ph->align = get32(p + 28, ef->swap);
-	}
+	ph->flags = get32(p + l->flags, ef->swap);
+	ph->offset = getw(ef, p + l->offset);
+	ph->vaddr = getw(ef, p + l->vaddr);
+	ph->filesz = getw(ef, p + l->filesz);
+	ph->memsz = getw(ef, p + l->memsz);
+	ph->align = getw(ef, p + l->align);
 }
 
 uint32_t elf__shstrndx(const struct elf_file *ef, const uint8_t *tab)

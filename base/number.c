@@ -75,6 +75,19 @@ int u64__parse(const char *s, size_t len, unsigned int base, uint64_t *val)
 	return 0;
 }
 
+int u32__parse(const char *s, size_t len, unsigned int base, uint32_t *val)
+{
+	uint64_t v;
+	int err = u64__parse(s, len, base, &v);
+
+	if (err)
+		return err;
+	if (v > UINT32_MAX)
+		return -ERANGE;
+	*val = (uint32_t)v;
+	return 0;
+}
+
 size_t num__skip_sign(const char *s, size_t len, bool *neg)
 {
 	size_t i = 0;

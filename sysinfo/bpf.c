@@ -68,30 +68,26 @@ static const struct array_desc array_desc[SYSINFO_BPF_NR_ARRAYS] = {
 	[SYSINFO_BPF_PROG_TAGS] = { INFO_OFF(prog_tags), INFO_OFF(nr_prog_tags), 0, BPF_TAG_SIZE },
 };
 
+/* The bpf_prog_info fields the array table names: u32 counts/sizes, u64 pointers. */
+static uint64_t info_get(const struct bpf_prog_info *info, uint16_t off, size_t size)
+{
+	uint64_t v64 = 0;
+	uint32_t v32 = 0;
+
+	memcpy(size == 8 ? (void *)&v64 : (void *)&v32, (const uint8_t *)info + off, size);
+	return size == 8 ? v64 : v32;
+}
+
+static void info_set(struct bpf_prog_info *info, uint16_t off, size_t size, uint64_t v)
+{
+	uint32_t v32 = (uint32_t)v;
+
+	memcpy((uint8_t *)info + off, size == 8 ? (const void *)&v : (const void *)&v32, size);
+}
+
 static uint32_t info_u32(const struct bpf_prog_info *info, uint16_t off)
 {
-	uint32_t v;
-
-	memcpy(&v, (const uint8_t *)info + off, sizeof(v));
-	return v;
-}
-
-static void info_set_u32(struct bpf_prog_info *info, uint16_t off, uint32_t v)
-{
-	memcpy((uint8_t *)info + off, &v, sizeof(v));
-}
-
-static uint64_t info_u64(const struct bpf_prog_info *info, uint16_t off)
-{
-	uint64_t v;
-
-	memcpy(&v, (const uint8_t *)info + off, sizeof(v));
-	return v;
-}
-
-static void info_set_u64(struct bpf_prog_info *info, uint16_t off, uint64_t v)
-{
-	memcpy((uint8_t *)info + off, &v, sizeof(v));
+	return (uint32_t)info_get(info, off, 4);
 }
 
 static uint32_t elem_size(const struct bpf_prog_info *info, const struct array_desc *d)
@@ -162,10 +158,10 @@ static int read_prog(int fd, struct sysinfo_bpf_prog *p)
 
 		if (!(arrays & (1ULL << i)))
 			continue;
-		info_set_u32(&p->info, d->count, info_u32(&sizes, d->count));
+		info_set(&p->info, d->count, 4, info_u32(&sizes, d->count));
 		if (d->rec)
-			info_set_u32(&p->info, d->rec, info_u32(&sizes, d->rec));
-		info_set_u64(&p->info, d->ptr, ptr_u64(p->data) + off[i]);
+			info_set(&p->info, d->rec, 4, info_u32(&sizes, d->rec));
+		info_set(&p->info, d->ptr, 8, ptr_u64(p->data) + off[i]);
 	}
 	len2 = len;
 	if (obj_info(fd, &p->info, &len2))
@@ -198,8 +194,8 @@ static int read_prog(int fd, struct sysinfo_bpf_prog *p)
 
 		if (!(arrays & (1ULL << i)))
 			continue;
-		addr = info_u64(&p->info, d->ptr);
-		info_set_u64(&p->info, d->ptr, addr ? addr - ptr_u64(p->data) : 0);
+		addr = info_get(&p->info, d->ptr, 8);
+		info_set(&p->info, d->ptr, 8, addr ? addr - ptr_u64(p->data) : 0);
 	}
 	p->arrays = arrays;
 	p->data_len = (uint32_t)data_len;

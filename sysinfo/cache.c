@@ -32,15 +32,7 @@ static bool is_space(char c)
 
 int sysfs_value__u32(const char *s, size_t len, uint32_t *val)
 {
-	uint64_t v;
-	int err = u64__parse(s, len, 10, &v);
-
-	if (err)
-		return err;
-	if (v > UINT32_MAX)
-		return -ERANGE;
-	*val = (uint32_t)v;
-	return 0;
+	return u32__parse(s, len, 10, val);
 }
 
 int sysfs_value__str(const char *s, size_t len, char **out)
@@ -70,15 +62,9 @@ static void cache__clear(struct sysinfo_cache *c)
 /* 0, -ENOENT/-EINVAL/... (unreadable or garbled: perf fails CACHE), or -ENOMEM. */
 static int read_u32(int dirfd, const char *name, uint32_t *val)
 {
-	size_t len;
-	char *buf;
-	int err = fsread__file(dirfd, name, &buf, &len);
+	int err = fsread__u32(dirfd, name, val);
 
-	if (err)
-		return err == -ENOMEM ? err : -EINVAL;
-	err = sysfs_value__u32(buf, len, val);
-	free(buf);
-	return err ? -EINVAL : 0;
+	return err == -ENOMEM ? err : err ? -EINVAL : 0;
 }
 
 static int read_str(int dirfd, const char *name, char **val)

@@ -173,7 +173,9 @@ int fsread__first_line(int rootfd, const char *path, char **line)
 	return 0;
 }
 
-int fsread__u64(int dirfd, const char *path, unsigned int base, uint64_t *val)
+/* Reads dirfd/path and hands it to u64__parse or, with val32, u32__parse. */
+static int fsread__num(int dirfd, const char *path, unsigned int base, uint64_t *val,
+		       uint32_t *val32)
 {
 	size_t len;
 	char *buf;
@@ -182,9 +184,19 @@ int fsread__u64(int dirfd, const char *path, unsigned int base, uint64_t *val)
 	err = fsread__file(dirfd, path, &buf, &len);
 	if (err)
 		return err;
-	err = u64__parse(buf, len, base, val);
+	err = val32 ? u32__parse(buf, len, base, val32) : u64__parse(buf, len, base, val);
 	free(buf);
 	return err;
+}
+
+int fsread__u64(int dirfd, const char *path, unsigned int base, uint64_t *val)
+{
+	return fsread__num(dirfd, path, base, val, NULL);
+}
+
+int fsread__u32(int dirfd, const char *path, uint32_t *val)
+{
+	return fsread__num(dirfd, path, 10, NULL, val);
 }
 
 int fsread__cpulist(int dirfd, const char *path, struct cpulist *cl)

@@ -59,6 +59,9 @@ int fsread__first_line(int rootfd, const char *path, char **line);
  */
 int fsread__u64(int dirfd, const char *path, unsigned int base, uint64_t *val);
 
+/* fsread__u64 in base 10, at most UINT32_MAX (-ERANGE past it), as sysfs_value__u32. */
+int fsread__u32(int dirfd, const char *path, uint32_t *val);
+
 /*
  * Parses the cpu list in dirfd/path into *cl (see cpulist__parse, prec/cpulist.h). Returns 0,
  * a parse error, or a read error. The caller releases *cl with cpulist__exit.

@@ -157,15 +157,7 @@ bool pmu_dir__has(int dirfd, const char *name)
 
 int pmu_dir__type(int pmufd, uint32_t *type)
 {
-	size_t len;
-	char *buf;
-	int err = fsread__file(pmufd, "type", &buf, &len);
-
-	if (err)
-		return err;
-	err = sysfs_value__u32(buf, len, type);
-	free(buf);
-	return err;
+	return fsread__u32(pmufd, "type", type);
 }
 
 /*

@@ -26,6 +26,17 @@
 #define FORMAT_TEXT_MAX 256
 #define ALIAS_TEXT_MAX 4096
 
+/* arr (nr items of size bytes) grown by one, item copied in last; NULL (arr
+ * untouched) on ENOMEM. The caller stores the result and counts the item. */
+static void *vec__push(void *arr, int nr, size_t size, const void *item)
+{
+	char *n = realloc(arr, ((size_t)nr + 1) * size);
+
+	if (n)
+		memcpy(n + (size_t)nr * size, item, size);
+	return n;
+}
+
 static bool is_plain_name(const char *name)
 {
 	return name[0] && strcmp(name, ".") && strcmp(name, "..") && !strchr(name, '/');
@@ -163,16 +174,14 @@ static int pmu__load_formats(struct pmu *pmu, int pmufd)
 		    pmu_format__parse(text, &f.field, &f.bits))
 			continue;
 		f.name = strdup(d->d_name);
-		v = realloc(pmu->formats, (pmu->nr_formats + 1) * sizeof(*v));
-		if (!f.name || !v) {
+		v = f.name ? vec__push(pmu->formats, pmu->nr_formats, sizeof(f), &f) : NULL;
+		if (!v) {
 			free(f.name);
-			if (v)
-				pmu->formats = v;
 			ret = -ENOMEM;
 			break;
 		}
 		pmu->formats = v;
-		pmu->formats[pmu->nr_formats++] = f;
+		pmu->nr_formats++;
 	}
 	closedir(dp);
 	if (pmu->nr_formats > 1)
@@ -247,14 +256,14 @@ static int pmu__load_aliases(struct pmu *pmu, int pmufd)
 		free(flag);
 		v = oom || !a.name || !a.terms ?
 			    NULL :
-			    realloc(pmu->aliases, (pmu->nr_aliases + 1) * sizeof(*v));
+			    vec__push(pmu->aliases, pmu->nr_aliases, sizeof(a), &a);
 		if (!v) {
 			alias__exit(&a);
 			ret = -ENOMEM;
 			break;
 		}
 		pmu->aliases = v;
-		pmu->aliases[pmu->nr_aliases++] = a;
+		pmu->nr_aliases++;
 	}
 	closedir(dp);
 	if (pmu->nr_aliases > 1)
@@ -411,14 +420,14 @@ int pmus__load(struct pmus *pmus, const char *sysfs)
 		ret = 0;
 		if (!pmu.name)
 			continue;
-		v = realloc(pmus->v, (pmus->nr + 1) * sizeof(*v));
+		v = vec__push(pmus->v, pmus->nr, sizeof(pmu), &pmu);
 		if (!v) {
 			pmu__exit(&pmu);
 			ret = -ENOMEM;
 			break;
 		}
 		pmus->v = v;
-		pmus->v[pmus->nr++] = pmu;
+		pmus->nr++;
 	}
 	closedir(dp);
 	if (ret) {

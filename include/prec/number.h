@@ -29,6 +29,9 @@ void text__trim(const char **sp, size_t *lenp);
  */
 int u64__parse(const char *s, size_t len, unsigned int base, uint64_t *val);
 
+/* u64__parse with an upper bound of UINT32_MAX (-ERANGE past it). */
+int u32__parse(const char *s, size_t len, unsigned int base, uint32_t *val);
+
 /*
  * The prefix libc's strtol/strtoull skip before the digits: blanks, then one
  * optional '+' or '-'. Returns the index of the first byte after it (<= len)

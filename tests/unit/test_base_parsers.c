@@ -303,6 +303,16 @@ static void test_number_helpers(void **state)
 	assert_true(neg);
 	assert_int_equal(num__skip_sign("", 0, &neg), 0);
 	assert_false(neg);
+	{
+		uint32_t v = 7;
+
+		assert_int_equal(u32__parse("4294967295\n", 11, 10, &v), 0);
+		assert_true(v == UINT32_MAX);
+		assert_int_equal(u32__parse("0x100000000", 11, 16, &v), -ERANGE);
+		assert_int_equal(u32__parse("4294967296", 10, 10, &v), -ERANGE);
+		assert_int_equal(u32__parse("x", 1, 10, &v), -EINVAL);
+		assert_true(v == UINT32_MAX);
+	}
 }
 
 int main(void)
