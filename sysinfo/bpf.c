@@ -404,7 +404,7 @@ const void *sysinfo_bpf_prog__array(const struct sysinfo_bpf_prog *prog, uint64_
 	return prog->data + off;
 }
 
-/* Bytes that follow a struct btf_type of this kind, or -1 for a kind we do not know. */
+/* Bytes that follow a struct btf_type of this kind, or -EINVAL for a kind we do not know. */
 static int64_t btf_extra(uint32_t kind, uint32_t vlen)
 {
 	switch (kind) {
@@ -438,7 +438,7 @@ static int64_t btf_extra(uint32_t kind, uint32_t vlen)
 	case 18: /* BTF_KIND_TYPE_TAG */
 		return 0;
 	default:
-		return -1;
+		return -EINVAL;
 	}
 }
 

@@ -162,8 +162,8 @@ int pmu_dir__type(int pmufd, uint32_t *type)
 
 /*
  * Reads at most size-1 bytes from the start of dirfd/name into buf (NUL
- * added), for files perf reads one line of. Returns the byte count, or -1
- * when it is not a regular file that can be read.
+ * added), for files perf reads one line of. Returns the byte count, -EINVAL
+ * when it is not a regular file, or the -errno of reading it.
  */
 static ssize_t read_head(int dirfd, const char *name, char *buf, size_t size)
 {
@@ -174,10 +174,10 @@ static ssize_t read_head(int dirfd, const char *name, char *buf, size_t size)
 	/* O_NONBLOCK: a FIFO must not hang us (perf would block forever). */
 	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
-		return -1;
+		return -errno;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return -1;
+		return -EINVAL;
 	}
 	while (len < size - 1) {
 		ssize_t n = read(fd, buf + len, size - 1 - len);
@@ -185,8 +185,9 @@ static ssize_t read_head(int dirfd, const char *name, char *buf, size_t size)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
+			n = -errno;
 			close(fd);
-			return -1;
+			return n;
 		}
 		if (n == 0)
 			break;
