@@ -36,8 +36,7 @@ static int cpulist__num(const char *s, size_t len, size_t *pos, uint32_t limit, 
  * One pass over a trimmed list: validates it and finds the highest CPU; with
  * bits set, also marks every CPU. Run twice so the bitmap is sized exactly.
  */
-static int cpulist__walk(const char *s, size_t len, uint32_t limit, uint64_t *bits,
-			 uint32_t *maxp)
+static int cpulist__walk(const char *s, size_t len, uint32_t limit, uint64_t *bits, uint32_t *maxp)
 {
 	uint32_t a, b, max = 0;
 	size_t pos = 0;

@@ -148,8 +148,7 @@ int elf__open(struct elf_file *ef, const struct elf_src *src)
 	return 0;
 }
 
-int elf__read(const struct elf_file *ef, uint64_t off, uint64_t len, uint64_t cap,
-	      uint8_t **out)
+int elf__read(const struct elf_file *ef, uint64_t off, uint64_t len, uint64_t cap, uint8_t **out)
 {
 	uint8_t *buf;
 	int err;
@@ -241,8 +240,8 @@ uint32_t elf__shstrndx(const struct elf_file *ef, const uint8_t *tab)
 	return (uint32_t)sh0.link;
 }
 
-int elf__read_strtab(const struct elf_file *ef, const uint8_t *tab, uint64_t cap,
-		     uint8_t **strtab, uint64_t *size)
+int elf__read_strtab(const struct elf_file *ef, const uint8_t *tab, uint64_t cap, uint8_t **strtab,
+		     uint64_t *size)
 {
 	uint32_t idx = elf__shstrndx(ef, tab);
 	struct elf_shdr sh;

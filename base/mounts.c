@@ -57,8 +57,8 @@ int mounts__unescape(const char *s, size_t len, const char *suffix, char *buf, s
 	for (size_t i = 0; i < len; i++) {
 		char c = s[i];
 
-		if (c == '\\' && i + 3 < len && is_octal(s[i + 1], '3') && is_octal(s[i + 2], '7') &&
-		    is_octal(s[i + 3], '7')) {
+		if (c == '\\' && i + 3 < len && is_octal(s[i + 1], '3') &&
+		    is_octal(s[i + 2], '7') && is_octal(s[i + 3], '7')) {
 			c = (char)((s[i + 1] - '0') << 6 | (s[i + 2] - '0') << 3 |
 				   (s[i + 3] - '0'));
 			i += 3;

@@ -101,7 +101,8 @@ static void walk_sections(const struct elf_file *ef, const uint8_t *tab, struct 
 	for (unsigned int n = 0; n < 3 && strtab; n++) {
 		for (uint32_t i = 0; i < ef->shnum; i++) {
 			elf__shdr(ef, tab, i, &s);
-			if (s.type == ELF_SHT_NOBITS || !elf__name_is(strtab, strsz, s.name, names[n]))
+			if (s.type == ELF_SHT_NOBITS ||
+			    !elf__name_is(strtab, strsz, s.name, names[n]))
 				continue;
 			tried[nr_tried++] = i;
 			if (walk_done(walk_area(ef, s.offset, s.size, s.align, bid), result))

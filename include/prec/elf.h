@@ -88,8 +88,7 @@ int elf__open(struct elf_file *ef, const struct elf_src *src);
  * success, also for len 0). Returns 0, -EINVAL when the range lies outside the
  * input or len > cap, -ENOMEM, or the reader's -errno.
  */
-int elf__read(const struct elf_file *ef, uint64_t off, uint64_t len, uint64_t cap,
-	      uint8_t **out);
+int elf__read(const struct elf_file *ef, uint64_t off, uint64_t len, uint64_t cap, uint8_t **out);
 
 /*
  * The section header table into a new *tab (caller frees). Returns 0;
@@ -116,8 +115,8 @@ uint32_t elf__shstrndx(const struct elf_file *ef, const uint8_t *tab);
  * (caller frees). Returns 0, -ENOENT when there is no such section (or it is
  * NOBITS), -EINVAL when it lies outside the input or is over cap, -ENOMEM.
  */
-int elf__read_strtab(const struct elf_file *ef, const uint8_t *tab, uint64_t cap,
-		     uint8_t **strtab, uint64_t *size);
+int elf__read_strtab(const struct elf_file *ef, const uint8_t *tab, uint64_t cap, uint8_t **strtab,
+		     uint64_t *size);
 
 /* True when the NUL-terminated name at off of strtab[0..size) is want. */
 bool elf__name_is(const uint8_t *strtab, uint64_t size, uint32_t off, const char *want);

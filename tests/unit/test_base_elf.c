@@ -51,10 +51,10 @@ static void build64(struct img64 *im)
 	im->eh.e_shstrndx = 2;
 	im->ph[0] = (Elf64_Phdr){ PT_LOAD, PF_R | PF_X, 0, 0x400000, 0, 0x1000, 0x2000, 0x1000 };
 	im->ph[1] = (Elf64_Phdr){ PT_GNU_EH_FRAME, PF_R, 0x10, 0x400010, 0, 8, 8, 4 };
-	im->sh[1] = (Elf64_Shdr){ NAME_TEXT, SHT_PROGBITS, SHF_ALLOC, 0x401000, 0x40, 0x20, 0, 0,
-				  16, 0 };
-	im->sh[2] = (Elf64_Shdr){ NAME_SHSTRTAB, SHT_STRTAB, 0, 0, offsetof(struct img64, names),
-				  sizeof(strtab), 0, 0, 1, 0 };
+	im->sh[1] = (Elf64_Shdr){ NAME_TEXT, SHT_PROGBITS, SHF_ALLOC, 0x401000, 0x40, 0x20, 0,
+				  0,	     16,	   0 };
+	im->sh[2] = (Elf64_Shdr){ NAME_SHSTRTAB,  SHT_STRTAB, 0, 0, offsetof(struct img64, names),
+				  sizeof(strtab), 0,	      0, 1, 0 };
 	im->sh[3] = (Elf64_Shdr){ NAME_EH, SHT_PROGBITS, 0, 0x400010, 0x10, 8, 0, 0, 4, 0 };
 	memcpy(im->names, strtab, sizeof(strtab));
 }
@@ -330,8 +330,7 @@ struct note_buf {
 	size_t n;
 };
 
-static void note(struct note_buf *nb, uint32_t namesz, uint32_t descsz, uint32_t type,
-		 size_t body)
+static void note(struct note_buf *nb, uint32_t namesz, uint32_t descsz, uint32_t type, size_t body)
 {
 	memcpy(nb->b + nb->n, &namesz, 4);
 	memcpy(nb->b + nb->n + 4, &descsz, 4);
@@ -392,8 +391,8 @@ static void test_notes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_elf64),	       cmocka_unit_test(test_elf32_swapped),
-		cmocka_unit_test(test_truncated),      cmocka_unit_test(test_hostile_header),
+		cmocka_unit_test(test_elf64),	      cmocka_unit_test(test_elf32_swapped),
+		cmocka_unit_test(test_truncated),     cmocka_unit_test(test_hostile_header),
 		cmocka_unit_test(test_reader_errors), cmocka_unit_test(test_notes),
 	};
 

@@ -83,8 +83,8 @@ static void test_find(void **state)
 	assert_int_equal(mounts__find(text, "cgroup3", buf, sizeof(buf)), -ENOENT);
 	assert_int_equal(mounts__find(text, "cgroup", buf, 4), -ENAMETOOLONG);
 	/* by option: a whole item only */
-	assert_int_equal(mounts__find_opt(text, "cgroup", "perf_event", "cgroup2", buf, sizeof(buf)),
-			 0);
+	assert_int_equal(
+		mounts__find_opt(text, "cgroup", "perf_event", "cgroup2", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "/c/perf");
 	assert_int_equal(mounts__find_opt(text, "cgroup", "perf", NULL, buf, sizeof(buf)), -ENOENT);
 	assert_int_equal(mounts__find_opt(text, "cgroup", "perf", "cgroup2", buf, sizeof(buf)), 0);
@@ -144,7 +144,8 @@ static void test_tracefs_rule(void **state)
 		{ "sysfs /sys sysfs rw 0 0\nnone /sys/kernel/tracing tracefs rw,relatime 0 0\n", 0,
 		  "/sys/kernel/tracing", false },
 		/* debugfs only: its tracing/ directory */
-		{ "debugfs /sys/kernel/debug debugfs rw 0 0\n", 0, "/sys/kernel/debug/tracing", true },
+		{ "debugfs /sys/kernel/debug debugfs rw 0 0\n", 0, "/sys/kernel/debug/tracing",
+		  true },
 		/* tracefs wins over an earlier debugfs */
 		{ "debugfs /sys/kernel/debug debugfs rw 0 0\ntracefs /t tracefs rw 0 0", 0, "/t",
 		  false },

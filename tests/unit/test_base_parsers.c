@@ -279,8 +279,9 @@ static void test_number_helpers(void **state)
 		int d = hex__digit((char)c);
 		const char *pos = c ? strchr("0123456789abcdef", c) : NULL;
 		const char *upos = c ? strchr("0123456789ABCDEF", c) : NULL;
-		int want = pos ? (int)(pos - "0123456789abcdef") :
-			   upos ? (int)(upos - "0123456789ABCDEF") : -1;
+		int want = pos	? (int)(pos - "0123456789abcdef") :
+			   upos ? (int)(upos - "0123456789ABCDEF") :
+				  -1;
 
 		if (d != want)
 			fail_msg("hex__digit(%d) = %d, want %d", c, d, want);
@@ -318,9 +319,9 @@ static void test_number_helpers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cpulist_table),  cmocka_unit_test(test_cpulist_members),
-		cmocka_unit_test(test_cpulist_limit),  cmocka_unit_test(test_cpulist_overlong),
-		cmocka_unit_test(test_u64_table),      cmocka_unit_test(test_number_helpers),
+		cmocka_unit_test(test_cpulist_table), cmocka_unit_test(test_cpulist_members),
+		cmocka_unit_test(test_cpulist_limit), cmocka_unit_test(test_cpulist_overlong),
+		cmocka_unit_test(test_u64_table),     cmocka_unit_test(test_number_helpers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
