@@ -2,7 +2,7 @@
 /*
  * libFuzzer harness for sysinfo's cpu-list and number parsers: any bytes in,
  * no crash, no leak, and an accepted list must agree with itself.
- * Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -I include -I . tests/fuzz/fuzz_cpulist.c sysinfo/fsread.c -o fuzz_cpulist
+ * Built and run by the suite: see CMakeLists.txt here.
  */
 #include <stddef.h>
 #include <stdint.h>
