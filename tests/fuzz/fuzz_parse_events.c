@@ -29,7 +29,7 @@ static void check_ok(const struct event_specs *specs, int first)
 		const struct event_spec *s = &specs->v[i];
 		int l = s->leader;
 
-		if (!s->name || s->attr.size != sizeof(s->attr) || s->attr.precise_ip > 3 ||
+		if (!s->name || s->attr.size != sizeof(s->attr) ||
 		    s->name_from_attr || s->filter)
 			abort();
 		if (l < first || l > i || specs->v[l].leader != l || specs->v[l].nr_members < 1 ||

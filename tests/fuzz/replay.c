@@ -62,8 +62,8 @@ static int replay__read(const char *path, uint8_t **bufp, size_t *sizep)
 
 static int replay__file(const char *path)
 {
-	uint8_t *buf;
-	size_t size;
+	uint8_t *buf = NULL;
+	size_t size = 0;
 	int err = replay__read(path, &buf, &size);
 
 	if (err) {
