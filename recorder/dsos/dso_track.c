@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The build-id hit set (dso_track.h), its cold half: the DSO and process
- * tables, the side-band records that build the maps, the writer's stream and
- * the ring, and the end, where the hit DSOs' build-ids are read. Samples and
- * the pending set are in dso_hits.c.
+ * The build-id hit set (dso_track.h), its entry and cold half: the
+ * tracker's lifecycle, the side-band records that build the maps, the
+ * writer's stream and the ring, and the end, where the hit DSOs' build-ids
+ * are read. Samples and the pending set are in dso_hits.c, the DSO and
+ * process tables in dso_table.c; both are below this file.
  *
  * What is written is perf 6.1's machine__write_buildid_table(): every hit
  * DSO that has a build-id, plus "[vdso]" whenever a process mapped it; pid -1
@@ -40,20 +41,6 @@ int dso_track__layout(uint64_t st, bool sample_id_all, struct dso_track_layout *
 	return 0;
 }
 
-static uint32_t hash_str(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 16777619u;
-	return h;
-}
-
-static uint32_t hash_pid(uint32_t pid)
-{
-	return (uint32_t)(((uint64_t)pid * 0x9e3779b97f4a7c15ULL) >> 32);
-}
-
 int dso_track__new(struct dso_track **out, const struct dso_track_layout *l)
 {
 	struct dso_track *t;
@@ -67,12 +54,8 @@ int dso_track__new(struct dso_track **out, const struct dso_track_layout *l)
 	t->l = *l;
 	t->kernel.pid = (uint32_t)-1;
 	t->kernel_start = 1ULL << 63;
-	t->dso_buckets = 256;
-	t->proc_buckets = 256;
-	t->dso_hash = calloc(t->dso_buckets, sizeof(*t->dso_hash));
-	t->proc_hash = calloc(t->proc_buckets, sizeof(*t->proc_hash));
 	t->carry = malloc(RECORD_MAX);
-	if (!t->dso_hash || !t->proc_hash || !t->carry) {
+	if (dso_track_tables_init(t) || !t->carry) {
 		dso_track__delete(t);
 		return -ENOMEM;
 	}
@@ -96,30 +79,12 @@ void dso_track__set_buildids(struct dso_track *t, enum dso_track_buildids which)
 	t->which = which;
 }
 
-static void proc__free(struct proc *p)
-{
-	dso_maps__exit(&p->maps);
-	free(p);
-}
-
 void dso_track__delete(struct dso_track *t)
 {
 	if (!t)
 		return;
-	for (uint32_t b = 0; t->proc_hash && b < t->proc_buckets; b++) {
-		for (struct proc *p = t->proc_hash[b], *n; p; p = n) {
-			n = p->hnext;
-			proc__free(p);
-		}
-	}
+	dso_track_tables_exit(t);
 	dso_maps__exit(&t->kernel.maps);
-	for (uint32_t i = 0; i < t->nr_dsos; i++) {
-		free(t->dsos[i]->name);
-		free(t->dsos[i]);
-	}
-	free(t->dsos);
-	free(t->dso_hash);
-	free(t->proc_hash);
 	free(t->pend);
 	free(t->pend_tmp);
 	free(t->carry);
@@ -127,153 +92,6 @@ void dso_track__delete(struct dso_track *t)
 	free(t->out);
 	free(t->sys_dir);
 	free(t);
-}
-
-/* ---- DSOs, by name ---- */
-
-static enum dso_kind dso_kind_of(const char *name, bool kernel_space)
-{
-	if (kernel_space) {
-		if (!strncmp(name, KERNEL_DSO_NAME, strlen(KERNEL_DSO_NAME)))
-			return DSO_KERNEL;
-		if (!strncmp(name, "[guest.kernel", 13))
-			return DSO_OTHER;
-		return DSO_MODULE;
-	}
-	if (!strcmp(name, VDSO_NAME))
-		return DSO_VDSO;
-	return name[0] == '/' ? DSO_FILE : DSO_OTHER;
-}
-
-static int dso_rehash(struct dso_track *t)
-{
-	uint32_t nb = t->dso_buckets * 2;
-	struct dso **h = calloc(nb, sizeof(*h));
-
-	if (!h)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < t->nr_dsos; i++) {
-		struct dso *d = t->dsos[i];
-
-		d->hnext = h[d->hash & (nb - 1)];
-		h[d->hash & (nb - 1)] = d;
-	}
-	free(t->dso_hash);
-	t->dso_hash = h;
-	t->dso_buckets = nb;
-	return 0;
-}
-
-struct dso *dso_track_dso(struct dso_track *t, const char *name, bool kernel_space)
-{
-	enum dso_kind kind = dso_kind_of(name, kernel_space);
-	uint32_t h;
-	struct dso *d;
-
-	if (kind == DSO_KERNEL)
-		name = KERNEL_DSO_NAME;
-	h = hash_str(name);
-	for (d = t->dso_hash[h & (t->dso_buckets - 1)]; d; d = d->hnext)
-		if (d->hash == h && !strcmp(d->name, name))
-			return d;
-	if (t->nr_dsos == t->cap_dsos) {
-		uint32_t cap = t->cap_dsos ? t->cap_dsos * 2 : 64;
-		struct dso **v = realloc(t->dsos, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		t->dsos = v;
-		t->cap_dsos = cap;
-	}
-	if (t->nr_dsos >= t->dso_buckets && dso_rehash(t))
-		return NULL;
-	d = calloc(1, sizeof(*d));
-	if (!d || !(d->name = strdup(name))) {
-		free(d);
-		return NULL;
-	}
-	d->hash = h;
-	d->kind = (uint8_t)kind;
-	d->hnext = t->dso_hash[h & (t->dso_buckets - 1)];
-	t->dso_hash[h & (t->dso_buckets - 1)] = d;
-	t->dsos[t->nr_dsos++] = d;
-	return d;
-}
-
-/* ---- processes, by pid ---- */
-
-struct proc *dso_track_proc(struct dso_track *t, uint32_t pid)
-{
-	struct proc *p;
-
-	if (t->last && t->last->pid == pid)
-		return t->last;
-	for (p = t->proc_hash[hash_pid(pid) & (t->proc_buckets - 1)]; p; p = p->hnext)
-		if (p->pid == pid)
-			break;
-	if (p)
-		t->last = p;
-	return p;
-}
-
-static int proc_rehash(struct dso_track *t)
-{
-	uint32_t nb = t->proc_buckets * 2;
-	struct proc **h = calloc(nb, sizeof(*h));
-
-	if (!h)
-		return -ENOMEM;
-	for (uint32_t b = 0; b < t->proc_buckets; b++) {
-		for (struct proc *p = t->proc_hash[b], *n; p; p = n) {
-			n = p->hnext;
-			p->hnext = h[hash_pid(p->pid) & (nb - 1)];
-			h[hash_pid(p->pid) & (nb - 1)] = p;
-		}
-	}
-	free(t->proc_hash);
-	t->proc_hash = h;
-	t->proc_buckets = nb;
-	return 0;
-}
-
-/* The live process pid; a dead one of that pid is taken over (pid reuse). */
-static struct proc *proc_findnew(struct dso_track *t, uint32_t pid)
-{
-	struct proc *p = dso_track_proc(t, pid);
-
-	if (p) {
-		if (p->dead) {
-			p->dead = false; /* left on the dead list: skipped there */
-			p->exec_seen = false;
-			dso_maps__drop_older(&p->maps, 0);
-		}
-		return p;
-	}
-	if (t->nr_procs >= t->proc_buckets && proc_rehash(t))
-		return NULL;
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return NULL;
-	p->pid = pid;
-	p->hnext = t->proc_hash[hash_pid(pid) & (t->proc_buckets - 1)];
-	t->proc_hash[hash_pid(pid) & (t->proc_buckets - 1)] = p;
-	t->nr_procs++;
-	t->last = p;
-	return p;
-}
-
-void dso_track_proc_drop(struct dso_track *t, struct proc *p)
-{
-	struct proc **pp = &t->proc_hash[hash_pid(p->pid) & (t->proc_buckets - 1)];
-
-	while (*pp && *pp != p)
-		pp = &(*pp)->hnext;
-	if (*pp)
-		*pp = p->hnext;
-	t->nr_procs--;
-	if (t->last == p)
-		t->last = NULL;
-	proc__free(p);
 }
 
 /* ---- records ---- */
@@ -315,7 +133,7 @@ static void on_mmap(struct dso_track *t, uint32_t pid, uint16_t misc, uint64_t s
 
 	if (!len || (cpumode != PERF_RECORD_MISC_KERNEL && cpumode != PERF_RECORD_MISC_USER))
 		return; /* guests and hypervisors are not followed */
-	p = kernel_space ? &t->kernel : proc_findnew(t, pid);
+	p = kernel_space ? &t->kernel : dso_track_proc_findnew(t, pid);
 	d = p ? dso_track_dso(t, name, kernel_space) : NULL;
 	if (!d || dso_maps__insert_file(&p->maps, start, end, pgoff, time, d)) {
 		t->st.nomem++;
@@ -336,7 +154,7 @@ static void on_fork(struct dso_track *t, uint16_t misc, uint32_t pid, uint32_t p
 
 	if (pid == ppid)
 		return; /* a thread: it shares its process's maps */
-	child = proc_findnew(t, pid);
+	child = dso_track_proc_findnew(t, pid);
 	if (!child) {
 		t->st.nomem++;
 		return;
@@ -364,7 +182,7 @@ static void on_fork(struct dso_track *t, uint16_t misc, uint32_t pid, uint32_t p
 
 static void on_exec(struct dso_track *t, uint32_t pid, uint64_t time)
 {
-	struct proc *p = proc_findnew(t, pid);
+	struct proc *p = dso_track_proc_findnew(t, pid);
 
 	if (!p) {
 		t->st.nomem++;

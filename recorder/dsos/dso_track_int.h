@@ -2,8 +2,10 @@
 #ifndef PREC_RECORDER_DSO_TRACK_INT_H
 #define PREC_RECORDER_DSO_TRACK_INT_H
 /*
- * The tracker's insides, shared by dso_track.c (tables, records, the end)
- * and dso_hits.c (samples, the pending set, the end of a pass).
+ * The tracker's insides, shared by its three files, in one-way order:
+ * dso_track.c (the entry: lifecycle, records, the end) uses dso_hits.c
+ * (samples, the pending set, the end of a pass), and both use dso_table.c
+ * (the DSO and process tables).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -25,10 +27,20 @@ enum dso_kind {
 	DSO_MODULE,
 };
 
+/* A node of a chained hash table, embedded in what it indexes. */
+struct hnode {
+	struct hnode *next;
+	uint32_t hash;
+};
+
+struct htab {
+	struct hnode **b;
+	uint32_t nb, n; /* buckets (a power of two), nodes */
+};
+
 struct dso {
 	char *name;
-	struct dso *hnext;
-	uint32_t hash;
+	struct hnode node; /* in dso_track.dso_names */
 	uint8_t kind;
 	bool hit;
 	bool has_bid; /* from an MMAP2 that carried it */
@@ -42,7 +54,7 @@ struct proc {
 	bool exec_seen;
 	bool on_dead_list;
 	uint64_t dead_pass;
-	struct proc *hnext;
+	struct hnode node; /* in dso_track.proc_pids */
 	struct proc *dead_next;
 	struct dso_maps maps;
 };
@@ -61,11 +73,9 @@ struct dso_track {
 
 	struct dso **dsos; /* first-seen order: the order written */
 	uint32_t nr_dsos, cap_dsos;
-	struct dso **dso_hash;
-	uint32_t dso_buckets;
+	struct htab dso_names;
 
-	struct proc **proc_hash;
-	uint32_t proc_buckets, nr_procs;
+	struct htab proc_pids;
 	struct proc kernel; /* pid -1: the kernel and its modules */
 	struct proc *last; /* the last process looked up */
 	struct proc *dead; /* the processes whose leader exited */
@@ -86,6 +96,14 @@ struct dso_track {
 	struct dso_track_stats st;
 };
 
+/* dso_table.c */
+
+/* Makes both tables empty. 0 or -ENOMEM (dso_track_tables_exit frees the part made). */
+int dso_track_tables_init(struct dso_track *t);
+
+/* Frees every process and DSO and both tables. */
+void dso_track_tables_exit(struct dso_track *t);
+
 /* The DSO called name (the kernel's under one name, however its map is
  * called), made on first sight. NULL on allocation failure. */
 struct dso *dso_track_dso(struct dso_track *t, const char *name, bool kernel_space);
@@ -93,10 +111,16 @@ struct dso *dso_track_dso(struct dso_track *t, const char *name, bool kernel_spa
 /* The process pid (live or dead), or NULL. */
 struct proc *dso_track_proc(struct dso_track *t, uint32_t pid);
 
+/* The live process pid, made on first sight; a dead one of that pid is
+ * taken over (pid reuse). NULL on allocation failure. */
+struct proc *dso_track_proc_findnew(struct dso_track *t, uint32_t pid);
+
 /* Takes p out of the table and frees it. */
 void dso_track_proc_drop(struct dso_track *t, struct proc *p);
 
-/* Looks every pending sample up again (dso_hits.c). */
+/* dso_hits.c */
+
+/* Looks every pending sample up again. */
 void dso_track_pend_retry(struct dso_track *t);
 
 #endif

@@ -1,6 +1,12 @@
 #ifndef PREC_RECORDER_PARSE_EVENTS_INT_H
 #define PREC_RECORDER_PARSE_EVENTS_INT_H
-/* Shared between the -e grammar's files: parse_events.c, parse_terms.c, hw_cache.c. */
+/*
+ * The -e grammar's internal interface, by layer, each using only those
+ * before it: the shared state (pe_state.c), then cache names (hw_cache.c),
+ * modifiers (parse_mods.c) and terms (parse_terms.c), then one event
+ * (parse_event.c); parse_events.c, the entry, is declared in
+ * prec/parse_events.h.
+ */
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,6 +38,8 @@ struct pe_state {
 	struct pmus pmus;
 };
 
+/* pe_state.c: the state, errors, the event table, the symbol names. */
+
 /*
  * Writes "<fmt ...> at offset OFF (<hint>)" into st->err (no hint: no
  * parentheses). Always returns -EINVAL, for `return pe_error(...)`.
@@ -46,25 +54,6 @@ static inline bool is_delim(char c, bool in_group)
 {
 	return c == '\0' || c == ',' || (in_group && c == '}');
 }
-
-/* Parses one event (with its terms and modifiers) at *p, leaving *p at its end. */
-int parse_event(struct pe_state *st, size_t *p, bool in_group);
-
-/*
- * Reads modifiers at *p up to the event's end and applies them to the
- * events from first on, as their own (group false) or as their group's.
- */
-int parse_mods(struct pe_state *st, size_t *p, int first, size_t ev_off, bool in_group, bool group);
-
-/*
- * Checks len bytes of modifiers at s (offset off; the event starts at
- * ev_off) as perf does: known letters, each once but p, at most ppp.
- * 0 or -EINVAL with st->err set.
- */
-int pe_mods__check(struct pe_state *st, const char *m, size_t len, size_t off, size_t ev_off);
-
-/* Whether len bytes at s are all modifier letters (so sys:name is no tracepoint). */
-bool pe_mods__all_letters(const char *s, size_t len);
 
 /* The symbolic event named by len bytes at name, or NULL. */
 const struct pe_symbol *pe_symbol__find(const char *name, size_t len);
@@ -81,11 +70,32 @@ void pe_state__truncate(struct pe_state *st, int first);
 /* The tracefs root (looked up on first use), or NULL when there is none. */
 const char *pe_state__tracefs(struct pe_state *st);
 
+/* Sets attr to perf's defaults for a new event of type/config (host only). */
+void pe_attr__init(struct perf_event_attr *attr, uint32_t type, uint64_t config);
+
 /* Appends a new event with perf's attr defaults; NULL on ENOMEM. */
 struct pe_event *pe_event__new(struct pe_state *st, uint32_t type, uint64_t config);
 
 /* The PMUs below the sysfs root (loaded on first use); NULL when there are none. */
 const struct pmus *pe_state__pmus(struct pe_state *st);
+
+/* The symbolic events: hardware, software (perf's lexer names and aliases). */
+struct pe_symbol {
+	const char *name;
+	const char *alias; /* NULL when none */
+	const char *perf_name; /* the name perf derives from the attr, when not name */
+	uint32_t type;
+	uint64_t config;
+};
+
+extern const struct pe_symbol pe_symbols[];
+extern const size_t pe_nr_symbols;
+
+/* perf stat's tool events; perf record opens them as software dummies. */
+extern const char *const pe_tool_events[];
+extern const size_t pe_nr_tool_events;
+
+/* parse_terms.c: the terms between a PMU's slashes. */
 
 /* The term keywords perf 6.1 knows (parse-events.l's config state). */
 enum pe_term_kind {
@@ -154,6 +164,8 @@ int pe_terms__apply_pmu(struct pe_state *st, struct pe_event *ev, const struct p
 /* The valid-terms list perf prints, for a PMU (its formats first) or none. */
 void pe_terms__valid(char *buf, size_t size, const struct pmu *pmu, bool tracepoint);
 
+/* hw_cache.c: hardware cache event names. */
+
 /*
  * A hardware cache event name (L1-dcache-load-misses, LLC-loads, ...).
  * Returns 1 and sets *config when word (len bytes) is one, 0 when it is
@@ -163,23 +175,30 @@ void pe_terms__valid(char *buf, size_t size, const struct pmu *pmu, bool tracepo
 int hw_cache__parse(struct pe_state *st, const char *word, size_t len, size_t off,
 		    uint64_t *config);
 
-/* The symbolic events: hardware, software (perf's lexer names and aliases). */
-struct pe_symbol {
-	const char *name;
-	const char *alias; /* NULL when none */
-	const char *perf_name; /* the name perf derives from the attr, when not name */
-	uint32_t type;
-	uint64_t config;
-};
-
-extern const struct pe_symbol pe_symbols[];
-extern const size_t pe_nr_symbols;
-
-/* perf stat's tool events; perf record opens them as software dummies. */
-extern const char *const pe_tool_events[];
-extern const size_t pe_nr_tool_events;
-
 /* Calls fn for every cache event perf lists (valid type/op/result). */
 void hw_cache__for_each(void (*fn)(void *arg, const char *name, uint64_t config), void *arg);
+
+/* parse_mods.c: modifiers. */
+
+/*
+ * Reads modifiers at *p up to the event's end and applies them to the
+ * events from first on, as their own (group false) or as their group's.
+ */
+int parse_mods(struct pe_state *st, size_t *p, int first, size_t ev_off, bool in_group, bool group);
+
+/*
+ * Checks len bytes of modifiers at s (offset off; the event starts at
+ * ev_off) as perf does: known letters, each once but p, at most ppp.
+ * 0 or -EINVAL with st->err set.
+ */
+int pe_mods__check(struct pe_state *st, const char *m, size_t len, size_t off, size_t ev_off);
+
+/* Whether len bytes at s are all modifier letters (so sys:name is no tracepoint). */
+bool pe_mods__all_letters(const char *s, size_t len);
+
+/* parse_event.c: one event. */
+
+/* Parses one event (with its terms and modifiers) at *p, leaving *p at its end. */
+int parse_event(struct pe_state *st, size_t *p, bool in_group);
 
 #endif

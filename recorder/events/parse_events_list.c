@@ -7,29 +7,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "prec/tracepoint.h"
 #include "parse_events_int.h"
-#include "sys.h"
 
-bool parse_events__supported(const struct perf_event_attr *attr)
+void parse_events__print_known(void *stream)
 {
-	struct perf_event_attr a = *attr;
-	int fd;
+	FILE *f = stream;
 
-	a.size = sizeof(a);
-	a.disabled = 1;
-	fd = sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0 && errno == EACCES) {
-		/* perf_event_paranoid 2: try again for user space only, as perf. */
-		a.exclude_kernel = 1;
-		fd = sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	for (size_t i = 0; i < pe_nr_symbols; i++) {
+		const struct pe_symbol *s = &pe_symbols[i];
+
+		fprintf(f, "  %s%s%s%s\n", s->name, s->alias ? " OR " : "",
+			s->alias ? s->alias : "",
+			s->type == PERF_TYPE_HARDWARE ? "  [Hardware event]" :
+							"  [Software event]");
 	}
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
+	fprintf(f, "  (and cache events, rNNN, PMU/terms/, sys:tracepoint, mem:ADDR, {groups}: "
+		   "see 'prec --list-events')\n");
 }
 
 static void print_entry(FILE *f, const char *name, const char *kind)

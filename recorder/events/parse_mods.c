@@ -5,6 +5,7 @@
  * suffix perf derives back from an attr (evsel__add_modifiers).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,6 +49,20 @@ int pe_mods__check(struct pe_state *st, const char *m, size_t len, size_t off, s
 		return pe_error(st, off, MODS_ACCEPTED, "too many modifiers in '%.*s'", ev_len, ev);
 	return 0;
 }
+
+/* The letters that only turn their own flag on. */
+static const struct {
+	char letter;
+	size_t field; /* offset of an int in struct modifiers */
+} flag_mods[] = {
+	{ 'I', offsetof(struct modifiers, eI) },
+	{ 'P', offsetof(struct modifiers, precise_max) },
+	{ 'S', offsetof(struct modifiers, sample_read) },
+	{ 'D', offsetof(struct modifiers, pinned) },
+	{ 'e', offsetof(struct modifiers, exclusive) },
+	{ 'W', offsetof(struct modifiers, weak) },
+	{ 'b', offsetof(struct modifiers, bpf) },
+};
 
 /* perf's get_event_modifier: from scratch (base NULL) or over a group member. */
 static void mods__compute(const char *m, size_t len, const struct pe_event *base,
@@ -96,31 +111,15 @@ static void mods__compute(const char *m, size_t len, const struct pe_event *base
 			else
 				o->eH = 0;
 			break;
-		case 'I':
-			o->eI = 1;
-			break;
 		case 'p':
 			o->precise++;
 			if (!o->exclude_GH)
 				o->eG = 1;
 			break;
-		case 'P':
-			o->precise_max = 1;
-			break;
-		case 'S':
-			o->sample_read = 1;
-			break;
-		case 'D':
-			o->pinned = 1;
-			break;
-		case 'e':
-			o->exclusive = 1;
-			break;
-		case 'W':
-			o->weak = 1;
-			break;
-		case 'b':
-			o->bpf = 1;
+		default:
+			for (size_t f = 0; f < sizeof(flag_mods) / sizeof(flag_mods[0]); f++)
+				if (flag_mods[f].letter == m[i])
+					*(int *)((char *)o + flag_mods[f].field) = 1;
 			break;
 		}
 	}

@@ -19,30 +19,31 @@
 struct term_keyword {
 	const char *name;
 	bool is_str; /* takes a string value, else a number */
+	uint32_t set; /* the EVENT_TERM_* bit it sets (0: an attr field or the name) */
 };
 
 /* perf 6.1's keywords, in the order its "valid terms" list prints them. */
 static const struct term_keyword keywords[PE_TERM_MAX] = {
-	[PE_TERM_CONFIG] = { "config", false },
-	[PE_TERM_CONFIG1] = { "config1", false },
-	[PE_TERM_CONFIG2] = { "config2", false },
-	[PE_TERM_NAME] = { "name", true },
-	[PE_TERM_PERIOD] = { "period", false },
-	[PE_TERM_FREQ] = { "freq", false },
-	[PE_TERM_BRANCH_TYPE] = { "branch_type", true },
-	[PE_TERM_TIME] = { "time", false },
-	[PE_TERM_CALLGRAPH] = { "call-graph", true },
-	[PE_TERM_STACKSIZE] = { "stack-size", false },
-	[PE_TERM_NOINHERIT] = { "no-inherit", false },
-	[PE_TERM_INHERIT] = { "inherit", false },
-	[PE_TERM_MAX_STACK] = { "max-stack", false },
-	[PE_TERM_MAX_EVENTS] = { "nr", false },
-	[PE_TERM_NOOVERWRITE] = { "no-overwrite", false },
-	[PE_TERM_OVERWRITE] = { "overwrite", false },
-	[PE_TERM_PERCORE] = { "percore", false },
-	[PE_TERM_AUX_OUTPUT] = { "aux-output", false },
-	[PE_TERM_AUX_SAMPLE_SIZE] = { "aux-sample-size", false },
-	[PE_TERM_METRIC_ID] = { "metric-id", true },
+	[PE_TERM_CONFIG] = { "config", false, 0 },
+	[PE_TERM_CONFIG1] = { "config1", false, 0 },
+	[PE_TERM_CONFIG2] = { "config2", false, 0 },
+	[PE_TERM_NAME] = { "name", true, 0 },
+	[PE_TERM_PERIOD] = { "period", false, EVENT_TERM_PERIOD },
+	[PE_TERM_FREQ] = { "freq", false, EVENT_TERM_FREQ },
+	[PE_TERM_BRANCH_TYPE] = { "branch_type", true, EVENT_TERM_BRANCH_TYPE },
+	[PE_TERM_TIME] = { "time", false, EVENT_TERM_TIME },
+	[PE_TERM_CALLGRAPH] = { "call-graph", true, EVENT_TERM_CALLGRAPH },
+	[PE_TERM_STACKSIZE] = { "stack-size", false, EVENT_TERM_STACKSIZE },
+	[PE_TERM_NOINHERIT] = { "no-inherit", false, EVENT_TERM_INHERIT },
+	[PE_TERM_INHERIT] = { "inherit", false, EVENT_TERM_INHERIT },
+	[PE_TERM_MAX_STACK] = { "max-stack", false, EVENT_TERM_MAX_STACK },
+	[PE_TERM_MAX_EVENTS] = { "nr", false, EVENT_TERM_MAX_EVENTS },
+	[PE_TERM_NOOVERWRITE] = { "no-overwrite", false, EVENT_TERM_OVERWRITE },
+	[PE_TERM_OVERWRITE] = { "overwrite", false, EVENT_TERM_OVERWRITE },
+	[PE_TERM_PERCORE] = { "percore", false, EVENT_TERM_PERCORE },
+	[PE_TERM_AUX_OUTPUT] = { "aux-output", false, EVENT_TERM_AUX_OUTPUT },
+	[PE_TERM_AUX_SAMPLE_SIZE] = { "aux-sample-size", false, EVENT_TERM_AUX_SAMPLE_SIZE },
+	[PE_TERM_METRIC_ID] = { "metric-id", true, EVENT_TERM_METRIC_ID },
 };
 
 /* The terms config_term_tracepoint lets through. */
@@ -331,6 +332,7 @@ int pe_terms__apply_common(struct pe_state *st, struct pe_event *ev, const struc
 		const struct pe_term *term = &t->v[i];
 		const struct term_keyword *kw = &keywords[term->kind];
 		uint64_t n = term->num;
+		char **str_dst;
 
 		if (term->kind == PE_TERM_USER && pmu_terms_ok)
 			continue;
@@ -349,6 +351,13 @@ int pe_terms__apply_common(struct pe_state *st, struct pe_event *ev, const struc
 			return pe_error(st, term->off, NULL,
 					"term '%s' of %s expects a numeric value, not '%s'",
 					term->key, what, term->str);
+		/* The string terms but branch_type= keep their text. */
+		str_dst = term->kind == PE_TERM_NAME	  ? &spec->name :
+			  term->kind == PE_TERM_CALLGRAPH ? &et->call_graph :
+			  term->kind == PE_TERM_METRIC_ID ? &et->metric_id :
+							    NULL;
+		if (str_dst && replace_str(str_dst, term->str))
+			return -ENOMEM;
 		switch (term->kind) {
 		case PE_TERM_CONFIG:
 			spec->attr.config = n;
@@ -359,17 +368,13 @@ int pe_terms__apply_common(struct pe_state *st, struct pe_event *ev, const struc
 		case PE_TERM_CONFIG2:
 			spec->attr.config2 = n;
 			break;
-		case PE_TERM_NAME:
-			if (replace_str(&spec->name, term->str))
-				return -ENOMEM;
-			break;
 		case PE_TERM_PERIOD:
 			et->period = n;
-			et->set = (et->set | EVENT_TERM_PERIOD) & ~EVENT_TERM_FREQ;
+			et->set &= ~EVENT_TERM_FREQ; /* the last of period= and freq= wins */
 			break;
 		case PE_TERM_FREQ:
 			et->freq = n;
-			et->set = (et->set | EVENT_TERM_FREQ) & ~EVENT_TERM_PERIOD;
+			et->set &= ~EVENT_TERM_PERIOD;
 			break;
 		case PE_TERM_BRANCH_TYPE:
 			if (branch_type__parse(term->str, &et->branch_sample_type))
@@ -377,7 +382,6 @@ int pe_terms__apply_common(struct pe_state *st, struct pe_event *ev, const struc
 					st, term->off,
 					"accepted: any any_call any_ret ind_call ind_jmp call cond u k hv in_tx no_tx abort_tx save_type stack hw_index priv no",
 					"unknown branch_type '%s' for %s", term->str, what);
-			et->set |= EVENT_TERM_BRANCH_TYPE;
 			break;
 		case PE_TERM_TIME:
 		case PE_TERM_PERCORE:
@@ -385,44 +389,30 @@ int pe_terms__apply_common(struct pe_state *st, struct pe_event *ev, const struc
 				return pe_error(st, term->off, NULL,
 						"term '%s' of %s expects 0 or 1, not %llu",
 						term->key, what, (unsigned long long)n);
-			if (term->kind == PE_TERM_TIME) {
-				et->time = n;
-				et->set |= EVENT_TERM_TIME;
-			} else {
-				et->percore = n;
-				et->set |= EVENT_TERM_PERCORE;
-			}
-			break;
-		case PE_TERM_CALLGRAPH:
-			if (replace_str(&et->call_graph, term->str))
-				return -ENOMEM;
-			et->set |= EVENT_TERM_CALLGRAPH;
+			*(term->kind == PE_TERM_TIME ? &et->time : &et->percore) = n;
 			break;
 		case PE_TERM_STACKSIZE:
 			et->stack_size = n;
-			et->set |= EVENT_TERM_STACKSIZE;
 			break;
 		case PE_TERM_INHERIT:
 		case PE_TERM_NOINHERIT:
-			et->inherit = (term->kind == PE_TERM_INHERIT) == (n != 0);
-			et->set |= EVENT_TERM_INHERIT;
-			break;
 		case PE_TERM_OVERWRITE:
-		case PE_TERM_NOOVERWRITE:
-			et->overwrite = (term->kind == PE_TERM_OVERWRITE) == (n != 0);
-			et->set |= EVENT_TERM_OVERWRITE;
+		case PE_TERM_NOOVERWRITE: {
+			/* The no- spelling turns the value around (no-inherit=0 inherits). */
+			bool on = (term->kind == PE_TERM_INHERIT ||
+				   term->kind == PE_TERM_OVERWRITE) == (n != 0);
+
+			*(kw->set == EVENT_TERM_INHERIT ? &et->inherit : &et->overwrite) = on;
 			break;
+		}
 		case PE_TERM_MAX_STACK:
 			et->max_stack = n;
-			et->set |= EVENT_TERM_MAX_STACK;
 			break;
 		case PE_TERM_MAX_EVENTS:
 			et->max_events = n;
-			et->set |= EVENT_TERM_MAX_EVENTS;
 			break;
 		case PE_TERM_AUX_OUTPUT:
 			et->aux_output = n != 0;
-			et->set |= EVENT_TERM_AUX_OUTPUT;
 			break;
 		case PE_TERM_AUX_SAMPLE_SIZE:
 			if (n > UINT_MAX)
@@ -430,16 +420,11 @@ int pe_terms__apply_common(struct pe_state *st, struct pe_event *ev, const struc
 						"aux-sample-size %llu of %s is too big",
 						(unsigned long long)n, what);
 			et->aux_sample_size = n;
-			et->set |= EVENT_TERM_AUX_SAMPLE_SIZE;
-			break;
-		case PE_TERM_METRIC_ID:
-			if (replace_str(&et->metric_id, term->str))
-				return -ENOMEM;
-			et->set |= EVENT_TERM_METRIC_ID;
 			break;
 		default:
 			break;
 		}
+		et->set |= kw->set;
 	}
 	return 0;
 }

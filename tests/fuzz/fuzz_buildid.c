@@ -4,7 +4,7 @@
  * image and as a raw run of notes (both alignments, both byte orders); no
  * crash, no read outside the buffer, and a build-id found is 1..20 bytes with
  * zeros after its size.
- * Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -I include tests/fuzz/fuzz_buildid.c writer/buildid.c base/elf.c -o fuzz_buildid
+ * Built and run by the suite: see CMakeLists.txt here.
  */
 #include <errno.h>
 #include <stddef.h>

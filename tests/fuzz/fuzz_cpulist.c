@@ -2,7 +2,7 @@
 /*
  * libFuzzer harness for base's cpu-list and number parsers: any bytes in,
  * no crash, no leak, and an accepted list must agree with itself.
- * Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -I include tests/fuzz/fuzz_cpulist.c base/cpulist.c base/number.c -o fuzz_cpulist
+ * Built and run by the suite: see CMakeLists.txt here.
  */
 #include <stddef.h>
 #include <stdint.h>

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude tests/fuzz/fuzz_options.c recorder/options.c -o /tmp/fuzz_options
 /*
- * libFuzzer harness for the command line (not built by CMake). The input is
- * split at NUL bytes into argv[1..]; argv[0] is "prec". Checks the contract:
- * never exits, one line of err on failure with nothing left allocated, and on
- * success a workload argv that is the NULL-terminated tail of the input.
+ * libFuzzer harness for the command line (built and run by the suite, see
+ * CMakeLists.txt here). The input is split at NUL bytes into argv[1..];
+ * argv[0] is "prec". Checks the contract: never exits, one line of err on
+ * failure with nothing left allocated, and on success a workload argv that is
+ * the NULL-terminated tail of the input, or no command and something to
+ * record (a target, or the whole system as perf does).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -48,10 +49,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		if (err[0])
 			abort();
-		if (!opts.help && !opts.version) {
-			if (opts.argc < 1 || opts.argv + opts.argc != argv + argc ||
-			    opts.argv[opts.argc] != NULL)
+		if (opts.argc) {
+			if (opts.argv + opts.argc != argv + argc || opts.argv[opts.argc] != NULL)
 				abort();
+		} else if (!opts.help && !opts.version && !opts.list_events &&
+			   !opts.system_wide && !opts.pid_list && !opts.tid_list && !opts.uid_str &&
+			   !opts.cpu_list) {
+			abort(); /* no command: a target, or the whole system as perf */
 		}
 		for (int i = 0; i < opts.nr_events; i++) {
 			/* each -e value points into the caller's argv strings */
@@ -61,8 +65,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (opts.freq_max && opts.freq)
 			abort();
-		if (opts.output && (!opts.output[0] || !strcmp(opts.output, "-")))
-			abort();
+		if (opts.output && !opts.output[0])
+			abort(); /* "-" is the pipe; "" is refused */
 	}
 	options__exit(&opts);
 	free(buf);

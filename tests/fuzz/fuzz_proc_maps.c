@@ -3,7 +3,7 @@
  * libFuzzer harness for the /proc/PID/maps line parser: any bytes in, no
  * crash, no read outside the buffer, and an accepted line must agree with
  * itself (name inside the line and before its end, flags as the perms say).
- * Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -I . tests/fuzz/fuzz_proc_maps.c recorder/proc_maps.c -o fuzz_proc_maps
+ * Built and run by the suite: see CMakeLists.txt here.
  */
 #include <stddef.h>
 #include <stdint.h>

@@ -4,7 +4,7 @@
  * features: any bytes in, no crash, no leak, and each result within its
  * contract (numbers that read back, strings trimmed and no longer than the
  * input, caps values at most one fgets line long).
- * Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -I include -I . tests/fuzz/fuzz_sysfs_value.c sysinfo/cache.c sysinfo/pmu.c sysinfo/fsread.c base/number.c base/cpulist.c -o fuzz_sysfs_value
+ * Built and run by the suite: see CMakeLists.txt here.
  */
 #define _GNU_SOURCE /* memmem */
 #include <stddef.h>
