@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "prec/record.h"
+#include "prec/options.h"
 #include "output_opts.h"
 
 struct unit {
@@ -62,8 +62,7 @@ int output_opts__switch(const char *arg, struct record_opts *opts, char *err, si
 {
 	uint64_t v;
 
-	opts->switch_output = true;
-	opts->timestamp_filename = true; /* as perf: rotated files are named by time */
+	opts->switch_output = true; /* implies --timestamp-filename (options__validate) */
 	if (!arg || !strcmp(arg, "signal")) {
 		opts->switch_signal = true;
 		return 0;
@@ -80,6 +79,21 @@ int output_opts__switch(const char *arg, struct record_opts *opts, char *err, si
 		 "invalid --switch-output value '%s' (give signal, a size like 100M or a time like 30s, 5m, 1h)",
 		 arg);
 	return -EINVAL;
+}
+
+/* A size above 0 for --name into *field. 0, or -EINVAL with one line. */
+static int size_value(const char *arg, const char *name, const char *example, uint64_t *field,
+		      char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (output_opts__size(arg, &v) || !v) {
+		snprintf(err, errlen, "invalid --%s value '%s' (give a size like %s; units B, K, M, G)",
+			 name, arg, example);
+		return -EINVAL;
+	}
+	*field = v;
+	return 0;
 }
 
 int output_opts__apply(enum output_opt which, const char *arg, struct record_opts *opts,
@@ -99,23 +113,9 @@ int output_opts__apply(enum output_opt which, const char *arg, struct record_opt
 		opts->switch_max_files = (int)v;
 		return 0;
 	case OUTPUT_OPT_MAX_SIZE:
-		if (output_opts__size(arg, &v) || !v) {
-			snprintf(err, errlen,
-				 "invalid --max-size value '%s' (give a size like 100M; units B, K, M, G)",
-				 arg);
-			return -EINVAL;
-		}
-		opts->max_size = v;
-		return 0;
+		return size_value(arg, "max-size", "100M", &opts->max_size, err, errlen);
 	case OUTPUT_OPT_MMAP_FLUSH:
-		if (output_opts__size(arg, &v) || !v) {
-			snprintf(err, errlen,
-				 "invalid --mmap-flush value '%s' (give a size like 16K; units B, K, M, G)",
-				 arg);
-			return -EINVAL;
-		}
-		opts->mmap_flush = v;
-		return 0;
+		return size_value(arg, "mmap-flush", "16K", &opts->mmap_flush, err, errlen);
 	}
 	return -EINVAL;
 }
@@ -125,13 +125,4 @@ int output_opts__size_plain(const char *s, uint64_t *v)
 	static const struct unit none[] = { { 0, 0 } };
 
 	return parse_tagged(s, none, 1, v);
-}
-
-int output_opts__check(const struct record_opts *opts, char *err, size_t errlen)
-{
-	if (opts->switch_max_files && !opts->switch_output) {
-		snprintf(err, errlen, "--switch-max-files needs --switch-output");
-		return -EINVAL;
-	}
-	return 0;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef PREC_RECORDER_OUTPUT_OPTS_H
 #define PREC_RECORDER_OUTPUT_OPTS_H
-/* --switch-output, --switch-max-files, --max-size, --mmap-flush values. Pure. */
+/* --switch-output, --switch-max-files, --max-size, --mmap-flush values, and
+ * the number and size syntax the other options share. Pure. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,7 +18,7 @@ enum output_opt {
 /* A size: digits with an optional B/K/M/G unit (bare: bytes). 0, -EINVAL, -ERANGE. */
 int output_opts__size(const char *s, uint64_t *bytes);
 
-/* A plain count. 0, -EINVAL, -ERANGE. */
+/* A plain count: digits only, no sign, no unit. 0, -EINVAL, -ERANGE. */
 int output_opts__size_plain(const char *s, uint64_t *v);
 
 /* --switch-output[=signal|SIZE|TIME] (arg NULL: signal). 0, or -EINVAL with one line. */
@@ -26,8 +27,5 @@ int output_opts__switch(const char *arg, struct record_opts *opts, char *err, si
 /* One of the options above with its value into opts. 0, or -EINVAL with one line. */
 int output_opts__apply(enum output_opt which, const char *arg, struct record_opts *opts,
 		       char *err, size_t errlen);
-
-/* Checks between them once all are parsed. 0, or -EINVAL with one line. */
-int output_opts__check(const struct record_opts *opts, char *err, size_t errlen);
 
 #endif

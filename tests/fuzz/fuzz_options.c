@@ -1,23 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude tests/fuzz/fuzz_options.c recorder/options.c -o /tmp/fuzz_options
+// Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Irecorder tests/fuzz/fuzz_options.c recorder/options.c recorder/options_validate.c recorder/output_opts.c recorder/callchain.c recorder/unwind/regs.c base/*.c -o /tmp/fuzz_options
 /*
  * libFuzzer harness for the command line (not built by CMake). The input is
- * split at NUL bytes into argv[1..]; argv[0] is "prec". Checks the contract:
- * never exits, one line of err on failure with nothing left allocated, and on
- * success a workload argv that is the NULL-terminated tail of the input.
+ * split at NUL bytes into argv[1..]; argv[0] is "prec". Checks the contract
+ * of options__parse then options__validate (on a fixed standard output):
+ * never exits, one line of err on failure, nothing left allocated by a failed
+ * parse, a workload argv that is the NULL-terminated tail of the input, and
+ * after validate the defaults resolved.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "prec/record.h"
+#include "prec/options.h"
 
 #define MAX_ARGS 64
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *argv[MAX_ARGS + 2];
+	static const struct options_env env; /* stdout a plain file */
 	struct record_opts opts;
 	char err[256];
 	char *buf = malloc(size + 1);
@@ -45,25 +48,38 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (opts.events || opts.nr_events)
 			abort();
-	} else {
-		if (err[0])
-			abort();
-		if (!opts.help && !opts.version) {
-			if (opts.argc < 1 || opts.argv + opts.argc != argv + argc ||
-			    opts.argv[opts.argc] != NULL)
-				abort();
-		}
-		for (int i = 0; i < opts.nr_events; i++) {
-			/* each -e value points into the caller's argv strings */
-			if ((const char *)opts.events[i] < buf ||
-			    (const char *)opts.events[i] > buf + size)
-				abort();
-		}
-		if (opts.freq_max && opts.freq)
-			abort();
-		if (opts.output && (!opts.output[0] || !strcmp(opts.output, "-")))
+		goto out;
+	}
+	if (err[0])
+		abort();
+	if (opts.argc && (opts.argv + opts.argc != argv + argc || opts.argv[opts.argc] != NULL))
+		abort();
+	for (int i = 0; i < opts.nr_events; i++) {
+		/* each -e value points into the caller's argv strings */
+		if ((const char *)opts.events[i] < buf || (const char *)opts.events[i] > buf + size)
 			abort();
 	}
+	if (opts.freq_max && opts.freq)
+		abort();
+	if (opts.output && !opts.output[0])
+		abort();
+	if (opts.help || opts.version || opts.list_events)
+		goto out;
+	ret = options__validate(&opts, &env, err, sizeof(err));
+	if (ret) {
+		if (ret != -EINVAL || !err[0] || strlen(err) >= sizeof(err))
+			abort();
+		goto out;
+	}
+	/* Final: an output path, a rate, a target. */
+	if (!opts.output || opts.pipe_output != !strcmp(opts.output, "-"))
+		abort();
+	if (!opts.period && !opts.freq && !opts.freq_max)
+		abort();
+	if (!opts.argc && !opts.system_wide && !opts.cpu_list && !opts.pid_list &&
+	    !opts.tid_list && !opts.uid_str)
+		abort();
+out:
 	options__exit(&opts);
 	free(buf);
 	return 0;

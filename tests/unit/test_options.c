@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * options__parse: perf record's option names and meanings, never exits,
- * never prints. Each accepted row lists every field of record_opts it must
- * produce (the others must stay zero); each rejected row the piece of the
- * one-line error it must give.
+ * options__parse and options__validate: perf record's option names and
+ * meanings, never exits, never prints. Each accepted row lists every field of
+ * record_opts it must produce after both (the others must stay zero, the
+ * defaults resolved); each rejected row the piece of the one-line error it
+ * must give, from either. Then validate's own cases: each combination check,
+ * each implied setting, each default, on a fixed standard output.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,9 +20,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "prec/record.h"
+#include "prec/options.h"
 
 #define MAX_ARGS 12
+
+/* A standard output that is a plain file: no -o means perf.data. */
+static const struct options_env plain_stdout;
 
 struct accept_row {
 	const char *args[MAX_ARGS]; /* after argv[0] = "prec", NULL-terminated */
@@ -190,6 +195,14 @@ static void row_label(char *buf, size_t len, const char *const *args)
 		n += (size_t)snprintf(buf + n, len - n, " '%s'", args[i]);
 }
 
+/* -F after validate: as given, else the default unless -c or -F max. */
+static uint64_t want_freq(const struct accept_row *r)
+{
+	if (r->freq || r->freq_max || r->period || r->help || r->version)
+		return r->freq;
+	return 4000;
+}
+
 static uint64_t want_mmap_bytes(const struct accept_row *r)
 {
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
@@ -231,18 +244,24 @@ static bool accept_row__check(size_t i, const struct accept_row *r)
 		return false;
 	}
 	ROW_CHECK(err[0] == '\0', "err '%.40s'", err);
-	if (r->output)
-		ROW_CHECK(opts.output && !strcmp(opts.output, r->output), "output '%s'",
-			  opts.output ? opts.output : "(null)");
-	else
+	ret = options__validate(&opts, &plain_stdout, err, sizeof(err));
+	if (ret) {
+		print_error("row %zu [%s]: validate ret %d err '%s'\n", i, label, ret, err);
+		options__exit(&opts);
+		return false;
+	}
+	if (r->help || r->version)
 		ROW_CHECK(opts.output == NULL, "output '%s'", opts.output);
+	else
+		ROW_CHECK(opts.output && !strcmp(opts.output, r->output ? r->output : "perf.data"),
+			  "output '%s'", opts.output ? opts.output : "(null)");
 	ROW_CHECK(opts.nr_events == nev, "nr_events %d", opts.nr_events);
 	for (int e = 0; e < nev && e < opts.nr_events; e++)
 		ROW_CHECK(!strcmp(opts.events[e], r->events[e]), "event %d '%s'", e,
 			  opts.events[e]);
 	if (!nev)
 		ROW_CHECK(opts.events == NULL, "events %p", (void *)opts.events);
-	ROW_CHECK(opts.freq == r->freq, "freq %" PRIu64, opts.freq);
+	ROW_CHECK(opts.freq == want_freq(r), "freq %" PRIu64, opts.freq);
 	ROW_CHECK(opts.freq_max == r->freq_max, "freq_max %d", opts.freq_max);
 	ROW_CHECK(opts.period == r->period, "period %" PRIu64, opts.period);
 	ROW_CHECK(opts.mmap_bytes == want_mmap_bytes(r), "mmap_bytes %" PRIu64 " want %" PRIu64,
@@ -258,7 +277,6 @@ static bool accept_row__check(size_t i, const struct accept_row *r)
 	if (r->use_clockid)
 		ROW_CHECK(opts.clockid == r->clockid, "clockid %d", opts.clockid);
 	ROW_CHECK(opts.delay_ms == r->delay_ms, "delay_ms %ld", opts.delay_ms);
-	ROW_CHECK(opts.cgroup_fd == -1, "cgroup_fd %d", opts.cgroup_fd);
 #define STR_FIELD(f)                                                                   \
 	ROW_CHECK(r->f ? (opts.f && !strcmp(opts.f, r->f)) : opts.f == NULL, #f " '%s'", \
 		  opts.f ? opts.f : "(null)")
@@ -428,11 +446,16 @@ static bool reject_row__check(size_t i, const struct reject_row *r)
 	row_label(label, sizeof(label), r->args);
 	dirty_stack();
 	ret = options__parse(&opts, argc, argv, err, sizeof(err));
+	if (ret) {
+		/* On a parse failure nothing is left allocated. */
+		ROW_CHECK(opts.events == NULL && opts.nr_events == 0, "events left: %d",
+			  opts.nr_events);
+	} else {
+		ret = options__validate(&opts, &plain_stdout, err, sizeof(err));
+	}
 	ROW_CHECK(ret == -EINVAL, "ret %d", ret);
 	ROW_CHECK(err[0] != '\0' && !strchr(err, '\n'), "err '%s'", err);
 	ROW_CHECK(strstr(err, r->err_has) != NULL, "err '%s' lacks '%s'", err, r->err_has);
-	/* On failure nothing is left allocated. */
-	ROW_CHECK(opts.events == NULL && opts.nr_events == 0, "events left: %d", opts.nr_events);
 	options__exit(&opts);
 	return ok;
 }
@@ -475,7 +498,7 @@ static void test_output_management(void **state)
 		{ { "--max-size", "1000", "true" }, .max_size = 1000 },
 		{ { "--mmap-flush=16K", "true" }, .flush = 16384 },
 		{ { "--timestamp-filename", "true" }, .ts = true },
-		{ { "--overwrite", "true" }, .overwrite = true },
+		{ { "--overwrite", "true" }, .overwrite = true, .tail = true },
 		{ { "--tail-synthesize", "true" }, .tail = true },
 		{ { "--no-buffering", "true" }, .nobuf = true },
 	};
@@ -488,6 +511,7 @@ static void test_output_management(void **state)
 		for (int k = 0; rows[i].args[k]; k++)
 			argv[argc++] = (char *)rows[i].args[k];
 		assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), 0);
+		assert_int_equal(options__validate(&opts, &plain_stdout, err, sizeof(err)), 0);
 		assert_int_equal(opts.switch_signal, rows[i].sig);
 		assert_int_equal(opts.switch_output, rows[i].sig || rows[i].size || rows[i].time_ms);
 		assert_int_equal(opts.switch_size, rows[i].size);
