@@ -672,6 +672,169 @@ static void test_buildid_flags(void **state)
 	}
 }
 
+/* ---- options__validate on its own: what parse accepts, validate judges ---- */
+
+static const struct options_env fifo_stdout = { .stdout_fifo = true };
+static const struct options_env tty_stdout = { .stdout_tty = true };
+static const struct options_env closed_stdout = { .stdout_closed = true };
+
+/* Parses args (they must parse) and validates them against env. */
+static int parse_validate(struct record_opts *opts, const char *const *args,
+			  const struct options_env *env, char *err, size_t errlen)
+{
+	char *argv[MAX_ARGS + 2];
+	int argc = build_argv(argv, args);
+
+	assert_int_equal(options__parse(opts, argc, argv, err, errlen), 0);
+	return options__validate(opts, env, err, errlen);
+}
+
+/* Each combination check: its errno and a piece of its one line. */
+static void test_validate_combinations(void **state)
+{
+	static const struct {
+		const char *args[MAX_ARGS];
+		const struct options_env *env;
+		int ret;
+		const char *err_has;
+	} rows[] = {
+		{ { "-G", "x", "true" }, &plain_stdout, -EINVAL, "-G/--cgroup works per CPU only" },
+		{ { "-p", "1", "-u", "root" }, &plain_stdout, -EINVAL, "only one of -p, -t and -u" },
+		{ { "-t", "1", "-C", "0" }, &plain_stdout, -EINVAL, "exclusive" },
+		{ { "--per-thread", "-C", "0" }, &plain_stdout, -EINVAL, "--per-thread cannot" },
+		{ { "--switch-max-files=1", "true" }, &plain_stdout, -EINVAL,
+		  "--switch-max-files needs --switch-output" },
+		{ { "--timestamp-filename", "-o", "/dev/null", "true" }, &plain_stdout, -EINVAL,
+		  "--timestamp-filename renames the output" },
+		{ { "--unwind=record", "-g", "true" }, &plain_stdout, -EINVAL,
+		  "--unwind=record needs DWARF call graphs" },
+		/* a stream names no files, needs a reader and no terminal */
+		{ { "-o", "-", "--switch-output", "true" }, &plain_stdout, -EINVAL, "not with a pipe" },
+		{ { "--timestamp-filename", "true" }, &fifo_stdout, -EINVAL, "not with a pipe" },
+		{ { "-o", "-", "true" }, &closed_stdout, -EBADF, "standard output is closed" },
+		{ { "-o", "-", "true" }, &tty_stdout, -EINVAL, "standard output is a terminal" },
+		/* the first check that fails is the one said */
+		{ { "-G", "x", "-p", "1", "-t", "2" }, &plain_stdout, -EINVAL, "-G/--cgroup" },
+	};
+	struct record_opts opts;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		int ret = parse_validate(&opts, rows[i].args, rows[i].env, err, sizeof(err));
+
+		if (ret != rows[i].ret || !strstr(err, rows[i].err_has) || strchr(err, '\n'))
+			fail_msg("row %zu: ret %d err '%s'", i, ret, err);
+		options__exit(&opts);
+	}
+}
+
+/* The same command lines are fine where the combination is not met. */
+static void test_validate_accepts(void **state)
+{
+	static const struct {
+		const char *args[MAX_ARGS];
+		const struct options_env *env;
+	} rows[] = {
+		{ { "-G", "x", "-a" }, &plain_stdout },
+		{ { "--switch-max-files=1", "--switch-output", "true" }, &plain_stdout },
+		{ { "--unwind=record", "--call-graph=dwarf", "true" }, &plain_stdout },
+		/* a file named by -o does not care what stdout is */
+		{ { "-o", "x.data", "true" }, &closed_stdout },
+		{ { "-o", "x.data", "true" }, &tty_stdout },
+		/* no -o, stdout closed or a terminal: perf.data */
+		{ { "true" }, &closed_stdout },
+		{ { "true" }, &tty_stdout },
+		/* queries skip the checks: main answers them before validate */
+		{ { "-h", "-p", "1", "-t", "2" }, &plain_stdout },
+		{ { "--version", "-G", "x" }, &plain_stdout },
+	};
+	struct record_opts opts;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		int ret = parse_validate(&opts, rows[i].args, rows[i].env, err, sizeof(err));
+
+		if (ret || err[0])
+			fail_msg("row %zu: ret %d err '%s'", i, ret, err);
+		options__exit(&opts);
+	}
+}
+
+/* perf's implied settings, each on and off. */
+static void test_validate_implied(void **state)
+{
+	static const struct {
+		const char *args[MAX_ARGS];
+		bool ts, tail, addr;
+	} rows[] = {
+		{ { "true" }, .ts = false },
+		{ { "--switch-output", "true" }, .ts = true },
+		{ { "--switch-output=1M", "true" }, .ts = true },
+		{ { "--overwrite", "true" }, .tail = true },
+		{ { "--call-graph=dwarf", "true" }, .addr = true },
+		{ { "--call-graph", "dwarf,4096", "true" }, .addr = true },
+		{ { "-g", "true" }, .addr = false },
+		{ { "--call-graph=lbr", "true" }, .addr = false },
+		{ { "-d", "true" }, .addr = true },
+		{ { "--tail-synthesize", "true" }, .tail = true },
+		{ { "--timestamp-filename", "true" }, .ts = true },
+	};
+	struct record_opts opts;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		assert_int_equal(parse_validate(&opts, rows[i].args, &plain_stdout, err, sizeof(err)),
+				 0);
+		if (opts.timestamp_filename != rows[i].ts || opts.tail_synthesize != rows[i].tail ||
+		    opts.sample_addr != rows[i].addr)
+			fail_msg("row %zu: timestamp_filename %d tail_synthesize %d sample_addr %d", i,
+				 opts.timestamp_filename, opts.tail_synthesize, opts.sample_addr);
+		options__exit(&opts);
+	}
+}
+
+/* The defaults: the output and whether it is a stream, -F, -a. */
+static void test_validate_defaults(void **state)
+{
+	static const struct {
+		const char *args[MAX_ARGS];
+		const struct options_env *env;
+		const char *output;
+		bool pipe, system_wide;
+		uint64_t freq;
+	} rows[] = {
+		{ { "true" }, &plain_stdout, "perf.data", false, false, 4000 },
+		{ { "true" }, &fifo_stdout, "-", true, false, 4000 },
+		{ { "-o", "-", "true" }, &plain_stdout, "-", true, false, 4000 },
+		{ { "-o", "x.data", "true" }, &fifo_stdout, "x.data", false, false, 4000 },
+		{ { "-F", "99", "true" }, &plain_stdout, "perf.data", false, false, 99 },
+		{ { "-F", "max", "true" }, &plain_stdout, "perf.data", false, false, 0 },
+		{ { "-c", "1000", "true" }, &plain_stdout, "perf.data", false, false, 0 },
+		/* no command and no target: the whole system, as perf */
+		{ { NULL }, &plain_stdout, "perf.data", false, true, 4000 },
+		{ { "-a" }, &plain_stdout, "perf.data", false, true, 4000 },
+		{ { "-C", "0" }, &plain_stdout, "perf.data", false, false, 4000 },
+		{ { "-p", "1" }, &plain_stdout, "perf.data", false, false, 4000 },
+		{ { "-t", "1" }, &plain_stdout, "perf.data", false, false, 4000 },
+		{ { "-u", "root" }, &plain_stdout, "perf.data", false, false, 4000 },
+	};
+	struct record_opts opts;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		assert_int_equal(parse_validate(&opts, rows[i].args, rows[i].env, err, sizeof(err)), 0);
+		if (strcmp(opts.output, rows[i].output) || opts.pipe_output != rows[i].pipe ||
+		    opts.system_wide != rows[i].system_wide || opts.freq != rows[i].freq)
+			fail_msg("row %zu: output '%s' pipe %d system_wide %d freq %" PRIu64, i,
+				 opts.output, opts.pipe_output, opts.system_wide, opts.freq);
+		options__exit(&opts);
+	}
+}
+
 int main(void)
 {
 	/* clang-format off */
@@ -684,6 +847,10 @@ int main(void)
 		cmocka_unit_test(test_err_truncation),
 		cmocka_unit_test(test_usage),
 		cmocka_unit_test(test_buildid_flags),
+		cmocka_unit_test(test_validate_combinations),
+		cmocka_unit_test(test_validate_accepts),
+		cmocka_unit_test(test_validate_implied),
+		cmocka_unit_test(test_validate_defaults),
 	};
 	/* clang-format on */
 
