@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Irecorder tests/fuzz/fuzz_options.c recorder/options.c recorder/options_validate.c recorder/output_opts.c recorder/callchain.c recorder/unwind/regs.c base/*.c -o /tmp/fuzz_options
+// Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Iinclude -Irecorder tests/fuzz/fuzz_options.c recorder/options.c recorder/options_validate.c recorder/output_opts.c recorder/callchain.c recorder/unwind/regs.c sysinfo/clock.c base/*.c -o /tmp/fuzz_options
 /*
  * libFuzzer harness for the command line (not built by CMake). The input is
  * split at NUL bytes into argv[1..]; argv[0] is "prec". Checks the contract
