@@ -57,23 +57,18 @@ static void evlist__config_groups(struct evlist *evlist, const struct event_spec
 	}
 }
 
+/* Every field of these sample_type bits is one u64. */
+static size_t u64_fields(uint64_t sample_type, uint64_t bits)
+{
+	return 8 * (size_t)__builtin_popcountll(sample_type & bits);
+}
+
+/* The sample_id trailer: TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER. */
 static size_t id_hdr_size(uint64_t sample_type)
 {
-	size_t size = 0;
-
-	if (sample_type & PERF_SAMPLE_TID)
-		size += 8;
-	if (sample_type & PERF_SAMPLE_TIME)
-		size += 8;
-	if (sample_type & PERF_SAMPLE_ID)
-		size += 8;
-	if (sample_type & PERF_SAMPLE_STREAM_ID)
-		size += 8;
-	if (sample_type & PERF_SAMPLE_CPU)
-		size += 8;
-	if (sample_type & PERF_SAMPLE_IDENTIFIER)
-		size += 8;
-	return size;
+	return u64_fields(sample_type, PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+					       PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+					       PERF_SAMPLE_IDENTIFIER);
 }
 
 /* Whether cpu is in the sorted map m. */
@@ -416,17 +411,11 @@ void evlist__exit(struct evlist *evlist)
 int evlist__sample_time_offset(const struct evlist *evlist)
 {
 	uint64_t st = evlist->evsel[0].attr.sample_type;
-	int off = 0;
 
 	if (!(st & PERF_SAMPLE_TIME))
 		return -1;
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		off += 8;
-	if (st & PERF_SAMPLE_IP)
-		off += 8;
-	if (st & PERF_SAMPLE_TID)
-		off += 8;
-	return off;
+	/* A SAMPLE begins IDENTIFIER, IP, TID, then TIME. */
+	return (int)u64_fields(st, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID);
 }
 
 bool evlist__exclude_kernel(const struct evlist *evlist)

@@ -249,6 +249,14 @@ too_big:
 	return -EINVAL;
 }
 
+/* The one line for a value the option does not take; -EINVAL. */
+static int bad_value(char *err, size_t errlen, const char *label, const char *arg,
+		     const char *hint)
+{
+	snprintf(err, errlen, "invalid %s value '%s' (%s)", label, arg, hint);
+	return -EINVAL;
+}
+
 static int opt__apply(struct record_opts *opts, const struct opt_def *o, const char *arg,
 		      char *err, size_t errlen)
 {
@@ -281,21 +289,15 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 			return 0;
 		}
 		ret = output_opts__size_plain(arg, &opts->freq);
-		if (ret || opts->freq == 0) {
-			snprintf(err, errlen,
-				 "invalid -F/--freq value '%s' (give a frequency in Hz above 0, or 'max')",
-				 arg);
-			return -EINVAL;
-		}
+		if (ret || opts->freq == 0)
+			return bad_value(err, errlen, label, arg,
+					 "give a frequency in Hz above 0, or 'max'");
 		opts->freq_max = false;
 		return 0;
 	case OPT_COUNT:
 		ret = output_opts__size_plain(arg, &opts->period);
-		if (ret || opts->period == 0) {
-			snprintf(err, errlen,
-				 "invalid -c/--count value '%s' (give a sample period above 0)", arg);
-			return -EINVAL;
-		}
+		if (ret || opts->period == 0)
+			return bad_value(err, errlen, label, arg, "give a sample period above 0");
 		return 0;
 	case OPT_MMAP_PAGES:
 		return parse_mmap_pages(arg, &opts->mmap_bytes, err, errlen);
@@ -335,12 +337,9 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 
 		errno = 0;
 		v = strtol(arg, &end, 10);
-		if (!*arg || *end || errno || v < -1) {
-			snprintf(err, errlen,
-				 "invalid -D/--delay value '%s' (give milliseconds, or -1 to start disabled)",
-				 arg);
-			return -EINVAL;
-		}
+		if (!*arg || *end || errno || v < -1)
+			return bad_value(err, errlen, label, arg,
+					 "give milliseconds, or -1 to start disabled");
 		opts->delay_ms = v;
 		return 0;
 	}
@@ -373,12 +372,8 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 	case OPT_COMPRESS: {
 		uint64_t v = 1;
 
-		if (arg && (output_opts__size_plain(arg, &v) || v < 1 || v > 22)) {
-			snprintf(err, errlen,
-				 "invalid -z/--compression-level value '%s' (give a zstd level from 1 to 22)",
-				 arg);
-			return -EINVAL;
-		}
+		if (arg && (output_opts__size_plain(arg, &v) || v < 1 || v > 22))
+			return bad_value(err, errlen, label, arg, "give a zstd level from 1 to 22");
 		opts->comp_level = (int)v;
 		return 0;
 	}
@@ -556,11 +551,10 @@ fail:
 void options__exit(struct record_opts *opts)
 {
 	free(opts->events);
-	opts->events = NULL;
-	opts->nr_events = 0;
 	free(opts->filters);
+	opts->events = NULL;
 	opts->filters = NULL;
-	opts->nr_filters = 0;
+	opts->nr_events = opts->nr_filters = 0;
 }
 
 void options__usage(void)
