@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "prec/clock.h"
 #include "prec/options.h"
@@ -203,52 +202,6 @@ static void opt__label(const struct opt_def *o, char *buf, size_t len)
 		snprintf(buf, len, "-%c", o->short_name);
 }
 
-/*
- * -m: a page count (rounded up to a power of two, as perf does) or a size with
- * a B/K/M/G suffix. Returns bytes of ring data.
- */
-static int parse_mmap_pages(const char *s, uint64_t *bytes, char *err, size_t errlen)
-{
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	size_t len = strlen(s);
-	uint64_t v, pages;
-	char num[32];
-	uint64_t mult = 0;
-
-	if (len == 0 || len >= sizeof(num))
-		goto bad;
-	switch (s[len - 1]) {
-	case 'B': case 'b': mult = 1; break;
-	case 'K': case 'k': mult = 1ULL << 10; break;
-	case 'M': case 'm': mult = 1ULL << 20; break;
-	case 'G': case 'g': mult = 1ULL << 30; break;
-	}
-	memcpy(num, s, len + 1);
-	if (mult)
-		num[len - 1] = '\0';
-	if (output_opts__size_plain(num, &v) || v == 0)
-		goto bad;
-	if (mult) {
-		if (v > (1ULL << 40) / mult)
-			goto too_big;
-		pages = (v * mult + page - 1) / page;
-	} else {
-		pages = v;
-	}
-	if (pages > (1ULL << 40) / page)
-		goto too_big;
-	*bytes = pages * page;
-	return 0;
-bad:
-	snprintf(err, errlen,
-		 "invalid -m/--mmap-pages value '%s' (give a page count like 128 or a size like 512K)",
-		 s);
-	return -EINVAL;
-too_big:
-	snprintf(err, errlen, "-m/--mmap-pages value '%s' is too large", s);
-	return -EINVAL;
-}
-
 /* The one line for a value the option does not take; -EINVAL. */
 static int bad_value(char *err, size_t errlen, const char *label, const char *arg,
 		     const char *hint)
@@ -257,11 +210,89 @@ static int bad_value(char *err, size_t errlen, const char *label, const char *ar
 	return -EINVAL;
 }
 
+/* -e, and the --filter / --exclude-perf that apply to the -e before them. */
+static int opt__append(struct record_opts *opts, const struct opt_def *o, const char *arg,
+		       const char *label, char *err, size_t errlen)
+{
+	struct record_filter *f;
+	char **ev;
+
+	if (o->id == OPT_EVENT) {
+		ev = realloc(opts->events, (opts->nr_events + 1) * sizeof(*ev));
+		if (!ev)
+			return -ENOMEM;
+		opts->events = ev;
+		opts->events[opts->nr_events++] = (char *)arg;
+		return 0;
+	}
+	if (!opts->nr_events) {
+		snprintf(err, errlen, "%s should follow a -e tracepoint option", label);
+		return -EINVAL;
+	}
+	f = realloc(opts->filters, (opts->nr_filters + 1) * sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	opts->filters = f;
+	f[opts->nr_filters].after_events = opts->nr_events;
+	f[opts->nr_filters].filter = o->id == OPT_FILTER ? arg : NULL;
+	opts->nr_filters++;
+	return 0;
+}
+
+/* The options that shape what a sample holds: branches, registers, call graphs. */
+static int opt__apply_sampling(struct record_opts *opts, const struct opt_def *o, const char *arg,
+			       const char *label, char *err, size_t errlen)
+{
+	switch (o->id) {
+	case OPT_BRANCH_ANY:
+		opts->branch_filter = PERF_SAMPLE_BRANCH_ANY;
+		return 0;
+	case OPT_BRANCH_FILTER:
+		return branch_filter__parse(arg, &opts->branch_filter, err, errlen);
+	case OPT_USER_REGS:
+	case OPT_INTR_REGS: {
+		uint64_t *mask = o->id == OPT_USER_REGS ? &opts->user_regs : &opts->intr_regs;
+
+		if (!arg) {
+			*mask = regs__default_mask();
+			if (!*mask) {
+				snprintf(err, errlen, "%s: register sampling is not supported on this architecture yet",
+					 label);
+				return -EINVAL;
+			}
+			return 0;
+		}
+		return regs__parse(arg, mask, err, errlen) ? -EINVAL : 0;
+	}
+	case OPT_CALLGRAPH_FP:
+		opts->callchain_mode = CALLCHAIN_FP;
+		opts->callchain_dump = CALLCHAIN_DEFAULT_DUMP;
+		return 0;
+	case OPT_CALLGRAPH: {
+		struct callchain_param p = { 0 };
+
+		if (callchain__parse(arg, &p, err, errlen))
+			return -EINVAL;
+		opts->callchain_mode = (int)p.mode;
+		opts->callchain_dump = p.dump_size;
+		return 0;
+	}
+	case OPT_UNWIND:
+		if (strcmp(arg, "record") && strcmp(arg, "report")) {
+			snprintf(err, errlen, "unknown --unwind value '%s' (use record or report)", arg);
+			return -EINVAL;
+		}
+		opts->unwind_record = !strcmp(arg, "record");
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
 static int opt__apply(struct record_opts *opts, const struct opt_def *o, const char *arg,
 		      char *err, size_t errlen)
 {
 	char label[48];
-	char **ev;
 	int ret;
 
 	opt__label(o, label, sizeof(label));
@@ -274,12 +305,9 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		opts->output = arg;
 		return 0;
 	case OPT_EVENT:
-		ev = realloc(opts->events, (opts->nr_events + 1) * sizeof(*ev));
-		if (!ev)
-			return -ENOMEM;
-		opts->events = ev;
-		opts->events[opts->nr_events++] = (char *)arg;
-		return 0;
+	case OPT_FILTER:
+	case OPT_EXCLUDE_PERF:
+		return opt__append(opts, o, arg, label, err, errlen);
 	case OPT_FREQ:
 		opts->user_freq = true;
 		/* perf 6.1 compares with strcasecmp: MAX and Max are 'max' too. */
@@ -300,7 +328,7 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 			return bad_value(err, errlen, label, arg, "give a sample period above 0");
 		return 0;
 	case OPT_MMAP_PAGES:
-		return parse_mmap_pages(arg, &opts->mmap_bytes, err, errlen);
+		return output_opts__mmap_pages(arg, &opts->mmap_bytes, err, errlen);
 	case OPT_VERBOSE:
 		opts->verbose++;
 		return 0;
@@ -350,68 +378,19 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		*(const char **)((char *)opts + o->flag_off) = arg;
 		return 0;
 	case OPT_BRANCH_ANY:
-		opts->branch_filter = PERF_SAMPLE_BRANCH_ANY;
-		return 0;
 	case OPT_BRANCH_FILTER:
-		return branch_filter__parse(arg, &opts->branch_filter, err, errlen);
 	case OPT_USER_REGS:
-	case OPT_INTR_REGS: {
-		uint64_t *mask = o->id == OPT_USER_REGS ? &opts->user_regs : &opts->intr_regs;
-
-		if (!arg) {
-			*mask = regs__default_mask();
-			if (!*mask) {
-				snprintf(err, errlen, "%s: register sampling is not supported on this architecture yet",
-					 label);
-				return -EINVAL;
-			}
-			return 0;
-		}
-		return regs__parse(arg, mask, err, errlen) ? -EINVAL : 0;
-	}
+	case OPT_INTR_REGS:
+	case OPT_CALLGRAPH_FP:
+	case OPT_CALLGRAPH:
+	case OPT_UNWIND:
+		return opt__apply_sampling(opts, o, arg, label, err, errlen);
 	case OPT_COMPRESS: {
 		uint64_t v = 1;
 
 		if (arg && (output_opts__size_plain(arg, &v) || v < 1 || v > 22))
 			return bad_value(err, errlen, label, arg, "give a zstd level from 1 to 22");
 		opts->comp_level = (int)v;
-		return 0;
-	}
-	case OPT_CALLGRAPH_FP:
-		opts->callchain_mode = CALLCHAIN_FP;
-		opts->callchain_dump = CALLCHAIN_DEFAULT_DUMP;
-		return 0;
-	case OPT_CALLGRAPH: {
-		struct callchain_param p = { 0 };
-
-		if (callchain__parse(arg, &p, err, errlen))
-			return -EINVAL;
-		opts->callchain_mode = (int)p.mode;
-		opts->callchain_dump = p.dump_size;
-		return 0;
-	}
-	case OPT_UNWIND:
-		if (strcmp(arg, "record") && strcmp(arg, "report")) {
-			snprintf(err, errlen, "unknown --unwind value '%s' (use record or report)", arg);
-			return -EINVAL;
-		}
-		opts->unwind_record = !strcmp(arg, "record");
-		return 0;
-	case OPT_FILTER:
-	case OPT_EXCLUDE_PERF: {
-		struct record_filter *f;
-
-		if (!opts->nr_events) {
-			snprintf(err, errlen, "%s should follow a -e tracepoint option", label);
-			return -EINVAL;
-		}
-		f = realloc(opts->filters, (opts->nr_filters + 1) * sizeof(*f));
-		if (!f)
-			return -ENOMEM;
-		opts->filters = f;
-		f[opts->nr_filters].after_events = opts->nr_events;
-		f[opts->nr_filters].filter = o->id == OPT_FILTER ? arg : NULL;
-		opts->nr_filters++;
 		return 0;
 	}
 	case OPT_OUTPUT_MGMT:

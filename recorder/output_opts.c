@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The values of the output-management options, parsed as perf record parses
- * them: sizes with a B/K/M/G unit, times with s/m/h/d (so "10M" is ten
- * megabytes and "10m" ten minutes, as in perf).
+ * The values of the output-management options and of -m, parsed as perf
+ * record parses them: sizes with a B/K/M/G unit, times with s/m/h/d (so "10M"
+ * is ten megabytes and "10m" ten minutes, as in perf); and the plain number
+ * syntax every numeric option shares.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "prec/options.h"
 #include "output_opts.h"
@@ -125,4 +127,50 @@ int output_opts__size_plain(const char *s, uint64_t *v)
 	static const struct unit none[] = { { 0, 0 } };
 
 	return parse_tagged(s, none, 1, v);
+}
+
+/*
+ * -m: a page count (rounded up to a power of two, as perf does) or a size with
+ * a B/K/M/G suffix. Returns bytes of ring data.
+ */
+int output_opts__mmap_pages(const char *s, uint64_t *bytes, char *err, size_t errlen)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	size_t len = strlen(s);
+	uint64_t v, pages;
+	char num[32];
+	uint64_t mult = 0;
+
+	if (len == 0 || len >= sizeof(num))
+		goto bad;
+	switch (s[len - 1]) {
+	case 'B': case 'b': mult = 1; break;
+	case 'K': case 'k': mult = 1ULL << 10; break;
+	case 'M': case 'm': mult = 1ULL << 20; break;
+	case 'G': case 'g': mult = 1ULL << 30; break;
+	}
+	memcpy(num, s, len + 1);
+	if (mult)
+		num[len - 1] = '\0';
+	if (output_opts__size_plain(num, &v) || v == 0)
+		goto bad;
+	if (mult) {
+		if (v > (1ULL << 40) / mult)
+			goto too_big;
+		pages = (v * mult + page - 1) / page;
+	} else {
+		pages = v;
+	}
+	if (pages > (1ULL << 40) / page)
+		goto too_big;
+	*bytes = pages * page;
+	return 0;
+bad:
+	snprintf(err, errlen,
+		 "invalid -m/--mmap-pages value '%s' (give a page count like 128 or a size like 512K)",
+		 s);
+	return -EINVAL;
+too_big:
+	snprintf(err, errlen, "-m/--mmap-pages value '%s' is too large", s);
+	return -EINVAL;
 }
