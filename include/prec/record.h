@@ -12,7 +12,8 @@ enum {
 };
 
 /*
- * Records the workload as opts says, writes the output file and the summary.
+ * Records the workload as opts says (final: options__validate ran; they are
+ * only read), writes the output file and the summary.
  * exe and argc/argv are prec's own (for the CMDLINE feature). Returns the exit
  * status prec should end with: the workload's status, 128+signal when a signal
  * killed it, or PREC_EXIT_* on failure (already explained on stderr). When

@@ -20,7 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "prec/evlist_config.h"
 #include "prec/options.h"
+#include "recorder/record_int.h"
 
 #define MAX_ARGS 12
 
@@ -835,6 +837,61 @@ static void test_validate_defaults(void **state)
 	}
 }
 
+/* The events' narrow config is filled from the final options in one place:
+ * the target's shape and the derived values. */
+static void test_evlist_config_from_options(void **state)
+{
+	static const struct {
+		const char *args[MAX_ARGS];
+		bool has_cpu, workload_only, inherit, delayed, stream, no_time;
+	} rows[] = {
+		{ { "true" }, .workload_only = true, .inherit = true },
+		{ { "-i", "true" }, .workload_only = true },
+		{ { "-a" }, .has_cpu = true, .inherit = true },
+		{ { "-C", "0", "true" }, .has_cpu = true, .inherit = true },
+		{ { "-p", "1" }, .inherit = true },
+		{ { "-t", "1" }, .inherit = false }, /* just those threads: no children */
+		{ { "--per-thread", "-p", "1" }, .no_time = true },
+		{ { "--per-thread", "-T", "-p", "1" }, .no_time = false },
+		{ { "-D", "10", "true" }, .workload_only = true, .inherit = true, .delayed = true },
+		{ { "-D", "-1", "true" }, .workload_only = true, .inherit = true, .delayed = true },
+		{ { "-o", "-", "true" }, .workload_only = true, .inherit = true, .stream = true },
+	};
+	struct record_opts opts;
+	struct evlist_config cfg;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		assert_int_equal(parse_validate(&opts, rows[i].args, &plain_stdout, err, sizeof(err)),
+				 0);
+		evlist_config__init(&cfg, &opts, 1234, 7);
+		if (cfg.has_cpu != rows[i].has_cpu || cfg.workload_only != rows[i].workload_only ||
+		    cfg.inherit != rows[i].inherit || cfg.delayed != rows[i].delayed ||
+		    cfg.stream != rows[i].stream || cfg.no_sample_time != rows[i].no_time)
+			fail_msg("row %zu: has_cpu %d workload_only %d inherit %d delayed %d stream %d no_sample_time %d",
+				 i, cfg.has_cpu, cfg.workload_only, cfg.inherit, cfg.delayed, cfg.stream,
+				 cfg.no_sample_time);
+		/* the derived values are the caller's, never re-read */
+		assert_int_equal(cfg.freq, 1234);
+		assert_int_equal(cfg.cgroup_fd, 7);
+		options__exit(&opts);
+	}
+	/* the sampling flags pass through, the implied ones included */
+	assert_int_equal(parse_validate(&opts, (const char *const[]){ "--call-graph=dwarf,4096",
+								"-c", "99", "-W", "-k", "mono",
+								"true", NULL },
+					&plain_stdout, err, sizeof(err)),
+			 0);
+	evlist_config__init(&cfg, &opts, 0, -1);
+	assert_true(cfg.sample_addr && cfg.sample_weight && cfg.use_clockid);
+	assert_int_equal(cfg.clockid, 1);
+	assert_int_equal(cfg.period, 99);
+	assert_int_equal(cfg.callchain_dump, 4096);
+	assert_null(cfg.cpu_list);
+	options__exit(&opts);
+}
+
 int main(void)
 {
 	/* clang-format off */
@@ -851,6 +908,7 @@ int main(void)
 		cmocka_unit_test(test_validate_accepts),
 		cmocka_unit_test(test_validate_implied),
 		cmocka_unit_test(test_validate_defaults),
+		cmocka_unit_test(test_evlist_config_from_options),
 	};
 	/* clang-format on */
 
