@@ -32,9 +32,10 @@ static const char *open_hint(const struct evlist *evlist, const struct evsel *ev
 		 * counts nothing else. */
 		if (err == EACCES && attr->exclude_user && !attr->exclude_kernel &&
 		    !caps__can_perfmon() && caps__paranoid() > 1) {
-			snprintf(buf, len,
-				 "the event samples the kernel only, and kernel.perf_event_paranoid=%d forbids kernel profiling without CAP_PERFMON: lower it with 'sysctl kernel.perf_event_paranoid=1', run as root or grant CAP_PERFMON, or drop the :k modifier / --all-kernel",
-				 caps__paranoid());
+			snprintf(
+				buf, len,
+				"the event samples the kernel only, and kernel.perf_event_paranoid=%d forbids kernel profiling without CAP_PERFMON: lower it with 'sysctl kernel.perf_event_paranoid=1', run as root or grant CAP_PERFMON, or drop the :k modifier / --all-kernel",
+				caps__paranoid());
 			return buf;
 		}
 		return caps__advice(buf, len);
@@ -114,7 +115,8 @@ int evlist__open(struct evlist *evlist)
 	for (int i = 0; i < evlist->nr; i++) {
 		struct evsel *evsel = &evlist->evsel[i];
 		int cpu = -1, tid = -1;
-		const struct evsel *leader = evsel->leader != i ? &evlist->evsel[evsel->leader] : NULL;
+		const struct evsel *leader = evsel->leader != i ? &evlist->evsel[evsel->leader] :
+								  NULL;
 		int ret = evsel__open(evsel, leader, cpus->cpu, cpus->nr, threads->pid, threads->nr,
 				      &cpu, &tid);
 

@@ -66,9 +66,10 @@ static int check_renamed_output(const struct record_opts *opts, char *err, size_
 		return 0;
 	if (!strcmp(out, "-") || stat(out, &st) || S_ISREG(st.st_mode))
 		return 0;
-	snprintf(err, errlen,
-		 "%s renames the output when it ends, and '%s' is not a regular file (give -o a file path)",
-		 opts->switch_output ? "--switch-output" : "--timestamp-filename", out);
+	snprintf(
+		err, errlen,
+		"%s renames the output when it ends, and '%s' is not a regular file (give -o a file path)",
+		opts->switch_output ? "--switch-output" : "--timestamp-filename", out);
 	return -EINVAL;
 }
 
@@ -88,18 +89,21 @@ static int resolve_output(struct record_opts *opts, const struct options_env *en
 	}
 	opts->output = "-";
 	if (opts->switch_output || opts->timestamp_filename) {
-		snprintf(err, errlen,
-			 "--switch-output and --timestamp-filename name files: not with a pipe (give -o FILE)");
+		snprintf(
+			err, errlen,
+			"--switch-output and --timestamp-filename name files: not with a pipe (give -o FILE)");
 		return -EINVAL;
 	}
 	if (env->stdout_closed) {
-		snprintf(err, errlen,
-			 "-o -: standard output is closed (give the stream a reader, e.g. 'prec -o - -- cmd | perf report -i -', or give -o FILE)");
+		snprintf(
+			err, errlen,
+			"-o -: standard output is closed (give the stream a reader, e.g. 'prec -o - -- cmd | perf report -i -', or give -o FILE)");
 		return -EBADF;
 	}
 	if (env->stdout_tty) {
-		snprintf(err, errlen,
-			 "-o -: standard output is a terminal (pipe it into a reader, e.g. 'prec -o - -- cmd | perf report -i -', or give -o FILE)");
+		snprintf(
+			err, errlen,
+			"-o -: standard output is a terminal (pipe it into a reader, e.g. 'prec -o - -- cmd | perf report -i -', or give -o FILE)");
 		return -EINVAL;
 	}
 	return 0;
@@ -119,7 +123,8 @@ int options__validate(struct record_opts *opts, const struct options_env *env, c
 	if (ret)
 		return ret;
 	if (opts->unwind_record && opts->callchain_mode != CALLCHAIN_DWARF) {
-		snprintf(err, errlen, "--unwind=record needs DWARF call graphs (add --call-graph dwarf)");
+		snprintf(err, errlen,
+			 "--unwind=record needs DWARF call graphs (add --call-graph dwarf)");
 		return -EINVAL;
 	}
 
@@ -135,8 +140,7 @@ int options__validate(struct record_opts *opts, const struct options_env *env, c
 
 	/* The defaults. As perf: no command and no target records the whole
 	 * system; with a target, a command only sets how long to record. */
-	if (!opts->argc && !opts->pid_list && !opts->tid_list && !opts->uid_str &&
-	    !opts->cpu_list)
+	if (!opts->argc && !opts->pid_list && !opts->tid_list && !opts->uid_str && !opts->cpu_list)
 		opts->system_wide = true;
 	/* -c wins over the default frequency (an explicit -F stays, unused). */
 	if (!opts->period && !opts->freq && !opts->freq_max)
