@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* One event opened on every CPU, with perf record's fallbacks. */
+/*
+ * One event: its attr as perf record configures it for the options and the
+ * target (evsel__config), and its fds on every CPU, opened with perf
+ * record's fallbacks.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,11 +12,16 @@
 #include <unistd.h>
 
 #include "prec/cpu_map.h"
+#include "prec/evlist_config.h"
 #include "prec/evsel.h"
 #include "prec/log.h"
 #include "prec/parse_events.h"
+#include "prec/perf_file.h"
 #include "caps.h"
+#include "callchain.h"
 #include "sys.h"
+#include "unwind/regs.h"
+#include "vendor.h"
 
 int evsel__rename_from_attr(struct evsel *evsel, const char *base)
 {
@@ -271,3 +280,241 @@ void evsel__exit(struct evsel *evsel)
 	evsel->id = NULL;
 	evsel->name = NULL;
 }
+
+/* ---- The attr: perf record's evsel__config for the options and the target ---- */
+
+/* The sample contents perf record's flags ask for (-d, -R, -W, -b, --user-regs...). */
+static void evsel__config_sample(struct evsel *evsel, const struct evlist_config *cfg,
+				 bool tracking)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+
+	if (cfg->sample_addr) {
+		attr->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+		attr->mmap_data = tracking;
+	}
+	if (cfg->sample_cpu)
+		attr->sample_type |= PERF_SAMPLE_CPU;
+	if (cfg->raw_samples)
+		attr->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
+	if (cfg->sample_weight)
+		attr->sample_type |= vendor__weight_bit(vendor__build_arch());
+	if (cfg->phys_data)
+		attr->sample_type |= PERF_SAMPLE_PHYS_ADDR;
+	if (cfg->data_page_size)
+		attr->sample_type |= PERF_SAMPLE_DATA_PAGE_SIZE;
+	if (cfg->code_page_size)
+		attr->sample_type |= PERF_SAMPLE_CODE_PAGE_SIZE;
+	if (cfg->sample_identifier)
+		attr->sample_type |= PERF_SAMPLE_IDENTIFIER;
+	if (cfg->sample_period)
+		attr->sample_type |= PERF_SAMPLE_PERIOD;
+	if (cfg->inherit_stat) {
+		attr->inherit_stat = 1;
+		attr->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	}
+	if (cfg->no_samples) {
+		/* perf -n: the event counts, never samples. */
+		attr->sample_freq = 0;
+		attr->sample_period = 0;
+	}
+	if (cfg->all_cgroups)
+		attr->sample_type |= PERF_SAMPLE_CGROUP;
+	/* --overwrite: every event a flight recorder (an overwrite term may
+	 * still turn one back, as the terms come after this). */
+	if (cfg->overwrite)
+		attr->write_backward = 1;
+	if (cfg->no_buffering) {
+		attr->watermark = 0;
+		attr->wakeup_events = 1;
+	}
+	if (cfg->all_user) {
+		attr->exclude_kernel = 1;
+		attr->exclude_user = 0;
+	}
+	if (cfg->all_kernel) {
+		attr->exclude_user = 1;
+		attr->exclude_kernel = 0;
+	}
+	if (cfg->branch_filter) {
+		attr->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		attr->branch_sample_type = cfg->branch_filter;
+	}
+	{
+		struct callchain_param cp = { .mode = (enum callchain_mode)cfg->callchain_mode,
+					      .dump_size = cfg->callchain_dump };
+
+		callchain__config(attr, &cp, regs__default_mask(), cfg->user_callchains,
+				  cfg->kernel_callchains);
+	}
+	if (cfg->user_regs) {
+		attr->sample_type |= PERF_SAMPLE_REGS_USER;
+		attr->sample_regs_user = cfg->user_regs;
+	}
+	if (cfg->intr_regs) {
+		attr->sample_type |= PERF_SAMPLE_REGS_INTR;
+		attr->sample_regs_intr = cfg->intr_regs;
+	}
+	if (tracking) {
+		attr->context_switch = cfg->switch_events;
+		attr->namespaces = cfg->namespaces;
+		attr->cgroup = cfg->all_cgroups;
+	}
+}
+
+/* The attr every event starts from: perf record's evsel__config. */
+static void evsel__config_base(struct evsel *evsel, const struct evlist_config *cfg, bool tracking)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+
+	attr->size = PREC_ATTR_SIZE;
+	attr->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	/* perf: one ring per thread needs no ordering, so no time unless -T. */
+	if (cfg->no_sample_time)
+		attr->sample_type &= ~(uint64_t)PERF_SAMPLE_TIME;
+	if (cfg->has_cpu)
+		attr->sample_type |= PERF_SAMPLE_CPU;
+	attr->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	attr->disabled = 1;
+	attr->inherit = cfg->inherit;
+	/* Only a forked workload is enabled by its exec; other targets are
+	 * enabled once the side-band is written. */
+	attr->enable_on_exec = cfg->workload_only && !cfg->delayed;
+	attr->sample_id_all = 1;
+	if (cfg->period) {
+		attr->freq = 0;
+		attr->sample_period = cfg->period;
+	} else if (!attr->freq && attr->sample_period && !cfg->user_freq) {
+		/* Tracepoints and breakpoints come with perf's period of 1 (and
+		 * their own sample bits): every hit is a sample unless -c/-F. */
+	} else {
+		attr->freq = 1;
+		attr->sample_freq = cfg->freq;
+		attr->sample_type |= PERF_SAMPLE_PERIOD;
+	}
+	if (cfg->use_clockid) {
+		attr->use_clockid = 1;
+		attr->clockid = cfg->clockid;
+	}
+	evsel__config_sample(evsel, cfg, tracking);
+	if (tracking) {
+		/* One event carries the side-band the reader needs to resolve IPs. */
+		attr->mmap = 1;
+		attr->mmap2 = 1;
+		attr->comm = 1;
+		attr->comm_exec = 1;
+		attr->task = 1;
+		attr->ksymbol = 1;
+		attr->bpf_event = 1;
+		/* --buildid-mmap: the kernel's MMAP2 records carry build-ids. */
+		attr->build_id = cfg->buildid_mmap;
+	}
+}
+
+/* The -e string's own terms, over prec's defaults (perf's apply_config_terms). */
+static void evsel__apply_terms(struct evsel *evsel, const struct event_terms *t,
+			       const struct evlist_config *cfg)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+
+	if (t->set & (EVENT_TERM_CALLGRAPH | EVENT_TERM_STACKSIZE | EVENT_TERM_MAX_STACK)) {
+		/* The event's own call graph replaces the global one. */
+		struct callchain_param cp = { .mode = (enum callchain_mode)cfg->callchain_mode,
+					      .dump_size = cfg->callchain_dump ?
+								   cfg->callchain_dump :
+								   CALLCHAIN_DEFAULT_DUMP };
+		char err[160];
+
+		if (t->set & EVENT_TERM_CALLGRAPH)
+			callchain__parse(t->call_graph, &cp, err, sizeof(err)); /* checked when the events were parsed */
+		if (t->set & EVENT_TERM_STACKSIZE)
+			cp.dump_size = (uint32_t)((t->stack_size + 7) & ~7ULL);
+		if (t->set & EVENT_TERM_MAX_STACK)
+			cp.max_stack = (uint32_t)t->max_stack;
+		attr->sample_type &= ~(uint64_t)(PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+						 PERF_SAMPLE_STACK_USER);
+		attr->exclude_callchain_user = 0;
+		attr->sample_stack_user = 0;
+		callchain__config(attr, &cp, regs__default_mask(), cfg->user_callchains,
+				  cfg->kernel_callchains);
+		if (cp.mode == CALLCHAIN_DWARF)
+			attr->mmap_data = attr->mmap; /* as -d, on the tracking event */
+	}
+
+	if (t->set & EVENT_TERM_PERIOD) {
+		attr->sample_period = t->period;
+		attr->freq = 0;
+		attr->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
+	}
+	if (t->set & EVENT_TERM_FREQ) {
+		attr->sample_freq = t->freq;
+		attr->freq = 1;
+		attr->sample_type |= PERF_SAMPLE_PERIOD;
+	}
+	if (t->set & EVENT_TERM_INHERIT)
+		attr->inherit = t->inherit;
+	if (t->set & EVENT_TERM_OVERWRITE)
+		attr->write_backward = t->overwrite;
+	if (t->set & EVENT_TERM_TIME) {
+		if (t->time)
+			attr->sample_type |= PERF_SAMPLE_TIME;
+		else
+			attr->sample_type &= ~(uint64_t)PERF_SAMPLE_TIME;
+	}
+	if ((t->set & EVENT_TERM_BRANCH_TYPE) && t->branch_sample_type) {
+		attr->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		attr->branch_sample_type = t->branch_sample_type;
+	}
+}
+
+/* The rules perf 6.1 applies per event by machine (vendor.h). */
+static void evsel__config_machine(struct evsel *evsel, const struct event_spec *spec,
+				  const struct event_machine *m, const struct evlist_config *cfg,
+				  bool *warned)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+	uint64_t regs = vendor__fp_leaf_regs(vendor__build_arch());
+
+	/* arch__add_leaf_frame_record_opts: the global fp call graph. */
+	if (cfg->callchain_mode == CALLCHAIN_FP && regs) {
+		attr->sample_type |= PERF_SAMPLE_REGS_USER;
+		attr->sample_regs_user |= regs;
+	}
+	/* arch__post_evsel_config, once per recording. */
+	if (!*warned && vendor__ibs_l3miss(m, attr, spec->pmu_name)) {
+		pr_warn("Hw internally resets sampling period when L3 Miss Filtering is enabled and tagged operation does not cause L3 Miss. This causes sampling period skew (%s)",
+			evsel->name);
+		*warned = true;
+	}
+}
+
+void evsel__config(struct evsel *evsel, const struct event_spec *spec,
+		   const struct event_machine *m, const struct evlist_config *cfg, bool tracking,
+		   bool *warned)
+{
+	evsel__config_base(evsel, cfg, tracking);
+	evsel__apply_terms(evsel, &spec->terms, cfg);
+	evsel__config_machine(evsel, spec, m, cfg, warned);
+}
+
+void evsel__config_dummy(struct evsel *evsel, const struct evlist_config *cfg)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+
+	evsel__config_base(evsel, cfg, true);
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->config = PERF_COUNT_SW_DUMMY;
+	attr->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
+	attr->freq = 0;
+	attr->sample_period = 1;
+	attr->exclude_guest = 0;
+	attr->exclude_host = 0;
+	if (cfg->workload_only) {
+		attr->enable_on_exec = 1;
+	} else {
+		attr->disabled = 0;
+		attr->enable_on_exec = 0;
+		evsel->immediate = true;
+	}
+}
+

@@ -1,20 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* argv -> options -> validate -> prec_record -> exit status. */
+/* argv -> options__parse -> options__validate -> prec_record -> exit status. */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "prec/log.h"
+#include "prec/options.h"
 #include "prec/parse_events.h"
 #include "prec/record.h"
 #include "prec/version.h"
 
+/* -h, --list-events, --version: answered without recording. True when one was. */
+static bool answer_query(const struct record_opts *opts)
+{
+	if (opts->help) {
+		options__usage();
+		printf("\n Events this version accepts (-e NAME[:MODIFIERS]):\n");
+		parse_events__print_known(stdout);
+	} else if (opts->list_events) {
+		parse_events__print_list(stdout, &parse_events__live);
+	} else if (opts->version) {
+		printf("prec version %s\n", PREC_VERSION);
+	} else {
+		return false;
+	}
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	struct record_opts opts;
+	struct options_env env;
 	char err[512];
 	int fatal_sig = 0;
-	int status;
+	int status, ret;
 
 	/* A closed stderr or output pipe must be an error return, not a kill. */
 	signal(SIGPIPE, SIG_IGN);
@@ -22,24 +42,19 @@ int main(int argc, char **argv)
 		pr_err("%s", err);
 		return PREC_EXIT_USAGE;
 	}
-	if (opts.help) {
-		options__usage();
-		printf("\n Events this version accepts (-e NAME[:MODIFIERS]):\n");
-		parse_events__print_known(stdout);
-		options__exit(&opts);
-		return 0;
-	}
-	if (opts.list_events) {
-		parse_events__print_list(stdout, &parse_events__live);
-		options__exit(&opts);
-		return 0;
-	}
-	if (opts.version) {
-		printf("prec version %s\n", PREC_VERSION);
+	if (answer_query(&opts)) {
 		options__exit(&opts);
 		return 0;
 	}
 	log__set_level(opts.quiet ? LOG_QUIET : opts.verbose);
+	options_env__read(&env);
+	ret = options__validate(&opts, &env, err, sizeof(err));
+	if (ret) {
+		pr_err("%s", err);
+		options__exit(&opts);
+		/* A stream with nowhere to go is a failure, not a bad command line. */
+		return ret == -EBADF ? PREC_EXIT_FAILURE : PREC_EXIT_USAGE;
+	}
 	status = prec_record(&opts, argc, argv, &fatal_sig);
 	options__exit(&opts);
 	if (fatal_sig) {

@@ -12,11 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "prec/clock.h"
-#include "prec/record.h"
+#include "prec/options.h"
 #include "callchain.h"
 #include "output_opts.h"
 #include "unwind/regs.h"
@@ -27,28 +25,19 @@ enum opt_id {
 	OPT_FREQ,
 	OPT_COUNT,
 	OPT_MMAP_PAGES,
-	OPT_QUIET,
 	OPT_VERBOSE,
-	OPT_HELP,
-	OPT_VERSION,
 	OPT_CLOCKID,
-	OPT_ALL_CPUS,
-	OPT_CPU,
-	OPT_PID,
-	OPT_TID,
 	OPT_UID,
-	OPT_PER_THREAD,
-	OPT_NO_INHERIT,
 	OPT_CGROUP,
 	OPT_DELAY,
 	OPT_FLAG, /* a bool of record_opts, found by offset */
+	OPT_STRING, /* a const char * of record_opts, found by offset */
 	OPT_BRANCH_ANY,
 	OPT_BRANCH_FILTER,
 	OPT_USER_REGS,
 	OPT_INTR_REGS,
 	OPT_FILTER,
 	OPT_EXCLUDE_PERF,
-	OPT_LIST_EVENTS,
 	OPT_COMPRESS,
 	OPT_CALLGRAPH_FP,
 	OPT_CALLGRAPH,
@@ -59,13 +48,18 @@ enum opt_id {
 
 struct opt_def {
 	char short_name; /* 0 when none */
-	size_t flag_off; /* OPT_FLAG: offsetof(struct record_opts, the bool) */
+	size_t flag_off; /* OPT_FLAG, OPT_STRING: offsetof(struct record_opts, the field) */
 	const char *long_name;
 	enum opt_id id;
 	int has_arg; /* 0 none, 1 required, 2 optional (only as --opt=val) */
 	const char *arg_name;
 	const char *help;
 };
+
+/* A bool of record_opts set by the option; a string it points at argv. */
+#define FLAG(c, name, field, help) { c, offsetof(struct record_opts, field), name, OPT_FLAG, 0, NULL, help }
+#define STRING(c, name, field, arg, help) \
+	{ c, offsetof(struct record_opts, field), name, OPT_STRING, 1, arg, help }
 
 static const struct opt_def opt_table[] = {
 	{ 'o', 0, "output", OPT_OUTPUT, 1, "file", "output file name (default perf.data)" },
@@ -74,24 +68,23 @@ static const struct opt_def opt_table[] = {
 	{ 'c', 0, "count", OPT_COUNT, 1, "n", "event period to sample" },
 	{ 'm', 0, "mmap-pages", OPT_MMAP_PAGES, 1, "pages|size",
 	  "ring buffer data pages per CPU (power of two) or a size with B/K/M/G" },
-	{ 'q', 0, "quiet", OPT_QUIET, 0, NULL, "don't print any message but errors" },
+	FLAG('q', "quiet", quiet, "don't print any message but errors"),
 	{ 'v', 0, "verbose", OPT_VERBOSE, 0, NULL, "be more verbose (repeat for more)" },
-	{ 'h', 0, "help", OPT_HELP, 0, NULL, "show this help" },
-	{ 0, 0, "version", OPT_VERSION, 0, NULL, "show the version" },
+	FLAG('h', "help", help, "show this help"),
+	FLAG(0, "version", version, "show the version"),
 	{ 'k', 0, "clockid", OPT_CLOCKID, 1, "clockid",
 	  "clock for sample times: monotonic, monotonic_raw, realtime, boottime, tai, or a number" },
 
-	{ 'a', 0, "all-cpus", OPT_ALL_CPUS, 0, NULL, "system-wide collection from all CPUs" },
-	{ 'C', 0, "cpu", OPT_CPU, 1, "cpu", "list of CPUs to monitor (e.g. 0-2,5)" },
-	{ 'p', 0, "pid", OPT_PID, 1, "pid", "record events on existing process ids (comma list)" },
-	{ 't', 0, "tid", OPT_TID, 1, "tid", "record events on existing thread ids (comma list)" },
+	FLAG('a', "all-cpus", system_wide, "system-wide collection from all CPUs"),
+	STRING('C', "cpu", cpu_list, "cpu", "list of CPUs to monitor (e.g. 0-2,5)"),
+	STRING('p', "pid", pid_list, "pid", "record events on existing process ids (comma list)"),
+	STRING('t', "tid", tid_list, "tid", "record events on existing thread ids (comma list)"),
 	{ 'u', 0, "uid", OPT_UID, 1, "user", "record events in threads owned by this user" },
-	{ 0, 0, "per-thread", OPT_PER_THREAD, 0, NULL, "use per-thread rings (events on any CPU)" },
-	{ 'i', 0, "no-inherit", OPT_NO_INHERIT, 0, NULL, "child tasks do not inherit counters" },
+	FLAG(0, "per-thread", per_thread, "use per-thread rings (events on any CPU)"),
+	FLAG('i', "no-inherit", no_inherit, "child tasks do not inherit counters"),
 	{ 'G', 0, "cgroup", OPT_CGROUP, 1, "name", "monitor only this cgroup (with -a or -C)" },
 	{ 'D', 0, "delay", OPT_DELAY, 1, "msecs", "start sampling after this delay (-1: disabled)" },
 
-#define FLAG(c, name, field, help) { c, offsetof(struct record_opts, field), name, OPT_FLAG, 0, NULL, help }
 	FLAG('T', "timestamp", sample_time, "record the sample time (always on, as in perf record)"),
 	FLAG('P', "period", sample_period, "record the sample period"),
 	FLAG('d', "data", sample_addr, "record the sample addresses"),
@@ -111,7 +104,6 @@ static const struct opt_def opt_table[] = {
 	FLAG(0, "kernel-callchains", kernel_callchains, "only record the kernel part of call chains"),
 	FLAG(0, "all-user", all_user, "configure all used events to run in user space"),
 	FLAG(0, "all-kernel", all_kernel, "configure all used events to run in kernel space"),
-#undef FLAG
 	{ 'z', 0, "compression-level", OPT_COMPRESS, 2, "n",
 	  "compress the ring data with zstd at level n (1..22, default 1)" },
 	{ 'g', 0, NULL, OPT_CALLGRAPH_FP, 0, NULL, "enables call-graph recording (frame pointers)" },
@@ -122,7 +114,7 @@ static const struct opt_def opt_table[] = {
 	{ 'j', 0, "branch-filter", OPT_BRANCH_FILTER, 1, "filter", "branch stack filter modes" },
 	{ 0, 0, "user-regs", OPT_USER_REGS, 2, "regs", "sample user registers (=ax,bx,... or all)" },
 	{ 'I', 0, "intr-regs", OPT_INTR_REGS, 2, "regs", "sample registers at interrupt (=ax,bx,... or all)" },
-	{ 0, 0, "list-events", OPT_LIST_EVENTS, 0, NULL, "list the events this machine supports (also 'prec list')" },
+	FLAG(0, "list-events", list_events, "list the events this machine supports (also 'prec list')"),
 	{ 0, 0, "filter", OPT_FILTER, 1, "filter", "event filter for the tracepoint -e before it" },
 	{ 0, 0, "exclude-perf", OPT_EXCLUDE_PERF, 0, NULL, "don't record prec's own events (tracepoints before it)" },
 
@@ -161,6 +153,9 @@ static const struct opt_def opt_table[] = {
 	{ 0, 0, "threads", OPT_LATER, 2, NULL, NULL },
 	{ 0, 0, "control", OPT_LATER, 1, NULL, NULL },
 };
+
+#undef FLAG
+#undef STRING
 
 #define NR_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
 
@@ -207,195 +202,48 @@ static void opt__label(const struct opt_def *o, char *buf, size_t len)
 		snprintf(buf, len, "-%c", o->short_name);
 }
 
-/* A strict unsigned decimal: digits only, no sign, no overflow. */
-static int parse_u64(const char *s, uint64_t *out)
+/* The one line for a value the option does not take; -EINVAL. */
+static int bad_value(char *err, size_t errlen, const char *label, const char *arg,
+		     const char *hint)
 {
-	uint64_t v = 0;
-
-	if (!*s)
-		return -EINVAL;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return -EINVAL;
-		if (v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
-			return -ERANGE;
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	*out = v;
-	return 0;
-}
-
-/*
- * -m: a page count (rounded up to a power of two, as perf does) or a size with
- * a B/K/M/G suffix. Returns bytes of ring data.
- */
-static int parse_mmap_pages(const char *s, uint64_t *bytes, char *err, size_t errlen)
-{
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	size_t len = strlen(s);
-	uint64_t v, pages;
-	char num[32];
-	uint64_t mult = 0;
-
-	if (len == 0 || len >= sizeof(num))
-		goto bad;
-	switch (s[len - 1]) {
-	case 'B': case 'b': mult = 1; break;
-	case 'K': case 'k': mult = 1ULL << 10; break;
-	case 'M': case 'm': mult = 1ULL << 20; break;
-	case 'G': case 'g': mult = 1ULL << 30; break;
-	}
-	memcpy(num, s, len + 1);
-	if (mult)
-		num[len - 1] = '\0';
-	if (parse_u64(num, &v) || v == 0)
-		goto bad;
-	if (mult) {
-		if (v > (1ULL << 40) / mult)
-			goto too_big;
-		pages = (v * mult + page - 1) / page;
-	} else {
-		pages = v;
-	}
-	if (pages > (1ULL << 40) / page)
-		goto too_big;
-	*bytes = pages * page;
-	return 0;
-bad:
-	snprintf(err, errlen,
-		 "invalid -m/--mmap-pages value '%s' (give a page count like 128 or a size like 512K)",
-		 s);
-	return -EINVAL;
-too_big:
-	snprintf(err, errlen, "-m/--mmap-pages value '%s' is too large", s);
+	snprintf(err, errlen, "invalid %s value '%s' (%s)", label, arg, hint);
 	return -EINVAL;
 }
 
-static int opt__apply(struct record_opts *opts, const struct opt_def *o, const char *arg,
-		      char *err, size_t errlen)
+/* -e, and the --filter / --exclude-perf that apply to the -e before them. */
+static int opt__append(struct record_opts *opts, const struct opt_def *o, const char *arg,
+		       const char *label, char *err, size_t errlen)
 {
-	char label[48];
+	struct record_filter *f;
 	char **ev;
-	int ret;
 
-	opt__label(o, label, sizeof(label));
-	switch (o->id) {
-	case OPT_OUTPUT:
-		if (!*arg) {
-			snprintf(err, errlen, "empty %s file name", label);
-			return -EINVAL;
-		}
-		opts->output = arg;
-		return 0;
-	case OPT_EVENT:
+	if (o->id == OPT_EVENT) {
 		ev = realloc(opts->events, (opts->nr_events + 1) * sizeof(*ev));
 		if (!ev)
 			return -ENOMEM;
 		opts->events = ev;
 		opts->events[opts->nr_events++] = (char *)arg;
 		return 0;
-	case OPT_FREQ:
-		opts->user_freq = true;
-		/* perf 6.1 compares with strcasecmp: MAX and Max are 'max' too. */
-		if (!strcasecmp(arg, "max")) {
-			opts->freq_max = true;
-			opts->freq = 0;
-			return 0;
-		}
-		ret = parse_u64(arg, &opts->freq);
-		if (ret || opts->freq == 0) {
-			snprintf(err, errlen,
-				 "invalid -F/--freq value '%s' (give a frequency in Hz above 0, or 'max')",
-				 arg);
-			return -EINVAL;
-		}
-		opts->freq_max = false;
-		return 0;
-	case OPT_COUNT:
-		ret = parse_u64(arg, &opts->period);
-		if (ret || opts->period == 0) {
-			snprintf(err, errlen,
-				 "invalid -c/--count value '%s' (give a sample period above 0)", arg);
-			return -EINVAL;
-		}
-		return 0;
-	case OPT_MMAP_PAGES:
-		return parse_mmap_pages(arg, &opts->mmap_bytes, err, errlen);
-	case OPT_QUIET:
-		opts->quiet = true;
-		return 0;
-	case OPT_VERBOSE:
-		opts->verbose++;
-		return 0;
-	case OPT_HELP:
-		opts->help = true;
-		return 0;
-	case OPT_VERSION:
-		opts->version = true;
-		return 0;
-	case OPT_CLOCKID:
-		if (clockid__parse(arg, &opts->clockid)) {
-			snprintf(err, errlen,
-				 "unknown clockid '%s' (use monotonic, monotonic_raw, realtime, boottime, tai, or a number)",
-				 arg);
-			return -EINVAL;
-		}
-		opts->use_clockid = true;
-		return 0;
-	case OPT_ALL_CPUS:
-		opts->system_wide = true;
-		return 0;
-	case OPT_CPU:
-		opts->cpu_list = arg;
-		return 0;
-	case OPT_PID:
-		opts->pid_list = arg;
-		return 0;
-	case OPT_TID:
-		opts->tid_list = arg;
-		return 0;
-	case OPT_UID:
-		if (!*arg) {
-			snprintf(err, errlen, "empty -u/--uid value (give a user name or uid)");
-			return -EINVAL;
-		}
-		opts->uid_str = arg;
-		return 0;
-	case OPT_PER_THREAD:
-		opts->per_thread = true;
-		return 0;
-	case OPT_NO_INHERIT:
-		opts->no_inherit = true;
-		return 0;
-	case OPT_CGROUP:
-		/* perf skips an empty name (that event is not filtered) or refuses
-		 * it ("must define events before cgroups" without -e); an empty
-		 * variable must not silently widen -G to every cgroup. */
-		if (!*arg) {
-			snprintf(err, errlen,
-				 "empty -G/--cgroup name (give a cgroup path relative to the cgroup2 mount, e.g. -G system.slice; leave -G out to record all cgroups)");
-			return -EINVAL;
-		}
-		opts->cgroup = arg;
-		return 0;
-	case OPT_DELAY: {
-		char *end;
-		long v;
-
-		errno = 0;
-		v = strtol(arg, &end, 10);
-		if (!*arg || *end || errno || v < -1) {
-			snprintf(err, errlen,
-				 "invalid -D/--delay value '%s' (give milliseconds, or -1 to start disabled)",
-				 arg);
-			return -EINVAL;
-		}
-		opts->delay_ms = v;
-		return 0;
 	}
-	case OPT_FLAG:
-		*(bool *)((char *)opts + o->flag_off) = true;
-		return 0;
+	if (!opts->nr_events) {
+		snprintf(err, errlen, "%s should follow a -e tracepoint option", label);
+		return -EINVAL;
+	}
+	f = realloc(opts->filters, (opts->nr_filters + 1) * sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	opts->filters = f;
+	f[opts->nr_filters].after_events = opts->nr_events;
+	f[opts->nr_filters].filter = o->id == OPT_FILTER ? arg : NULL;
+	opts->nr_filters++;
+	return 0;
+}
+
+/* The options that shape what a sample holds: branches, registers, call graphs. */
+static int opt__apply_sampling(struct record_opts *opts, const struct opt_def *o, const char *arg,
+			       const char *label, char *err, size_t errlen)
+{
+	switch (o->id) {
 	case OPT_BRANCH_ANY:
 		opts->branch_filter = PERF_SAMPLE_BRANCH_ANY;
 		return 0;
@@ -415,18 +263,6 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 			return 0;
 		}
 		return regs__parse(arg, mask, err, errlen) ? -EINVAL : 0;
-	}
-	case OPT_COMPRESS: {
-		uint64_t v = 1;
-
-		if (arg && (parse_u64(arg, &v) || v < 1 || v > 22)) {
-			snprintf(err, errlen,
-				 "invalid -z/--compression-level value '%s' (give a zstd level from 1 to 22)",
-				 arg);
-			return -EINVAL;
-		}
-		opts->comp_level = (int)v;
-		return 0;
 	}
 	case OPT_CALLGRAPH_FP:
 		opts->callchain_mode = CALLCHAIN_FP;
@@ -448,24 +284,113 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		}
 		opts->unwind_record = !strcmp(arg, "record");
 		return 0;
-	case OPT_LIST_EVENTS:
-		opts->list_events = true;
-		return 0;
-	case OPT_FILTER:
-	case OPT_EXCLUDE_PERF: {
-		struct record_filter *f;
+	default:
+		return -EINVAL;
+	}
+}
 
-		if (!opts->nr_events) {
-			snprintf(err, errlen, "%s should follow a -e tracepoint option", label);
+static int opt__apply(struct record_opts *opts, const struct opt_def *o, const char *arg,
+		      char *err, size_t errlen)
+{
+	char label[48];
+	int ret;
+
+	opt__label(o, label, sizeof(label));
+	switch (o->id) {
+	case OPT_OUTPUT:
+		if (!*arg) {
+			snprintf(err, errlen, "empty %s file name", label);
 			return -EINVAL;
 		}
-		f = realloc(opts->filters, (opts->nr_filters + 1) * sizeof(*f));
-		if (!f)
-			return -ENOMEM;
-		opts->filters = f;
-		f[opts->nr_filters].after_events = opts->nr_events;
-		f[opts->nr_filters].filter = o->id == OPT_FILTER ? arg : NULL;
-		opts->nr_filters++;
+		opts->output = arg;
+		return 0;
+	case OPT_EVENT:
+	case OPT_FILTER:
+	case OPT_EXCLUDE_PERF:
+		return opt__append(opts, o, arg, label, err, errlen);
+	case OPT_FREQ:
+		opts->user_freq = true;
+		/* perf 6.1 compares with strcasecmp: MAX and Max are 'max' too. */
+		if (!strcasecmp(arg, "max")) {
+			opts->freq_max = true;
+			opts->freq = 0;
+			return 0;
+		}
+		ret = output_opts__size_plain(arg, &opts->freq);
+		if (ret || opts->freq == 0)
+			return bad_value(err, errlen, label, arg,
+					 "give a frequency in Hz above 0, or 'max'");
+		opts->freq_max = false;
+		return 0;
+	case OPT_COUNT:
+		ret = output_opts__size_plain(arg, &opts->period);
+		if (ret || opts->period == 0)
+			return bad_value(err, errlen, label, arg, "give a sample period above 0");
+		return 0;
+	case OPT_MMAP_PAGES:
+		return output_opts__mmap_pages(arg, &opts->mmap_bytes, err, errlen);
+	case OPT_VERBOSE:
+		opts->verbose++;
+		return 0;
+	case OPT_CLOCKID:
+		if (clockid__parse(arg, &opts->clockid)) {
+			snprintf(err, errlen,
+				 "unknown clockid '%s' (use monotonic, monotonic_raw, realtime, boottime, tai, or a number)",
+				 arg);
+			return -EINVAL;
+		}
+		opts->use_clockid = true;
+		return 0;
+	case OPT_UID:
+		if (!*arg) {
+			snprintf(err, errlen, "empty -u/--uid value (give a user name or uid)");
+			return -EINVAL;
+		}
+		opts->uid_str = arg;
+		return 0;
+	case OPT_CGROUP:
+		/* perf skips an empty name (that event is not filtered) or refuses
+		 * it ("must define events before cgroups" without -e); an empty
+		 * variable must not silently widen -G to every cgroup. */
+		if (!*arg) {
+			snprintf(err, errlen,
+				 "empty -G/--cgroup name (give a cgroup path relative to the cgroup2 mount, e.g. -G system.slice; leave -G out to record all cgroups)");
+			return -EINVAL;
+		}
+		opts->cgroup = arg;
+		return 0;
+	case OPT_DELAY: {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (!*arg || *end || errno || v < -1)
+			return bad_value(err, errlen, label, arg,
+					 "give milliseconds, or -1 to start disabled");
+		opts->delay_ms = v;
+		return 0;
+	}
+	case OPT_FLAG:
+		*(bool *)((char *)opts + o->flag_off) = true;
+		return 0;
+	case OPT_STRING:
+		*(const char **)((char *)opts + o->flag_off) = arg;
+		return 0;
+	case OPT_BRANCH_ANY:
+	case OPT_BRANCH_FILTER:
+	case OPT_USER_REGS:
+	case OPT_INTR_REGS:
+	case OPT_CALLGRAPH_FP:
+	case OPT_CALLGRAPH:
+	case OPT_UNWIND:
+		return opt__apply_sampling(opts, o, arg, label, err, errlen);
+	case OPT_COMPRESS: {
+		uint64_t v = 1;
+
+		if (arg && (output_opts__size_plain(arg, &v) || v < 1 || v > 22))
+			return bad_value(err, errlen, label, arg, "give a zstd level from 1 to 22");
+		opts->comp_level = (int)v;
 		return 0;
 	}
 	case OPT_OUTPUT_MGMT:
@@ -561,33 +486,12 @@ static int parse_short(struct record_opts *opts, int argc, char **argv, int *i, 
 	return 0;
 }
 
-/*
- * --switch-output and --timestamp-filename rename the output when it ends (and
- * --switch-max-files removes old ones): only a regular file may be renamed,
- * never a device such as /dev/null or a FIFO. 0, or -EINVAL with one line.
- */
-static int check_renamed_output(const struct record_opts *opts, char *err, size_t errlen)
-{
-	const char *out = opts->output ? opts->output : PREC_DEFAULT_OUTPUT;
-	struct stat st;
-
-	if (!opts->switch_output && !opts->timestamp_filename)
-		return 0;
-	if (!strcmp(out, "-") || stat(out, &st) || S_ISREG(st.st_mode))
-		return 0;
-	snprintf(err, errlen,
-		 "%s renames the output when it ends, and '%s' is not a regular file (give -o a file path)",
-		 opts->switch_output ? "--switch-output" : "--timestamp-filename", out);
-	return -EINVAL;
-}
-
 int options__parse(struct record_opts *opts, int argc, char **argv, char *err, size_t errlen)
 {
 	int i = 1;
 	int ret;
 
 	memset(opts, 0, sizeof(*opts));
-	opts->cgroup_fd = -1;
 	err[0] = '\0';
 	/* "perf record ..." becomes "prec record ..." or "prec ...". */
 	if (i < argc && !strcmp(argv[i], "record"))
@@ -613,50 +517,10 @@ int options__parse(struct record_opts *opts, int argc, char **argv, char *err, s
 		if (ret)
 			goto fail;
 	}
-	if (opts->help || opts->version || opts->list_events)
-		return 0;
-	if (opts->cgroup && !opts->system_wide && !opts->cpu_list) {
-		snprintf(err, errlen, "-G/--cgroup works per CPU only: add -a or -C");
-		ret = -EINVAL;
-		goto fail;
-	}
-	if (!!opts->pid_list + !!opts->tid_list + !!opts->uid_str > 1) {
-		snprintf(err, errlen, "give only one of -p, -t and -u");
-		ret = -EINVAL;
-		goto fail;
-	}
-	if ((opts->pid_list || opts->tid_list || opts->uid_str) &&
-	    (opts->system_wide || opts->cpu_list)) {
-		/* perf lets -a win silently; a target the user named must not be dropped. */
-		snprintf(err, errlen, "-p/-t/-u and -a/-C are exclusive (pick threads or CPUs)");
-		ret = -EINVAL;
-		goto fail;
-	}
-	if (opts->per_thread && (opts->system_wide || opts->cpu_list)) {
-		snprintf(err, errlen, "--per-thread cannot be combined with -a or -C");
-		ret = -EINVAL;
-		goto fail;
-	}
-	ret = output_opts__check(opts, err, errlen);
-	if (!ret)
-		ret = check_renamed_output(opts, err, errlen);
-	if (ret)
-		goto fail;
-	if (opts->unwind_record && opts->callchain_mode != CALLCHAIN_DWARF) {
-		snprintf(err, errlen,
-			 "--unwind=record needs DWARF call graphs (add --call-graph dwarf)");
-		ret = -EINVAL;
-		goto fail;
-	}
 	if (i < argc) {
 		opts->argc = argc - i;
 		opts->argv = argv + i;
-	} else if (!opts->pid_list && !opts->tid_list && !opts->uid_str && !opts->cpu_list) {
-		/* As perf: no command and no target records the whole system. */
-		opts->system_wide = true;
 	}
-	/* With a target, a command only sets how long to record (perf's
-	 * "prec -p PID -- sleep 1"). */
 	return 0;
 fail:
 	options__exit(opts);
@@ -666,11 +530,10 @@ fail:
 void options__exit(struct record_opts *opts)
 {
 	free(opts->events);
-	opts->events = NULL;
-	opts->nr_events = 0;
 	free(opts->filters);
+	opts->events = NULL;
 	opts->filters = NULL;
-	opts->nr_filters = 0;
+	opts->nr_events = opts->nr_filters = 0;
 }
 
 void options__usage(void)

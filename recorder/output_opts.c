@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The values of the output-management options, parsed as perf record parses
- * them: sizes with a B/K/M/G unit, times with s/m/h/d (so "10M" is ten
- * megabytes and "10m" ten minutes, as in perf).
+ * The values of the output-management options and of -m, parsed as perf
+ * record parses them: sizes with a B/K/M/G unit, times with s/m/h/d (so "10M"
+ * is ten megabytes and "10m" ten minutes, as in perf); and the plain number
+ * syntax every numeric option shares.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "prec/record.h"
+#include "prec/options.h"
 #include "output_opts.h"
 
 struct unit {
@@ -62,8 +64,7 @@ int output_opts__switch(const char *arg, struct record_opts *opts, char *err, si
 {
 	uint64_t v;
 
-	opts->switch_output = true;
-	opts->timestamp_filename = true; /* as perf: rotated files are named by time */
+	opts->switch_output = true; /* implies --timestamp-filename (options__validate) */
 	if (!arg || !strcmp(arg, "signal")) {
 		opts->switch_signal = true;
 		return 0;
@@ -80,6 +81,21 @@ int output_opts__switch(const char *arg, struct record_opts *opts, char *err, si
 		 "invalid --switch-output value '%s' (give signal, a size like 100M or a time like 30s, 5m, 1h)",
 		 arg);
 	return -EINVAL;
+}
+
+/* A size above 0 for --name into *field. 0, or -EINVAL with one line. */
+static int size_value(const char *arg, const char *name, const char *example, uint64_t *field,
+		      char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (output_opts__size(arg, &v) || !v) {
+		snprintf(err, errlen, "invalid --%s value '%s' (give a size like %s; units B, K, M, G)",
+			 name, arg, example);
+		return -EINVAL;
+	}
+	*field = v;
+	return 0;
 }
 
 int output_opts__apply(enum output_opt which, const char *arg, struct record_opts *opts,
@@ -99,23 +115,9 @@ int output_opts__apply(enum output_opt which, const char *arg, struct record_opt
 		opts->switch_max_files = (int)v;
 		return 0;
 	case OUTPUT_OPT_MAX_SIZE:
-		if (output_opts__size(arg, &v) || !v) {
-			snprintf(err, errlen,
-				 "invalid --max-size value '%s' (give a size like 100M; units B, K, M, G)",
-				 arg);
-			return -EINVAL;
-		}
-		opts->max_size = v;
-		return 0;
+		return size_value(arg, "max-size", "100M", &opts->max_size, err, errlen);
 	case OUTPUT_OPT_MMAP_FLUSH:
-		if (output_opts__size(arg, &v) || !v) {
-			snprintf(err, errlen,
-				 "invalid --mmap-flush value '%s' (give a size like 16K; units B, K, M, G)",
-				 arg);
-			return -EINVAL;
-		}
-		opts->mmap_flush = v;
-		return 0;
+		return size_value(arg, "mmap-flush", "16K", &opts->mmap_flush, err, errlen);
 	}
 	return -EINVAL;
 }
@@ -127,11 +129,48 @@ int output_opts__size_plain(const char *s, uint64_t *v)
 	return parse_tagged(s, none, 1, v);
 }
 
-int output_opts__check(const struct record_opts *opts, char *err, size_t errlen)
+/*
+ * -m: a page count (rounded up to a power of two, as perf does) or a size with
+ * a B/K/M/G suffix. Returns bytes of ring data.
+ */
+int output_opts__mmap_pages(const char *s, uint64_t *bytes, char *err, size_t errlen)
 {
-	if (opts->switch_max_files && !opts->switch_output) {
-		snprintf(err, errlen, "--switch-max-files needs --switch-output");
-		return -EINVAL;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	size_t len = strlen(s);
+	uint64_t v, pages;
+	char num[32];
+	uint64_t mult = 0;
+
+	if (len == 0 || len >= sizeof(num))
+		goto bad;
+	switch (s[len - 1]) {
+	case 'B': case 'b': mult = 1; break;
+	case 'K': case 'k': mult = 1ULL << 10; break;
+	case 'M': case 'm': mult = 1ULL << 20; break;
+	case 'G': case 'g': mult = 1ULL << 30; break;
 	}
+	memcpy(num, s, len + 1);
+	if (mult)
+		num[len - 1] = '\0';
+	if (output_opts__size_plain(num, &v) || v == 0)
+		goto bad;
+	if (mult) {
+		if (v > (1ULL << 40) / mult)
+			goto too_big;
+		pages = (v * mult + page - 1) / page;
+	} else {
+		pages = v;
+	}
+	if (pages > (1ULL << 40) / page)
+		goto too_big;
+	*bytes = pages * page;
 	return 0;
+bad:
+	snprintf(err, errlen,
+		 "invalid -m/--mmap-pages value '%s' (give a page count like 128 or a size like 512K)",
+		 s);
+	return -EINVAL;
+too_big:
+	snprintf(err, errlen, "-m/--mmap-pages value '%s' is too large", s);
+	return -EINVAL;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef PREC_RECORDER_OUTPUT_OPTS_H
 #define PREC_RECORDER_OUTPUT_OPTS_H
-/* --switch-output, --switch-max-files, --max-size, --mmap-flush values. Pure. */
+/* --switch-output, --switch-max-files, --max-size, --mmap-flush and -m
+ * values, and the number syntax the other options share. Pure. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,8 +18,12 @@ enum output_opt {
 /* A size: digits with an optional B/K/M/G unit (bare: bytes). 0, -EINVAL, -ERANGE. */
 int output_opts__size(const char *s, uint64_t *bytes);
 
-/* A plain count. 0, -EINVAL, -ERANGE. */
+/* A plain count: digits only, no sign, no unit. 0, -EINVAL, -ERANGE. */
 int output_opts__size_plain(const char *s, uint64_t *v);
+
+/* -m: a page count or a size with B/K/M/G (any case), as bytes of whole
+ * pages (the power-of-two rounding comes later). 0, or -EINVAL with one line. */
+int output_opts__mmap_pages(const char *s, uint64_t *bytes, char *err, size_t errlen);
 
 /* --switch-output[=signal|SIZE|TIME] (arg NULL: signal). 0, or -EINVAL with one line. */
 int output_opts__switch(const char *arg, struct record_opts *opts, char *err, size_t errlen);
@@ -26,8 +31,5 @@ int output_opts__switch(const char *arg, struct record_opts *opts, char *err, si
 /* One of the options above with its value into opts. 0, or -EINVAL with one line. */
 int output_opts__apply(enum output_opt which, const char *arg, struct record_opts *opts,
 		       char *err, size_t errlen);
-
-/* Checks between them once all are parsed. 0, or -EINVAL with one line. */
-int output_opts__check(const struct record_opts *opts, char *err, size_t errlen);
 
 #endif

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The orchestrator: each step below is one call into the file that owns it.
- * Nothing the user can get wrong reaches the kernel or the disk before it is
- * checked, so bad input never leaves a file behind.
+ * The orchestrator: prec_record's numbered steps, each one call (or a few)
+ * into the object that owns it. The options arrive final (options__validate)
+ * and stay const; what depends on the machine (the -F limit, the ring size,
+ * the default events) is derived here once and handed on. Nothing the user
+ * can get wrong reaches the kernel or the disk before it is checked, so bad
+ * input never leaves a file behind.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,72 +15,48 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "prec/clock.h"
 #include "prec/cpu_map.h"
-#include "prec/event.h"
 #include "prec/evlist.h"
 #include "prec/log.h"
 #include "prec/parse_events.h"
 #include "prec/record.h"
 #include "prec/sysinfo.h"
 #include "prec/thread_map.h"
-#include "prec/tracing_data.h"
-#include "prec/version.h"
 #include "prec/workload.h"
 #include "prec/writer.h"
-#include "callchain.h"
 #include "drain.h"
-#include "prec/dso_track.h"
-#include "synth/synthesize.h"
 #include "unwind/unwind.h"
 #include "record_int.h"
+#include "signals.h"
 #include "target.h"
 
-static volatile sig_atomic_t child_done;
-static volatile sig_atomic_t stop_signal;
-static volatile sig_atomic_t stop_count; /* SIGINTs and SIGTERMs so far */
-static volatile sig_atomic_t switch_req;
-
-static void on_signal(int sig)
-{
-	if (sig == SIGCHLD) {
-		child_done = 1;
-	} else if (sig == SIGUSR2) {
-		switch_req = 1;
-	} else {
-		stop_signal = sig;
-		stop_count++;
-	}
-}
-
-/*
- * Once prec is stopping, a second SIGINT or SIGTERM means: end now, with
- * what is already written. They are blocked outside ppoll, so the pending
- * ones are taken here. One Ctrl-C reaches the command and prec at once: a
- * single signal, however it arrives, never cuts the tail.
- */
-static bool stop_again(void *arg)
-{
-	static const struct timespec zero;
-	sigset_t stops;
-	int sig;
-
-	(void)arg;
-	sigemptyset(&stops);
-	sigaddset(&stops, SIGINT);
-	sigaddset(&stops, SIGTERM);
-	while ((sig = sigtimedwait(&stops, NULL, &zero)) > 0) {
-		if (!stop_signal)
-			stop_signal = sig;
-		stop_count++;
-	}
-	return stop_count >= 2;
-}
+/* Everything one recording holds; released at the end of prec_record. */
+struct recording {
+	const struct record_opts *opts;
+	struct event_specs specs;
+	struct sysinfo si;
+	struct cpu_map *cpus; /* until the evlist takes them */
+	struct thread_map *threads;
+	int cgroup_fd; /* -G's directory; -1 none */
+	uint64_t freq; /* -F as the kernel takes it */
+	size_t data_bytes; /* each ring's data area */
+	struct evlist evlist;
+	struct workload wl;
+	struct pollfd *pfd;
+	int nr_pfd;
+	struct writer_event *wev;
+	uint64_t *idbuf;
+	struct unwinder *unw;
+	struct drain drain;
+	struct clock_ref clk;
+	struct rec_ctx c;
+	sigset_t orig; /* the signal mask before prec blocked its four */
+};
 
 /*
  * The command still runs when prec stops (a signal, a full file, an error):
@@ -96,7 +75,7 @@ static void end_workload(struct workload *wl, const sigset_t *sigmask)
 	}
 	kill(wl->pid, SIGTERM);
 	for (int i = 0; i < 100 && !workload__reap(wl, false); i++) {
-		if (stop_again(NULL))
+		if (signals__stop_again(NULL))
 			break;
 		ppoll(NULL, 0, &tick, sigmask); /* SIGCHLD ends the sleep */
 	}
@@ -108,15 +87,15 @@ static void end_workload(struct workload *wl, const sigset_t *sigmask)
 static bool should_stop(void *arg)
 {
 	struct rec_ctx *c = arg;
-	bool sw = switch_req;
+	bool sw;
 
-	if (stop_signal)
+	if (signals__stop_signal())
 		return true;
-	switch_req = 0;
+	sw = signals__take_switch();
 	if ((sw || c->opts->max_size || c->opts->switch_size || c->opts->switch_time_ms) &&
 	    record__output_check(c, sw))
 		return true;
-	return child_done && workload__reap(c->wl, false);
+	return signals__child_done() && workload__reap(c->wl, false);
 }
 
 static int exit_status(const struct workload *w)
@@ -141,7 +120,7 @@ static int start_events(struct evlist *evlist, const struct record_opts *opts,
 
 		/* Sleeps, but wakes for SIGINT/SIGTERM/SIGCHLD. */
 		ppoll(NULL, 0, &ts, sigmask);
-		if (stop_signal)
+		if (signals__stop_signal())
 			return 1;
 	}
 	if (opts->delay_ms < 0) {
@@ -157,320 +136,323 @@ static int start_events(struct evlist *evlist, const struct record_opts *opts,
 }
 
 /* The one line for a write that failed: a reader gone, a full disk, a
- * limit; output_hint names the fix for each errno. */
+ * limit; output_path__hint names the fix for each errno. */
 static void write_error(const char *verb, const char *output, int err)
 {
 	if (err == -EPIPE)
 		pr_err("the reader of the output pipe exited: recording stopped (keep the reader running until prec ends, or record to a file with -o)");
 	else
 		pr_err("cannot %s '%s': %s (%s)", verb, output, strerror(-err),
-		       output_hint(output, err));
+		       output_path__hint(output, err));
 }
 
-/* perf's rule: no -o and stdout is a FIFO means a stream; so does -o -. */
-static bool output_is_pipe(const char *output)
+/* A closed 0, 1 or 2 would be reused by the next open (an event fd, the
+ * output file) and written to by accident: park /dev/null there. */
+static void park_std_fds(void)
 {
-	struct stat st;
-
-	if (output)
-		return !strcmp(output, "-");
-	return !fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode);
-}
-
-int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *fatal_sig)
-{
-	struct record_opts opts = *opts_in;
-	const char *output;
-	struct event_specs specs = { 0 };
-	struct evlist evlist = { 0 };
-	struct workload wl = { .pid = -1, .go_fd = -1, .err_fd = -1 };
-	struct sysinfo si = { 0 };
-	struct writer_event *wev = NULL;
-	uint64_t *idbuf = NULL;
-	struct cpu_map *cpus = NULL;
-	struct thread_map *threads = NULL;
-	struct pollfd *pfd = NULL;
-	int nr_pfd = 0;
-	struct drain drain = { 0 };
-	struct unwinder *unw = NULL;
-	struct clock_ref clk = { .use = opts_in->use_clockid, .id = opts_in->clockid };
-	struct rec_ctx c = { .opts = &opts, .evlist = &evlist, .si = &si, .clk = &clk, .wl = &wl,
-			     .argc = argc, .argv = argv };
-	sigset_t block, orig;
-	struct timespec disabled_at;
-	struct sigaction sa;
-	char err[512], path[PATH_MAX];
-	size_t data_bytes;
-	int status = PREC_EXIT_FAILURE;
-	int ret;
-
-	*fatal_sig = 0;
-	opts.pipe_output = output_is_pipe(opts.output);
-	output = opts.pipe_output ? "-" : opts.output ? opts.output : PREC_DEFAULT_OUTPUT;
-	c.output = output;
-	/* perf: a flight recorder's side-band is what is alive when it is read. */
-	if (opts.overwrite)
-		opts.tail_synthesize = true;
-	if (opts.pipe_output && (opts.switch_output || opts.timestamp_filename)) {
-		pr_err("--switch-output and --timestamp-filename name files: not with a pipe (give -o FILE)");
-		status = PREC_EXIT_USAGE;
-		goto out;
-	}
-	if (opts.pipe_output && fcntl(STDOUT_FILENO, F_GETFL) < 0) {
-		pr_err("-o -: standard output is closed (give the stream a reader, e.g. 'prec -o - -- cmd | perf report -i -', or give -o FILE)");
-		goto out;
-	}
-	/* A closed 0, 1 or 2 would be reused by the next open (an event fd, the
-	 * output file) and written to by accident: park /dev/null there. */
 	for (int fd = 0; fd <= 2; fd++)
 		if (fcntl(fd, F_GETFL) < 0 && open("/dev/null", O_RDWR) != fd)
 			break;
-	if (opts.pipe_output && isatty(STDOUT_FILENO)) {
-		pr_err("-o -: standard output is a terminal (pipe it into a reader, e.g. 'prec -o - -- cmd | perf report -i -', or give -o FILE)");
-		status = PREC_EXIT_USAGE;
-		goto out;
-	}
+}
 
-	/* 1. Everything from the command line, checked before any side effect. */
-	if (parse_all_events(&specs, &opts, err, sizeof(err))) {
+/* Step 1: the events, the command and the clock the options name, checked
+ * against this machine before any side effect; then what -F and -m become
+ * here. 0 or the exit status, explained. */
+static int recording__check(struct recording *r)
+{
+	const struct record_opts *opts = r->opts;
+	char err[512], path[PATH_MAX];
+	int ret;
+
+	if (event_specs__parse_options(&r->specs, opts, err, sizeof(err))) {
 		pr_err("%s", err);
-		status = PREC_EXIT_USAGE;
-		goto out;
+		return PREC_EXIT_USAGE;
 	}
-	ret = opts.argc ? workload__resolve(opts.argv[0], path, sizeof(path)) : 0;
+	ret = opts->argc ? workload__resolve(opts->argv[0], path, sizeof(path)) : 0;
 	if (ret) {
-		pr_err("cannot run '%s': %s (%s)", opts.argv[0], strerror(-ret),
+		pr_err("cannot run '%s': %s (%s)", opts->argv[0], strerror(-ret),
 		       ret == -ENOENT ? "check the command name and $PATH" :
 					"it is not an executable file");
-		status = ret == -ENOENT ? PREC_EXIT_NOTFOUND : PREC_EXIT_NOEXEC;
-		goto out;
+		return ret == -ENOENT ? PREC_EXIT_NOTFOUND : PREC_EXIT_NOEXEC;
 	}
-	if (clk.use) {
-		ret = clock__snapshot(clk.id, &clk.res_ns, &clk.tod_ns, &clk.clock_ns);
+	if (r->clk.use) {
+		ret = clock__snapshot(r->clk.id, &r->clk.res_ns, &r->clk.tod_ns, &r->clk.clock_ns);
 		if (ret) {
 			pr_err("cannot use clock %d for -k: %s (pick one this kernel has, e.g. -k monotonic)",
-			       clk.id, strerror(-ret));
-			status = PREC_EXIT_USAGE;
-			goto out;
+			       r->clk.id, strerror(-ret));
+			return PREC_EXIT_USAGE;
 		}
 	}
-	/* perf: DWARF call graphs sample data addresses too (-d). */
-	if (opts.callchain_mode == CALLCHAIN_DWARF)
-		opts.sample_addr = true;
-	if (!opts.period)
-		opts.freq = effective_freq(&opts);
-	data_bytes = ring_bytes(&opts);
-	opts.mmap_bytes = data_bytes; /* HEADER_COMPRESSED's mmap_len */
+	r->freq = opts->period ? 0 : options__effective_freq(opts);
+	r->data_bytes = options__ring_bytes(opts);
+	return 0;
+}
 
-	/* 2. The machine: the CPUs to open on, the sysinfo snapshot for the header. */
-	if (target__cpus(&opts, &cpus))
-		goto out;
-	if (opts.cgroup) {
-		opts.cgroup_fd = target__cgroup_fd(opts.cgroup);
-		if (opts.cgroup_fd < 0)
-			goto out;
+/* Step 2: the machine: the CPUs to open on, -G's cgroup, the sysinfo
+ * snapshot for the header, the default events for this machine. */
+static int recording__machine(struct recording *r)
+{
+	const char *sysroot = getenv(PREC_SYSROOT_ENV);
+
+	if (target__cpus(r->opts, &r->cpus))
+		return PREC_EXIT_FAILURE;
+	if (r->opts->cgroup) {
+		r->cgroup_fd = target__cgroup_fd(r->opts->cgroup);
+		if (r->cgroup_fd < 0)
+			return PREC_EXIT_FAILURE;
 	}
-	sysinfo__read(&si, getenv(PREC_SYSROOT_ENV));
-	if (event_specs__for_machine(&specs, getenv(PREC_SYSROOT_ENV) ? NULL : &si))
-		goto out;
-	if (!events_scan_pmus(&specs))
-		sysinfo__pmus_perf_record_order(&si);
+	sysinfo__read(&r->si, sysroot);
+	if (event_specs__for_machine(&r->specs, sysroot ? NULL : &r->si))
+		return PREC_EXIT_FAILURE;
+	if (!event_specs__scan_pmus(&r->specs))
+		sysinfo__pmus_perf_record_order(&r->si);
+	return 0;
+}
 
-	/* 3. Signals: blocked except inside ppoll, so none is ever missed. */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_NOCLDSTOP;
-	sigaction(SIGCHLD, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	/* SIGUSR2 rotates (--switch-output) or snapshots (--overwrite); perf
-	 * ignores it otherwise. */
-	if (opts.switch_signal || opts.overwrite)
-		sigaction(SIGUSR2, &sa, NULL);
-	else
-		signal(SIGUSR2, SIG_IGN);
-	/* Past `ulimit -f` a write fails with EFBIG, said in one line with its
-	 * fix, instead of SIGXFSZ killing prec mid-file (the command gets the
-	 * default back). */
-	signal(SIGXFSZ, SIG_IGN);
-	sigemptyset(&block);
-	sigaddset(&block, SIGCHLD);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGUSR2);
-	sigprocmask(SIG_BLOCK, &block, &orig);
+/* Step 4: fork the command corked, find the threads, open the events, map
+ * the rings. 0 or the exit status, explained. */
+static int recording__open(struct recording *r)
+{
+	const struct record_opts *opts = r->opts;
+	struct evlist_config cfg;
+	int ret;
 
-	/* 4. Fork the command corked, find the threads, open the events, map. */
-	if (opts.argc) {
-		ret = workload__prepare(&wl, opts.argv, &orig, opts.pipe_output);
+	if (opts->argc) {
+		ret = workload__prepare(&r->wl, opts->argv, &r->orig, opts->pipe_output);
 		if (ret) {
 			pr_err("cannot fork the workload: %s (%s)", strerror(-ret),
 			       ret == -EMFILE ? "raise the open-file limit, e.g. ulimit -n 4096" :
 			       ret == -ENFILE ? "the system's open-file table is full (fs.file-max)" :
 			       ret == -EAGAIN ? "raise the process limit (ulimit -u) or end some processes" :
 						"free some memory and retry");
-			goto out_signals;
+			return PREC_EXIT_FAILURE;
 		}
 	}
-	if (target__threads(&opts, wl.pid, &threads)) {
-		status = PREC_EXIT_USAGE;
-		goto out_kill;
-	}
-	ret = evlist__init(&evlist, &specs, &opts, cpus, threads);
-	cpus = NULL;
-	threads = NULL;
+	if (target__threads(opts, r->wl.pid, &r->threads))
+		return PREC_EXIT_USAGE;
+	evlist_config__init(&cfg, opts, r->freq, r->cgroup_fd);
+	ret = evlist__init(&r->evlist, &r->specs, &cfg, r->cpus, r->threads);
+	r->cpus = NULL;
+	r->threads = NULL;
 	if (ret) {
 		pr_err("cannot set up the events: %s", strerror(-ret));
-		goto out_kill;
+		return PREC_EXIT_FAILURE;
 	}
-	pr_verbose("mmap size %zuB\n", data_bytes + (size_t)sysconf(_SC_PAGESIZE));
-	if (evlist__open(&evlist) || evlist__mmap(&evlist, data_bytes))
-		goto out_kill;
-	nr_pfd = evlist__pollfds(&evlist, &pfd);
-	if (nr_pfd < 0)
-		goto out_kill;
+	pr_verbose("mmap size %zuB\n", r->data_bytes + (size_t)sysconf(_SC_PAGESIZE));
+	if (evlist__open(&r->evlist) || evlist__mmap(&r->evlist, r->data_bytes))
+		return PREC_EXIT_FAILURE;
+	r->nr_pfd = evlist__pollfds(&r->evlist, &r->pfd);
+	return r->nr_pfd < 0 ? PREC_EXIT_FAILURE : 0;
+}
 
-	/* 5. The file: header, attrs with their ids, the synthesized side-band. */
-	ret = opts.pipe_output ? writer__open_pipe(&c.w, STDOUT_FILENO) : writer__open(&c.w, output);
-	if (ret && opts.pipe_output) {
+/* Step 5: the file: header, attrs with their ids, the synthesized side-band.
+ * 0, or -errno (said). */
+static int recording__begin_output(struct recording *r)
+{
+	const struct record_opts *opts = r->opts;
+	struct rec_ctx *c = &r->c;
+	int ret;
+
+	ret = opts->pipe_output ? writer__open_pipe(&c->w, STDOUT_FILENO) :
+				  writer__open(&c->w, opts->output);
+	if (ret && opts->pipe_output) {
 		pr_err("cannot write the stream to standard output: %s (run prec with its output open, e.g. piped into 'perf report -i -')",
 		       strerror(-ret));
-		goto out_kill;
+		return ret;
 	} else if (ret) {
-		pr_err("cannot create the output file '%s': %s (%s)", output, strerror(-ret),
-		       output_hint(output, ret));
-		goto out_kill;
+		pr_err("cannot create the output file '%s': %s (%s)", opts->output, strerror(-ret),
+		       output_path__hint(opts->output, ret));
+		return ret;
 	}
-	wev = calloc((size_t)evlist.nr, sizeof(*wev));
-	if (!wev || fill_events(wev, &evlist, &idbuf))
-		goto out_abort;
+	r->wev = calloc((size_t)r->evlist.nr, sizeof(*r->wev));
+	if (!r->wev)
+		return -ENOMEM;
+	ret = fill_events(r->wev, &r->evlist, &r->idbuf);
 	/* --unwind=record: the attrs written describe the rewritten samples. */
-	if (opts.unwind_record && unwinder__setup(&unw, wev, (uint32_t)evlist.nr))
-		goto out_abort;
-	c.wev = wev;
-	c.unw = unw;
-	ret = record__begin_file(&c, SYNTH_START);
-	if (ret == -E2BIG && opts.pipe_output) {
+	if (!ret && opts->unwind_record)
+		ret = unwinder__setup(&r->unw, r->wev, (uint32_t)r->evlist.nr);
+	if (ret)
+		return ret;
+	c->wev = r->wev;
+	c->unw = r->unw;
+	ret = record__begin_file(c, SYNTH_START);
+	if (ret == -E2BIG && opts->pipe_output)
 		pr_err("too many event ids for one pipe record (fewer CPUs or threads, or record to a file with -o)");
-		goto out_abort;
-	}
-	if (ret) {
-		write_error("write", output, ret);
-		goto out_abort;
-	}
+	else if (ret)
+		write_error("write", opts->output, ret);
+	return ret;
+}
 
-	/* 6. The drain, ready before anything can stop the recording. */
-	ret = drain__init(&drain, evlist.rings, evlist.nr_rings, c.w,
-			  evlist__sample_time_offset(&evlist));
-	drain.track = c.track;
+/* Step 6: the drain, ready before anything can stop the recording. */
+static int recording__drain_init(struct recording *r)
+{
+	const struct record_opts *opts = r->opts;
+	struct drain *drain = &r->drain;
+	int ret;
+
+	ret = drain__init(drain, r->evlist.rings, r->evlist.nr_rings, r->c.w,
+			  evlist__sample_time_offset(&r->evlist));
+	drain->track = r->c.track;
 	/* --mmap-flush: at most a quarter of the ring, as perf. */
-	drain.flush = opts.mmap_flush > data_bytes / 4 ? data_bytes / 4 : opts.mmap_flush;
-	if (opts.mmap_flush)
-		pr_verbose("mmap flush: %llu\n", (unsigned long long)drain.flush);
-	if (opts.switch_time_ms)
-		drain.timeout_ms = 100; /* the period is checked between passes */
-	c.drain = &drain;
-	record__set_cap(&c);
-	if (opts.switch_output)
-		drain.sblog = &c.sblog;
-	drain.unwind = unw;
-	if (!ret && opts.pipe_output) {
+	drain->flush = opts->mmap_flush > r->data_bytes / 4 ? r->data_bytes / 4 : opts->mmap_flush;
+	if (opts->mmap_flush)
+		pr_verbose("mmap flush: %llu\n", (unsigned long long)drain->flush);
+	if (opts->switch_time_ms)
+		drain->timeout_ms = 100; /* the period is checked between passes */
+	r->c.drain = drain;
+	record__set_cap(&r->c);
+	if (opts->switch_output)
+		drain->sblog = &r->c.sblog;
+	drain->unwind = r->unw;
+	if (!ret && opts->pipe_output) {
 		/* The stream's fd joins the poll set: POLLERR when its reader exits. */
-		struct pollfd *more = realloc(pfd, ((size_t)nr_pfd + 1) * sizeof(*pfd));
+		struct pollfd *more = realloc(r->pfd, ((size_t)r->nr_pfd + 1) * sizeof(*r->pfd));
 
 		if (more) {
-			pfd = more;
-			pfd[nr_pfd] = (struct pollfd){ .fd = STDOUT_FILENO, .events = 0 };
-			drain.out_pfd = nr_pfd++;
+			r->pfd = more;
+			r->pfd[r->nr_pfd] = (struct pollfd){ .fd = STDOUT_FILENO, .events = 0 };
+			drain->out_pfd = r->nr_pfd++;
 		}
 	}
-	if (ret) {
+	if (ret)
 		pr_err("cannot set up the drain: %s", strerror(-ret));
-		goto out_abort;
+	return ret;
+}
+
+/*
+ * Step 9: stop the events first, so that what is left in the rings is finite
+ * (system-wide, prec's own writing would otherwise be sampled as fast as it
+ * drains), then that tail, bounded, then the command if it still runs.
+ * ret is the drain's result; returns it with the tail's.
+ */
+static int recording__stop(struct recording *r, int ret)
+{
+	struct timespec disabled_at;
+
+	evlist__disable(&r->evlist);
+	if (r->clk.use && !clock_gettime(r->clk.id, &disabled_at))
+		/* For whoever checks the order: no sample is later than this. */
+		pr_verbose("events disabled at %lld.%09ld (-k clock)\n",
+			   (long long)disabled_at.tv_sec, disabled_at.tv_nsec);
+	if (!ret && !r->c.size_limit) {
+		ret = drain__tail(&r->drain, signals__stop_again, NULL);
+		if (ret >= 0) {
+			pr_verbose("the tail after the disable took %d pass(es) with data%s\n", ret,
+				   signals__stop_again(NULL) ? "; cut short by a second signal" : "");
+			ret = 0;
+		}
 	}
+	end_workload(&r->wl, &r->orig);
+	workload__reap(&r->wl, true);
+	return ret;
+}
+
+static void recording__exit(struct recording *r)
+{
+	if (r->cgroup_fd >= 0)
+		close(r->cgroup_fd);
+	free(r->pfd);
+	cpu_map__delete(r->cpus);
+	thread_map__delete(r->threads);
+	drain__exit(&r->drain);
+	rec_ctx__exit(&r->c);
+	unwinder__delete(r->unw);
+	free(r->wev);
+	free(r->idbuf);
+	sysinfo__exit(&r->si);
+	evlist__exit(&r->evlist);
+	event_specs__exit(&r->specs);
+}
+
+int prec_record(const struct record_opts *opts, int argc, char **argv, int *fatal_sig)
+{
+	struct recording rec = {
+		.opts = opts,
+		.cgroup_fd = -1,
+		.wl = { .pid = -1, .go_fd = -1, .err_fd = -1 },
+		.clk = { .use = opts->use_clockid, .id = opts->clockid },
+	};
+	struct recording *r = &rec;
+	int status, ret;
+
+	*fatal_sig = 0;
+	r->c = (struct rec_ctx){ .opts = opts, .evlist = &r->evlist, .si = &r->si, .clk = &r->clk,
+				 .wl = &r->wl, .argc = argc, .argv = argv, .output = opts->output };
+	park_std_fds();
+
+	/* 1. The events, the command and the clock, checked. 2. The machine. */
+	status = recording__check(r);
+	if (!status)
+		status = recording__machine(r);
+	if (status)
+		goto out;
+
+	/* 3. Signals: blocked except inside ppoll, so none is ever missed. */
+	signals__install(opts->switch_signal || opts->overwrite, &r->orig);
+
+	/* 4. Fork the command corked, find the threads, open the events, map. */
+	status = recording__open(r);
+	if (status)
+		goto out_kill; /* nothing to kill when the fork failed */
+
+	/* 5. The output and its front. 6. The drain. */
+	status = PREC_EXIT_FAILURE;
+	if (recording__begin_output(r) || recording__drain_init(r))
+		goto out_abort; /* nothing to abort when the output did not open */
 
 	/* 7. Go: the kernel enables the events at exec. The reference reading
 	 * of the -k clock is taken right before, as perf does. */
-	if (clk.use)
-		clock__snapshot(clk.id, &clk.res_ns, &clk.tod_ns, &clk.clock_ns);
-	ret = opts.argc ? workload__start(&wl) : 0;
+	if (r->clk.use)
+		clock__snapshot(r->clk.id, &r->clk.res_ns, &r->clk.tod_ns, &r->clk.clock_ns);
+	ret = opts->argc ? workload__start(&r->wl) : 0;
 	if (ret) {
-		pr_err("cannot run '%s': %s", opts.argv[0], strerror(-ret));
+		pr_err("cannot run '%s': %s", opts->argv[0], strerror(-ret));
 		status = ret == -ENOENT ? PREC_EXIT_NOTFOUND : PREC_EXIT_NOEXEC;
 		goto out_abort;
 	}
-	if (start_events(&evlist, &opts, &orig))
+	if (start_events(&r->evlist, opts, &r->orig))
 		goto out_stopped;
 
 	/* 8. Drain until the command ends, every target thread is gone, or
 	 * prec is told to stop. */
-	ret = drain__run(&drain, pfd, nr_pfd, !opts.argc && !opts.system_wide && !opts.cpu_list,
-			 should_stop, &c, &orig);
-	if (c.err)
-		ret = c.err; /* a rotation failed: what came after it does not count */
+	ret = drain__run(&r->drain, r->pfd, r->nr_pfd, !opts->argc && !opts->system_wide &&
+			 !opts->cpu_list, should_stop, &r->c, &r->orig);
+	if (r->c.err)
+		ret = r->c.err; /* a rotation failed: what came after it does not count */
 out_stopped:
-	/* 9. Stop: the events first, so that what is left in the rings is
-	 * finite (system-wide, prec's own writing would otherwise be sampled
-	 * as fast as it drains), then that tail, bounded, then the command if
-	 * it still runs. */
-	evlist__disable(&evlist);
-	if (clk.use && !clock_gettime(clk.id, &disabled_at))
-		/* For whoever checks the order: no sample is later than this. */
-		pr_verbose("events disabled at %lld.%09ld (-k clock)\n",
-			   (long long)disabled_at.tv_sec, disabled_at.tv_nsec);
-	if (!ret && !c.size_limit) {
-		ret = drain__tail(&drain, stop_again, NULL);
-		if (ret >= 0) {
-			pr_verbose("the tail after the disable took %d pass(es) with data%s\n", ret,
-				   stop_again(NULL) ? "; cut short by a second signal" : "");
-			ret = 0;
-		}
-	}
-	end_workload(&wl, &orig);
-	workload__reap(&wl, true);
+	/* 9. Stop: the events, their tail, the command. */
+	ret = recording__stop(r, ret);
 	if (ret == -ECANCELED)
 		goto out_abort; /* a rotation failed and said why */
 	if (ret) {
-		write_error("write", output, ret);
+		write_error("write", opts->output, ret);
 		goto out_abort;
 	}
 
 	/* 10. Finish: feature sections, final header, summary. */
-	ret = record__end_file(&c, true);
+	ret = record__end_file(&r->c, true);
 	if (ret) {
-		write_error("finish", output, ret);
+		write_error("finish", opts->output, ret);
 		goto out_abort;
 	}
-	if (unw)
-		unwinder__summary(unw, &drain.stats);
-	drain.stats.samples -= c.samples_at_file_start;
-	print_summary(&drain.stats, c.file_bytes, c.final_name, c.comp_in, c.comp_out);
+	if (r->unw)
+		unwinder__summary(r->unw, &r->drain.stats);
+	r->drain.stats.samples -= r->c.samples_at_file_start;
+	print_summary(&r->drain.stats, r->c.file_bytes, r->c.final_name, r->c.comp_in,
+		      r->c.comp_out);
 	/* --max-size ended it on purpose: the recording is complete. */
-	status = c.size_limit ? 0 : exit_status(&wl);
-	*fatal_sig = stop_signal;
+	status = r->c.size_limit ? 0 : exit_status(&r->wl);
+	*fatal_sig = signals__stop_signal();
 	goto out_signals;
 
 out_abort:
-	writer__abort(c.w);
-	c.w = NULL;
+	writer__abort(r->c.w);
+	r->c.w = NULL;
 out_kill:
-	workload__kill(&wl, SIGKILL);
+	workload__kill(&r->wl, SIGKILL);
 out_signals:
-	sigprocmask(SIG_SETMASK, &orig, NULL);
+	signals__restore(&r->orig);
 out:
-	if (opts.cgroup_fd >= 0)
-		close(opts.cgroup_fd);
-	free(pfd);
-	cpu_map__delete(cpus);
-	thread_map__delete(threads);
-	drain__exit(&drain);
-	rec_ctx__exit(&c);
-	unwinder__delete(unw);
-	free(wev);
-	free(idbuf);
-	sysinfo__exit(&si);
-	evlist__exit(&evlist);
-	event_specs__exit(&specs);
+	recording__exit(r);
 	return status;
 }

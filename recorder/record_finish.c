@@ -182,7 +182,7 @@ int record_meta__init(struct record_meta *rm, const struct sysinfo *si,
 	meta->branch_stack = opts->branch_filter != 0;
 	meta->compressed = opts->comp_level != 0;
 	meta->comp_level = (uint32_t)opts->comp_level;
-	meta->comp_mmap_len = (uint32_t)(opts->mmap_bytes + (uint64_t)sysconf(_SC_PAGESIZE));
+	meta->comp_mmap_len = (uint32_t)(evlist->ring_bytes + (size_t)sysconf(_SC_PAGESIZE));
 	meta->tracing_data = tracing_blob(evlist, &meta->tracing_data_len);
 	/* GROUP_DESC: every group of more than one event, leaders in order. */
 	rm->groups = calloc((size_t)evlist->nr, sizeof(*rm->groups));

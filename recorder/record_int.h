@@ -1,8 +1,8 @@
 #ifndef PREC_RECORDER_RECORD_INT_H
 #define PREC_RECORDER_RECORD_INT_H
 /*
- * The orchestrator's helpers, by stage: record_prepare.c checks and derives
- * everything from the command line before any side effect; record_finish.c
+ * The orchestrator's helpers, by stage: record_prepare.c derives what the
+ * validated options become on this machine, before any side effect; record_finish.c
  * turns what was recorded into the file's metadata and the summary.
  */
 #include <stdbool.h>
@@ -32,24 +32,32 @@ struct clock_ref {
 	uint64_t res_ns, tod_ns, clock_ns;
 };
 
-/* record_prepare.c */
+/* record_prepare.c: what the final options become once the machine is known. */
+
+struct evlist_config;
 
 /* Whether perf's parser would have scanned the PMUs for these events. */
-bool events_scan_pmus(const struct event_specs *specs);
+bool event_specs__scan_pmus(const struct event_specs *specs);
 
 /* Every -e with its filters, then perf's checks. 0, or -EINVAL with one line in err. */
-int parse_all_events(struct event_specs *specs, const struct record_opts *opts, char *err,
-		     size_t errlen);
+int event_specs__parse_options(struct event_specs *specs, const struct record_opts *opts,
+			       char *err, size_t errlen);
 
-/* -F as the kernel will take it (perf's warning when lowered). */
-uint64_t effective_freq(const struct record_opts *opts);
+/* -F as the kernel will take it (perf's warning when lowered); read once. */
+uint64_t options__effective_freq(const struct record_opts *opts);
 
-/* Ring data bytes per CPU for -m (rounded as perf, with its message) or the default. */
-size_t ring_bytes(const struct record_opts *opts);
+/* Ring data bytes per CPU for -m (rounded as perf, with its message) or the
+ * default perf_event_mlock_kb allows; read once. */
+size_t options__ring_bytes(const struct record_opts *opts);
+
+/* The events' narrow config from the final options, the effective -F and
+ * -G's directory fd (-1 none); the one place the evlist's settings come from. */
+void evlist_config__init(struct evlist_config *cfg, const struct record_opts *opts, uint64_t freq,
+			 int cgroup_fd);
 
 /* The fix to suggest when the output cannot be created or written, one per
  * errno; a static buffer, valid until the next call. */
-const char *output_hint(const char *output, int err);
+const char *output_path__hint(const char *output, int err);
 
 /* When the side-band is synthesized (record_synth.c). */
 enum synth_when {
@@ -116,7 +124,7 @@ struct unwinder;
 struct workload;
 
 struct rec_ctx {
-	struct record_opts *opts;
+	const struct record_opts *opts;
 	struct evlist *evlist;
 	const struct sysinfo *si;
 	struct writer_event *wev;

@@ -1,39 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The command line checked and turned into settings, before any side effect. */
+/*
+ * What the final options become once the machine is known, before any side
+ * effect: the events they name, the -F and ring size the kernel will take,
+ * the events' narrow config; and the fix to suggest for an output path.
+ */
 #include <errno.h>
-#include <poll.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "prec/clock.h"
-#include "prec/cpu_map.h"
-#include "prec/event.h"
-#include "prec/evlist.h"
+#include "prec/evlist_config.h"
 #include "prec/log.h"
+#include "prec/options.h"
 #include "prec/parse_events.h"
-#include "prec/record.h"
 #include "prec/sysinfo.h"
-#include "prec/thread_map.h"
-#include "prec/tracing_data.h"
-#include "prec/version.h"
-#include "prec/workload.h"
-#include "prec/writer.h"
 #include "callchain.h"
-#include "drain.h"
-#include "prec/dso_track.h"
-#include "synth/synthesize.h"
-#include "target.h"
 #include "record_int.h"
 
 /* Whether perf's parser would have scanned the PMUs for these events: any
  * event but the default and the software ones (PMU_MAPPINGS order). */
-bool events_scan_pmus(const struct event_specs *specs)
+bool event_specs__scan_pmus(const struct event_specs *specs)
 {
 	for (int i = 0; i < specs->nr; i++)
 		if (specs->v[i].attr.type != PERF_TYPE_SOFTWARE && !specs->v[i].name_from_attr)
@@ -55,8 +44,8 @@ static const char *unsupported_term(const struct event_terms *t)
  * Every -e with the --filter / --exclude-perf that follow it, then the
  * checks perf makes before opening anything. 0, or -EINVAL with one line.
  */
-int parse_all_events(struct event_specs *specs, const struct record_opts *opts, char *err,
-			    size_t errlen)
+int event_specs__parse_options(struct event_specs *specs, const struct record_opts *opts,
+			       char *err, size_t errlen)
 {
 	char msg[400], pidf[64];
 	int f = 0;
@@ -107,10 +96,10 @@ int parse_all_events(struct event_specs *specs, const struct record_opts *opts, 
 }
 
 /* perf's rules for -F: 'max' and values over the kernel's limit. */
-uint64_t effective_freq(const struct record_opts *opts)
+uint64_t options__effective_freq(const struct record_opts *opts)
 {
 	uint64_t max = (uint64_t)sysinfo__sysctl_or("kernel/perf_event_max_sample_rate", 0);
-	uint64_t freq = opts->freq ? opts->freq : PREC_DEFAULT_FREQ;
+	uint64_t freq = opts->freq;
 
 	if (opts->freq_max) {
 		pr_info("info: Using a maximum frequency rate of %llu Hz\n",
@@ -141,7 +130,7 @@ static void size_label(char *buf, size_t len, uint64_t bytes)
 
 /* Ring data bytes per CPU: -m rounded up to a power of two of pages, or
  * perf's default (what perf_event_mlock_kb allows, 512 KiB here). */
-size_t ring_bytes(const struct record_opts *opts)
+size_t options__ring_bytes(const struct record_opts *opts)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t pages, p2 = 1;
@@ -166,6 +155,55 @@ size_t ring_bytes(const struct record_opts *opts)
 	return p2 * page;
 }
 
+void evlist_config__init(struct evlist_config *cfg, const struct record_opts *opts, uint64_t freq,
+			 int cgroup_fd)
+{
+	*cfg = (struct evlist_config){
+		.has_cpu = opts->system_wide || opts->cpu_list,
+		.workload_only = !opts->system_wide && !opts->cpu_list && !opts->pid_list &&
+				 !opts->tid_list && !opts->uid_str,
+		/* -t means just those threads, as perf: no children; per-thread
+		 * rings cannot take inherited events (the kernel refuses). */
+		.inherit = !opts->no_inherit && !opts->tid_list && !opts->per_thread,
+		.delayed = opts->delay_ms != 0,
+		.stream = opts->pipe_output,
+		.cpu_list = opts->cpu_list,
+		.cgroup_fd = cgroup_fd,
+		.period = opts->period,
+		.freq = freq,
+		.user_freq = opts->user_freq,
+		.no_samples = opts->no_samples,
+		.use_clockid = opts->use_clockid,
+		.clockid = opts->clockid,
+		.no_sample_time = opts->per_thread && !opts->sample_time,
+		.sample_addr = opts->sample_addr,
+		.sample_cpu = opts->sample_cpu,
+		.raw_samples = opts->raw_samples,
+		.sample_weight = opts->sample_weight,
+		.phys_data = opts->phys_data,
+		.data_page_size = opts->data_page_size,
+		.code_page_size = opts->code_page_size,
+		.sample_identifier = opts->sample_identifier,
+		.sample_period = opts->sample_period,
+		.inherit_stat = opts->inherit_stat,
+		.all_cgroups = opts->all_cgroups,
+		.branch_filter = opts->branch_filter,
+		.user_regs = opts->user_regs,
+		.intr_regs = opts->intr_regs,
+		.callchain_mode = opts->callchain_mode,
+		.callchain_dump = opts->callchain_dump,
+		.user_callchains = opts->user_callchains,
+		.kernel_callchains = opts->kernel_callchains,
+		.overwrite = opts->overwrite,
+		.no_buffering = opts->no_buffering,
+		.all_user = opts->all_user,
+		.all_kernel = opts->all_kernel,
+		.switch_events = opts->switch_events,
+		.namespaces = opts->namespaces,
+		.buildid_mmap = opts->buildid_mmap,
+	};
+}
+
 /* "X.old", where writer__open keeps the previous recording, when it is in the
  * way (a directory or another non-file); NULL otherwise. */
 static bool old_in_way(const char *output, char *old, size_t len)
@@ -181,7 +219,7 @@ static bool old_in_way(const char *output, char *old, size_t len)
  * errno its own cause. The text may name the path; it lives in a static
  * buffer until the next call.
  */
-const char *output_hint(const char *output, int err)
+const char *output_path__hint(const char *output, int err)
 {
 	static char hint[PATH_MAX + 256];
 	char dir[PATH_MAX], old[PATH_MAX + 8], target[PATH_MAX];

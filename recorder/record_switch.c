@@ -200,7 +200,7 @@ static int record__switch(struct rec_ctx *c)
 	ret = writer__open(&c->w, c->output);
 	if (ret) {
 		pr_err("cannot create the output file '%s': %s (%s)", c->output, strerror(-ret),
-		       output_hint(c->output, ret));
+		       output_path__hint(c->output, ret));
 		return -ECANCELED; /* said */
 	}
 	ret = record__begin_file(c, SYNTH_NEW_FILE);

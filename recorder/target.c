@@ -11,7 +11,7 @@
 #include "prec/cpu_map.h"
 #include "prec/log.h"
 #include "prec/mounts.h"
-#include "prec/record.h"
+#include "prec/options.h"
 #include "prec/thread_map.h"
 #include "target.h"
 

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "prec/evlist_config.h"
 #include "prec/evsel.h"
 #include "prec/mmap.h"
 #include "prec/parse_events.h"
@@ -12,7 +13,6 @@
 struct cpu_map;
 struct event_specs;
 struct pollfd;
-struct record_opts;
 struct thread_map;
 
 struct evlist {
@@ -23,6 +23,7 @@ struct evlist {
 	bool workload_only; /* events follow a forked command, enabled at its exec */
 	bool has_cpu; /* -a or -C (perf's target__has_cpu) */
 	struct event_machine machine; /* the specs', for the machine's rules */
+	size_t ring_bytes; /* each ring's data area, set by evlist__mmap */
 	struct ring *rings; /* one per CPU (per thread with --per-thread) */
 	int nr_rings;
 	struct ring *bw_rings; /* the same for overwrite events: read at the end */
@@ -32,16 +33,15 @@ struct evlist {
 
 /*
  * Builds the evsels from the parsed specs and configures their attrs as perf
- * record does for opts and its target (sample_type, read_format, frequency or
- * period, inherit, enable_on_exec, the tracking bits on the first event or on
- * the dummy perf adds for -a/-C/-D), with the machine's rules (specs->machine,
- * the build arch). A default event of a hybrid PMU none of whose CPUs is
+ * record does for cfg (evsel__config; the tracking bits on the first event or
+ * on the dummy perf adds for -a/-C/-D), with the machine's rules
+ * (specs->machine, the build arch). A default event of a hybrid PMU none of whose CPUs is
  * recorded is left out, with a warning (perf 6.1's evlist__fix_hybrid_cpus);
  * when that leaves none, -EINVAL with one line. Takes ownership of cpus
  * and threads (also on error). 0 or -errno.
  */
 int evlist__init(struct evlist *evlist, const struct event_specs *specs,
-		 const struct record_opts *opts, struct cpu_map *cpus, struct thread_map *threads);
+		 const struct evlist_config *cfg, struct cpu_map *cpus, struct thread_map *threads);
 
 /*
  * Opens every event for every (CPU, thread) pair. On failure prints one line

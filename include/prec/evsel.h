@@ -6,6 +6,9 @@
 #include <linux/perf_event.h>
 
 struct cpu_map;
+struct event_machine;
+struct event_spec;
+struct evlist_config;
 
 struct evsel {
 	struct perf_event_attr attr;
@@ -37,6 +40,24 @@ struct evsel {
 /* The fd slot of one (cpu index, thread index) pair. */
 #define EVSEL_FD(e, c, t) ((e)->fd[(c) * (e)->nr_threads + (t)])
 #define EVSEL_ID(e, c, t) ((e)->id[(c) * (e)->nr_threads + (t)])
+
+/*
+ * Configures the attr (which starts as the spec's) as perf record does for
+ * cfg: sample_type, read_format, frequency or period, inherit,
+ * enable_on_exec, the side-band bits when tracking; then the -e string's own
+ * terms, then the machine's rules (vendor.h) for m. *warned: a once-per-
+ * recording warning was given (set here).
+ */
+void evsel__config(struct evsel *evsel, const struct event_spec *spec,
+		   const struct event_machine *m, const struct evlist_config *cfg, bool tracking,
+		   bool *warned);
+
+/*
+ * Makes the evsel perf's tracking dummy for -a/-C and -D: it records the
+ * side-band from the moment it is opened (immediately enabled, or at exec
+ * for a delayed workload), while the sampling events may start later.
+ */
+void evsel__config_dummy(struct evsel *evsel, const struct evlist_config *cfg);
 
 /*
  * Opens the event for every (cpu, thread) pair (but the CPUs pmu_cpus leaves

@@ -1,99 +1,7 @@
 #ifndef PREC_RECORD_H
 #define PREC_RECORD_H
-/*
- * What the command line asks for (filled by options__parse) and the one
- * entry point that records it.
- */
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-
-#define PREC_DEFAULT_OUTPUT "perf.data"
-#define PREC_DEFAULT_FREQ 4000
-
-/* A --filter (or --exclude-perf) and the -e argument it follows. */
-struct record_filter {
-	int after_events; /* how many -e arguments came before it */
-	const char *filter; /* NULL for --exclude-perf */
-};
-
-struct record_opts {
-	const char *output; /* -o; NULL means PREC_DEFAULT_OUTPUT */
-	char **events; /* -e strings in command-line order (each may be a list) */
-	int nr_events;
-	uint64_t freq; /* -F; 0 when not given */
-	bool user_freq; /* -F given (tracepoints and breakpoints keep period 1 otherwise) */
-	bool freq_max; /* -F max */
-	uint64_t period; /* -c; 0 when not given */
-	uint64_t mmap_bytes; /* -m as bytes of ring data; 0 means the default */
-	/* Targets: none of these means the command alone. */
-	bool system_wide; /* -a */
-	const char *cpu_list; /* -C */
-	const char *pid_list; /* -p */
-	const char *tid_list; /* -t */
-	const char *uid_str; /* -u: a user name or uid */
-	bool per_thread; /* --per-thread: one ring per thread, events on any CPU */
-	bool no_inherit; /* -i */
-	const char *cgroup; /* -G (with -a/-C) */
-	int cgroup_fd; /* -G's directory, opened by the recorder; -1 none */
-	long delay_ms; /* -D: enable after this many ms; -1 start disabled */
-	/* Sample contents (perf record's flags of the same names). */
-	bool sample_time; /* -T: TIME is always sampled; accepted for perf's command lines */
-	bool sample_addr; /* -d: ADDR, DATA_SRC, data mmaps */
-	bool sample_cpu; /* --sample-cpu */
-	bool raw_samples; /* -R */
-	bool sample_weight; /* -W */
-	bool phys_data; /* --phys-data */
-	bool data_page_size; /* --data-page-size */
-	bool code_page_size; /* --code-page-size */
-	bool inherit_stat; /* -s */
-	bool no_samples; /* -n */
-	bool switch_events; /* --switch-events */
-	bool sample_identifier; /* --sample-identifier */
-	bool sample_period; /* -P: PERIOD even with -c */
-	bool namespaces; /* --namespaces */
-	bool all_cgroups; /* --all-cgroups */
-	uint64_t branch_filter; /* -b / -j: branch_sample_type; 0 none */
-	int comp_level; /* -z: zstd level 1..22; 0 without -z */
-	bool no_buildid; /* -B: no HEADER_BUILD_ID, no build-id cache */
-	bool no_buildid_cache; /* -N: HEADER_BUILD_ID but no build-id cache */
-	bool buildid_all; /* --buildid-all: every mapped DSO's build-id */
-	bool buildid_mmap; /* --buildid-mmap: attr.build_id, synthesized MMAP2 ids;
-			    * implies no HEADER_BUILD_ID and no cache, as perf */
-	bool pipe_output; /* set by the recorder: -o -, or no -o and stdout a FIFO */
-	/* Output management (perf record's options of the same names). */
-	uint64_t mmap_flush; /* --mmap-flush: bytes a ring must hold to be drained; 0: 1 */
-	bool switch_output; /* --switch-output given (any mode) */
-	bool switch_signal; /* --switch-output[=signal]: SIGUSR2 rotates */
-	uint64_t switch_size; /* --switch-output=SIZE: rotate at this many bytes; 0 none */
-	uint64_t switch_time_ms; /* --switch-output=TIME: rotate this often; 0 none */
-	int switch_max_files; /* --switch-max-files: rotated files kept; 0 all */
-	bool timestamp_filename; /* --timestamp-filename (implied by --switch-output) */
-	uint64_t max_size; /* --max-size: stop at this many output bytes; 0 none */
-	bool overwrite; /* --overwrite: every event in a backward (flight recorder) ring */
-	bool tail_synthesize; /* --tail-synthesize (implied by --overwrite) */
-	bool no_buffering; /* --no-buffering: a wakeup per record */
-	int callchain_mode; /* -g / --call-graph: enum callchain_mode, 0 none */
-	uint32_t callchain_dump; /* --call-graph dwarf,SIZE */
-	bool unwind_record; /* --unwind=record: DWARF user stacks unwound while recording */
-	bool user_callchains; /* --user-callchains */
-	bool kernel_callchains; /* --kernel-callchains */
-	uint64_t user_regs; /* --user-regs: REGS_USER mask; 0 none */
-	uint64_t intr_regs; /* -I: REGS_INTR mask; 0 none */
-	bool all_user; /* --all-user: exclude_kernel on every event */
-	bool all_kernel; /* --all-kernel: exclude_user on every event */
-	struct record_filter *filters; /* --filter and --exclude-perf, in order */
-	int nr_filters;
-	bool use_clockid; /* -k given */
-	int clockid; /* -k: the clock sample times come from */
-	int verbose; /* -v count */
-	bool quiet; /* -q */
-	bool help; /* -h */
-	bool list_events; /* --list-events or "prec list" */
-	bool version; /* --version */
-	int argc; /* the workload: argv[0..argc-1], NULL-terminated */
-	char **argv;
-};
+/* The one entry point that records what the (validated) options ask for. */
+#include "prec/options.h"
 
 /* Exit statuses of prec itself (a workload's own status is passed through). */
 enum {
@@ -104,20 +12,8 @@ enum {
 };
 
 /*
- * Parses argv (argv[0] is prec itself; a leading "record" word is skipped).
- * Returns 0, or -EINVAL with one line of explanation in err. Never exits and
- * never prints. opts->events is allocated; release with options__exit.
- */
-int options__parse(struct record_opts *opts, int argc, char **argv, char *err, size_t errlen);
-
-/* Frees what options__parse allocated. */
-void options__exit(struct record_opts *opts);
-
-/* Prints the usage text to stdout. */
-void options__usage(void);
-
-/*
- * Records the workload as opts says, writes the output file and the summary.
+ * Records the workload as opts says (final: options__validate ran; they are
+ * only read), writes the output file and the summary.
  * exe and argc/argv are prec's own (for the CMDLINE feature). Returns the exit
  * status prec should end with: the workload's status, 128+signal when a signal
  * killed it, or PREC_EXIT_* on failure (already explained on stderr). When

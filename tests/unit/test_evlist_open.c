@@ -29,7 +29,6 @@
 #include "prec/evlist.h"
 #include "prec/log.h"
 #include "prec/parse_events.h"
-#include "prec/record.h"
 #include "prec/thread_map.h"
 #include "recorder/vendor.h"
 
@@ -118,18 +117,16 @@ int __wrap_ioctl(int fd, unsigned long req, ...)
 static int open_group(const char *str, struct evlist *evlist)
 {
 	struct event_specs specs = { 0 };
-	struct record_opts opts;
+	/* a forked command */
+	struct evlist_config cfg = { .freq = 4000, .cgroup_fd = -1, .workload_only = true,
+				     .inherit = true };
 	struct cpu_map *cpus;
 	char err[256];
 	int ret;
 
-	memset(&opts, 0, sizeof(opts));
-	opts.freq = 4000;
-	opts.cgroup_fd = -1;
-	opts.argc = 1; /* a forked command */
 	assert_int_equal(parse_events(&specs, str, err, sizeof(err)), 0);
 	assert_int_equal(cpu_map__parse(&cpus, "0"), 0);
-	assert_int_equal(evlist__init(evlist, &specs, &opts, cpus, thread_map__new_one(getpid())),
+	assert_int_equal(evlist__init(evlist, &specs, &cfg, cpus, thread_map__new_one(getpid())),
 			 0);
 	opens = group_opens = 0;
 	ret = evlist__open(evlist);
@@ -207,24 +204,19 @@ static char errbuf[2048];
 static int open_setup(const struct setup *su, struct evlist *evlist, int *init_ret)
 {
 	struct event_specs specs = { 0 };
-	struct record_opts opts;
+	struct evlist_config cfg = { .freq = 4000, .cgroup_fd = -1, .inherit = true };
 	struct cpu_map *cpus;
 	char err[256];
 	int ret, saved = dup(2);
 	FILE *f = tmpfile();
 
-	memset(&opts, 0, sizeof(opts));
 	memset(evlist, 0, sizeof(*evlist));
-	opts.freq = 4000;
-	opts.cgroup_fd = -1;
-	opts.sample_weight = su->sample_weight;
-	opts.all_kernel = su->all_kernel;
-	if (su->system_wide)
-		opts.system_wide = true;
-	else if (su->cpu_list)
-		opts.cpu_list = su->cpus;
-	else
-		opts.argc = 1;
+	cfg.sample_weight = su->sample_weight;
+	cfg.all_kernel = su->all_kernel;
+	/* -a, -C (the hybrid warnings name the list), or a forked command */
+	cfg.has_cpu = su->system_wide || su->cpu_list;
+	cfg.cpu_list = !su->system_wide && su->cpu_list ? su->cpus : NULL;
+	cfg.workload_only = !cfg.has_cpu;
 	if (su->events)
 		assert_int_equal(parse_events(&specs, su->events, err, sizeof(err)), 0);
 	else
@@ -234,8 +226,8 @@ static int open_setup(const struct setup *su, struct evlist *evlist, int *init_r
 	assert_non_null(f);
 	fflush(stderr);
 	dup2(fileno(f), 2);
-	*init_ret = evlist__init(evlist, &specs, &opts, cpus,
-				 thread_map__new_one(opts.argc ? getpid() : -1));
+	*init_ret = evlist__init(evlist, &specs, &cfg, cpus,
+				 thread_map__new_one(cfg.workload_only ? getpid() : -1));
 	nr_tried = 0;
 	opens = group_opens = 0;
 	ret = *init_ret ? *init_ret : evlist__open(evlist);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * options__parse: perf record's option names and meanings, never exits,
- * never prints. Each accepted row lists every field of record_opts it must
- * produce (the others must stay zero); each rejected row the piece of the
- * one-line error it must give.
+ * options__parse and options__validate: perf record's option names and
+ * meanings, never exits, never prints. Each accepted row lists every field of
+ * record_opts it must produce after both (the others must stay zero, the
+ * defaults resolved); each rejected row the piece of the one-line error it
+ * must give, from either. Then validate's own cases: each combination check,
+ * each implied setting, each default, on a fixed standard output.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,9 +20,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "prec/record.h"
+#include "prec/evlist_config.h"
+#include "prec/options.h"
+#include "recorder/record_int.h"
 
 #define MAX_ARGS 12
+
+/* A standard output that is a plain file: no -o means perf.data. */
+static const struct options_env plain_stdout;
 
 struct accept_row {
 	const char *args[MAX_ARGS]; /* after argv[0] = "prec", NULL-terminated */
@@ -190,6 +197,14 @@ static void row_label(char *buf, size_t len, const char *const *args)
 		n += (size_t)snprintf(buf + n, len - n, " '%s'", args[i]);
 }
 
+/* -F after validate: as given, else the default unless -c or -F max. */
+static uint64_t want_freq(const struct accept_row *r)
+{
+	if (r->freq || r->freq_max || r->period || r->help || r->version)
+		return r->freq;
+	return 4000;
+}
+
 static uint64_t want_mmap_bytes(const struct accept_row *r)
 {
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
@@ -231,18 +246,24 @@ static bool accept_row__check(size_t i, const struct accept_row *r)
 		return false;
 	}
 	ROW_CHECK(err[0] == '\0', "err '%.40s'", err);
-	if (r->output)
-		ROW_CHECK(opts.output && !strcmp(opts.output, r->output), "output '%s'",
-			  opts.output ? opts.output : "(null)");
-	else
+	ret = options__validate(&opts, &plain_stdout, err, sizeof(err));
+	if (ret) {
+		print_error("row %zu [%s]: validate ret %d err '%s'\n", i, label, ret, err);
+		options__exit(&opts);
+		return false;
+	}
+	if (r->help || r->version)
 		ROW_CHECK(opts.output == NULL, "output '%s'", opts.output);
+	else
+		ROW_CHECK(opts.output && !strcmp(opts.output, r->output ? r->output : "perf.data"),
+			  "output '%s'", opts.output ? opts.output : "(null)");
 	ROW_CHECK(opts.nr_events == nev, "nr_events %d", opts.nr_events);
 	for (int e = 0; e < nev && e < opts.nr_events; e++)
 		ROW_CHECK(!strcmp(opts.events[e], r->events[e]), "event %d '%s'", e,
 			  opts.events[e]);
 	if (!nev)
 		ROW_CHECK(opts.events == NULL, "events %p", (void *)opts.events);
-	ROW_CHECK(opts.freq == r->freq, "freq %" PRIu64, opts.freq);
+	ROW_CHECK(opts.freq == want_freq(r), "freq %" PRIu64, opts.freq);
 	ROW_CHECK(opts.freq_max == r->freq_max, "freq_max %d", opts.freq_max);
 	ROW_CHECK(opts.period == r->period, "period %" PRIu64, opts.period);
 	ROW_CHECK(opts.mmap_bytes == want_mmap_bytes(r), "mmap_bytes %" PRIu64 " want %" PRIu64,
@@ -258,7 +279,6 @@ static bool accept_row__check(size_t i, const struct accept_row *r)
 	if (r->use_clockid)
 		ROW_CHECK(opts.clockid == r->clockid, "clockid %d", opts.clockid);
 	ROW_CHECK(opts.delay_ms == r->delay_ms, "delay_ms %ld", opts.delay_ms);
-	ROW_CHECK(opts.cgroup_fd == -1, "cgroup_fd %d", opts.cgroup_fd);
 #define STR_FIELD(f)                                                                   \
 	ROW_CHECK(r->f ? (opts.f && !strcmp(opts.f, r->f)) : opts.f == NULL, #f " '%s'", \
 		  opts.f ? opts.f : "(null)")
@@ -428,11 +448,16 @@ static bool reject_row__check(size_t i, const struct reject_row *r)
 	row_label(label, sizeof(label), r->args);
 	dirty_stack();
 	ret = options__parse(&opts, argc, argv, err, sizeof(err));
+	if (ret) {
+		/* On a parse failure nothing is left allocated. */
+		ROW_CHECK(opts.events == NULL && opts.nr_events == 0, "events left: %d",
+			  opts.nr_events);
+	} else {
+		ret = options__validate(&opts, &plain_stdout, err, sizeof(err));
+	}
 	ROW_CHECK(ret == -EINVAL, "ret %d", ret);
 	ROW_CHECK(err[0] != '\0' && !strchr(err, '\n'), "err '%s'", err);
 	ROW_CHECK(strstr(err, r->err_has) != NULL, "err '%s' lacks '%s'", err, r->err_has);
-	/* On failure nothing is left allocated. */
-	ROW_CHECK(opts.events == NULL && opts.nr_events == 0, "events left: %d", opts.nr_events);
 	options__exit(&opts);
 	return ok;
 }
@@ -475,7 +500,7 @@ static void test_output_management(void **state)
 		{ { "--max-size", "1000", "true" }, .max_size = 1000 },
 		{ { "--mmap-flush=16K", "true" }, .flush = 16384 },
 		{ { "--timestamp-filename", "true" }, .ts = true },
-		{ { "--overwrite", "true" }, .overwrite = true },
+		{ { "--overwrite", "true" }, .overwrite = true, .tail = true },
 		{ { "--tail-synthesize", "true" }, .tail = true },
 		{ { "--no-buffering", "true" }, .nobuf = true },
 	};
@@ -488,6 +513,7 @@ static void test_output_management(void **state)
 		for (int k = 0; rows[i].args[k]; k++)
 			argv[argc++] = (char *)rows[i].args[k];
 		assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), 0);
+		assert_int_equal(options__validate(&opts, &plain_stdout, err, sizeof(err)), 0);
 		assert_int_equal(opts.switch_signal, rows[i].sig);
 		assert_int_equal(opts.switch_output, rows[i].sig || rows[i].size || rows[i].time_ms);
 		assert_int_equal(opts.switch_size, rows[i].size);
@@ -648,6 +674,224 @@ static void test_buildid_flags(void **state)
 	}
 }
 
+/* ---- options__validate on its own: what parse accepts, validate judges ---- */
+
+static const struct options_env fifo_stdout = { .stdout_fifo = true };
+static const struct options_env tty_stdout = { .stdout_tty = true };
+static const struct options_env closed_stdout = { .stdout_closed = true };
+
+/* Parses args (they must parse) and validates them against env. */
+static int parse_validate(struct record_opts *opts, const char *const *args,
+			  const struct options_env *env, char *err, size_t errlen)
+{
+	char *argv[MAX_ARGS + 2];
+	int argc = build_argv(argv, args);
+
+	assert_int_equal(options__parse(opts, argc, argv, err, errlen), 0);
+	return options__validate(opts, env, err, errlen);
+}
+
+/* Each combination check: its errno and a piece of its one line. */
+static void test_validate_combinations(void **state)
+{
+	static const struct {
+		const char *args[MAX_ARGS];
+		const struct options_env *env;
+		int ret;
+		const char *err_has;
+	} rows[] = {
+		{ { "-G", "x", "true" }, &plain_stdout, -EINVAL, "-G/--cgroup works per CPU only" },
+		{ { "-p", "1", "-u", "root" }, &plain_stdout, -EINVAL, "only one of -p, -t and -u" },
+		{ { "-t", "1", "-C", "0" }, &plain_stdout, -EINVAL, "exclusive" },
+		{ { "--per-thread", "-C", "0" }, &plain_stdout, -EINVAL, "--per-thread cannot" },
+		{ { "--switch-max-files=1", "true" }, &plain_stdout, -EINVAL,
+		  "--switch-max-files needs --switch-output" },
+		{ { "--timestamp-filename", "-o", "/dev/null", "true" }, &plain_stdout, -EINVAL,
+		  "--timestamp-filename renames the output" },
+		{ { "--unwind=record", "-g", "true" }, &plain_stdout, -EINVAL,
+		  "--unwind=record needs DWARF call graphs" },
+		/* a stream names no files, needs a reader and no terminal */
+		{ { "-o", "-", "--switch-output", "true" }, &plain_stdout, -EINVAL, "not with a pipe" },
+		{ { "--timestamp-filename", "true" }, &fifo_stdout, -EINVAL, "not with a pipe" },
+		{ { "-o", "-", "true" }, &closed_stdout, -EBADF, "standard output is closed" },
+		{ { "-o", "-", "true" }, &tty_stdout, -EINVAL, "standard output is a terminal" },
+		/* the first check that fails is the one said */
+		{ { "-G", "x", "-p", "1", "-t", "2" }, &plain_stdout, -EINVAL, "-G/--cgroup" },
+	};
+	struct record_opts opts;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		int ret = parse_validate(&opts, rows[i].args, rows[i].env, err, sizeof(err));
+
+		if (ret != rows[i].ret || !strstr(err, rows[i].err_has) || strchr(err, '\n'))
+			fail_msg("row %zu: ret %d err '%s'", i, ret, err);
+		options__exit(&opts);
+	}
+}
+
+/* The same command lines are fine where the combination is not met. */
+static void test_validate_accepts(void **state)
+{
+	static const struct {
+		const char *args[MAX_ARGS];
+		const struct options_env *env;
+	} rows[] = {
+		{ { "-G", "x", "-a" }, &plain_stdout },
+		{ { "--switch-max-files=1", "--switch-output", "true" }, &plain_stdout },
+		{ { "--unwind=record", "--call-graph=dwarf", "true" }, &plain_stdout },
+		/* a file named by -o does not care what stdout is */
+		{ { "-o", "x.data", "true" }, &closed_stdout },
+		{ { "-o", "x.data", "true" }, &tty_stdout },
+		/* no -o, stdout closed or a terminal: perf.data */
+		{ { "true" }, &closed_stdout },
+		{ { "true" }, &tty_stdout },
+		/* queries skip the checks: main answers them before validate */
+		{ { "-h", "-p", "1", "-t", "2" }, &plain_stdout },
+		{ { "--version", "-G", "x" }, &plain_stdout },
+	};
+	struct record_opts opts;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		int ret = parse_validate(&opts, rows[i].args, rows[i].env, err, sizeof(err));
+
+		if (ret || err[0])
+			fail_msg("row %zu: ret %d err '%s'", i, ret, err);
+		options__exit(&opts);
+	}
+}
+
+/* perf's implied settings, each on and off. */
+static void test_validate_implied(void **state)
+{
+	static const struct {
+		const char *args[MAX_ARGS];
+		bool ts, tail, addr;
+	} rows[] = {
+		{ { "true" }, .ts = false },
+		{ { "--switch-output", "true" }, .ts = true },
+		{ { "--switch-output=1M", "true" }, .ts = true },
+		{ { "--overwrite", "true" }, .tail = true },
+		{ { "--call-graph=dwarf", "true" }, .addr = true },
+		{ { "--call-graph", "dwarf,4096", "true" }, .addr = true },
+		{ { "-g", "true" }, .addr = false },
+		{ { "--call-graph=lbr", "true" }, .addr = false },
+		{ { "-d", "true" }, .addr = true },
+		{ { "--tail-synthesize", "true" }, .tail = true },
+		{ { "--timestamp-filename", "true" }, .ts = true },
+	};
+	struct record_opts opts;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		assert_int_equal(parse_validate(&opts, rows[i].args, &plain_stdout, err, sizeof(err)),
+				 0);
+		if (opts.timestamp_filename != rows[i].ts || opts.tail_synthesize != rows[i].tail ||
+		    opts.sample_addr != rows[i].addr)
+			fail_msg("row %zu: timestamp_filename %d tail_synthesize %d sample_addr %d", i,
+				 opts.timestamp_filename, opts.tail_synthesize, opts.sample_addr);
+		options__exit(&opts);
+	}
+}
+
+/* The defaults: the output and whether it is a stream, -F, -a. */
+static void test_validate_defaults(void **state)
+{
+	static const struct {
+		const char *args[MAX_ARGS];
+		const struct options_env *env;
+		const char *output;
+		bool pipe, system_wide;
+		uint64_t freq;
+	} rows[] = {
+		{ { "true" }, &plain_stdout, "perf.data", false, false, 4000 },
+		{ { "true" }, &fifo_stdout, "-", true, false, 4000 },
+		{ { "-o", "-", "true" }, &plain_stdout, "-", true, false, 4000 },
+		{ { "-o", "x.data", "true" }, &fifo_stdout, "x.data", false, false, 4000 },
+		{ { "-F", "99", "true" }, &plain_stdout, "perf.data", false, false, 99 },
+		{ { "-F", "max", "true" }, &plain_stdout, "perf.data", false, false, 0 },
+		{ { "-c", "1000", "true" }, &plain_stdout, "perf.data", false, false, 0 },
+		/* no command and no target: the whole system, as perf */
+		{ { NULL }, &plain_stdout, "perf.data", false, true, 4000 },
+		{ { "-a" }, &plain_stdout, "perf.data", false, true, 4000 },
+		{ { "-C", "0" }, &plain_stdout, "perf.data", false, false, 4000 },
+		{ { "-p", "1" }, &plain_stdout, "perf.data", false, false, 4000 },
+		{ { "-t", "1" }, &plain_stdout, "perf.data", false, false, 4000 },
+		{ { "-u", "root" }, &plain_stdout, "perf.data", false, false, 4000 },
+	};
+	struct record_opts opts;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		assert_int_equal(parse_validate(&opts, rows[i].args, rows[i].env, err, sizeof(err)), 0);
+		if (strcmp(opts.output, rows[i].output) || opts.pipe_output != rows[i].pipe ||
+		    opts.system_wide != rows[i].system_wide || opts.freq != rows[i].freq)
+			fail_msg("row %zu: output '%s' pipe %d system_wide %d freq %" PRIu64, i,
+				 opts.output, opts.pipe_output, opts.system_wide, opts.freq);
+		options__exit(&opts);
+	}
+}
+
+/* The events' narrow config is filled from the final options in one place:
+ * the target's shape and the derived values. */
+static void test_evlist_config_from_options(void **state)
+{
+	static const struct {
+		const char *args[MAX_ARGS];
+		bool has_cpu, workload_only, inherit, delayed, stream, no_time;
+	} rows[] = {
+		{ { "true" }, .workload_only = true, .inherit = true },
+		{ { "-i", "true" }, .workload_only = true },
+		{ { "-a" }, .has_cpu = true, .inherit = true },
+		{ { "-C", "0", "true" }, .has_cpu = true, .inherit = true },
+		{ { "-p", "1" }, .inherit = true },
+		{ { "-t", "1" }, .inherit = false }, /* just those threads: no children */
+		{ { "--per-thread", "-p", "1" }, .no_time = true },
+		{ { "--per-thread", "-T", "-p", "1" }, .no_time = false },
+		{ { "-D", "10", "true" }, .workload_only = true, .inherit = true, .delayed = true },
+		{ { "-D", "-1", "true" }, .workload_only = true, .inherit = true, .delayed = true },
+		{ { "-o", "-", "true" }, .workload_only = true, .inherit = true, .stream = true },
+	};
+	struct record_opts opts;
+	struct evlist_config cfg;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		assert_int_equal(parse_validate(&opts, rows[i].args, &plain_stdout, err, sizeof(err)),
+				 0);
+		evlist_config__init(&cfg, &opts, 1234, 7);
+		if (cfg.has_cpu != rows[i].has_cpu || cfg.workload_only != rows[i].workload_only ||
+		    cfg.inherit != rows[i].inherit || cfg.delayed != rows[i].delayed ||
+		    cfg.stream != rows[i].stream || cfg.no_sample_time != rows[i].no_time)
+			fail_msg("row %zu: has_cpu %d workload_only %d inherit %d delayed %d stream %d no_sample_time %d",
+				 i, cfg.has_cpu, cfg.workload_only, cfg.inherit, cfg.delayed, cfg.stream,
+				 cfg.no_sample_time);
+		/* the derived values are the caller's, never re-read */
+		assert_int_equal(cfg.freq, 1234);
+		assert_int_equal(cfg.cgroup_fd, 7);
+		options__exit(&opts);
+	}
+	/* the sampling flags pass through, the implied ones included */
+	assert_int_equal(parse_validate(&opts, (const char *const[]){ "--call-graph=dwarf,4096",
+								"-c", "99", "-W", "-k", "mono",
+								"true", NULL },
+					&plain_stdout, err, sizeof(err)),
+			 0);
+	evlist_config__init(&cfg, &opts, 0, -1);
+	assert_true(cfg.sample_addr && cfg.sample_weight && cfg.use_clockid);
+	assert_int_equal(cfg.clockid, 1);
+	assert_int_equal(cfg.period, 99);
+	assert_int_equal(cfg.callchain_dump, 4096);
+	assert_null(cfg.cpu_list);
+	options__exit(&opts);
+}
+
 int main(void)
 {
 	/* clang-format off */
@@ -660,6 +904,11 @@ int main(void)
 		cmocka_unit_test(test_err_truncation),
 		cmocka_unit_test(test_usage),
 		cmocka_unit_test(test_buildid_flags),
+		cmocka_unit_test(test_validate_combinations),
+		cmocka_unit_test(test_validate_accepts),
+		cmocka_unit_test(test_validate_implied),
+		cmocka_unit_test(test_validate_defaults),
+		cmocka_unit_test(test_evlist_config_from_options),
 	};
 	/* clang-format on */
 

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * options__validate: the one place where the options meet each other. The
+ * parser checks each value on its own; here the combinations are checked,
+ * perf record's implied settings applied and the defaults resolved, so that
+ * everything after sees final, read-only options. Defaults that depend on
+ * the machine (the -F limit, the ring size, the default events) are not
+ * options: they are derived from the machine's facts where those are read.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "prec/options.h"
+#include "callchain.h"
+
+void options_env__read(struct options_env *env)
+{
+	struct stat st;
+
+	env->stdout_closed = fcntl(STDOUT_FILENO, F_GETFL) < 0;
+	env->stdout_fifo = !fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode);
+	env->stdout_tty = isatty(STDOUT_FILENO);
+}
+
+/* Which targets were named; perf's rules on how they combine. */
+static int check_targets(const struct record_opts *opts, char *err, size_t errlen)
+{
+	bool threads = opts->pid_list || opts->tid_list || opts->uid_str;
+	bool cpus = opts->system_wide || opts->cpu_list;
+	const char *msg = NULL;
+
+	if (opts->cgroup && !cpus)
+		msg = "-G/--cgroup works per CPU only: add -a or -C";
+	else if (!!opts->pid_list + !!opts->tid_list + !!opts->uid_str > 1)
+		msg = "give only one of -p, -t and -u";
+	else if (threads && cpus)
+		/* perf lets -a win silently; a target the user named must not be dropped. */
+		msg = "-p/-t/-u and -a/-C are exclusive (pick threads or CPUs)";
+	else if (opts->per_thread && cpus)
+		msg = "--per-thread cannot be combined with -a or -C";
+	if (!msg)
+		return 0;
+	snprintf(err, errlen, "%s", msg);
+	return -EINVAL;
+}
+
+/*
+ * --switch-output and --timestamp-filename rename the output when it ends (and
+ * --switch-max-files removes old ones): only a regular file may be renamed,
+ * never a device such as /dev/null or a FIFO. 0, or -EINVAL with one line.
+ */
+static int check_renamed_output(const struct record_opts *opts, char *err, size_t errlen)
+{
+	const char *out = opts->output ? opts->output : PREC_DEFAULT_OUTPUT;
+	struct stat st;
+
+	if (opts->switch_max_files && !opts->switch_output) {
+		snprintf(err, errlen, "--switch-max-files needs --switch-output");
+		return -EINVAL;
+	}
+	if (!opts->switch_output && !opts->timestamp_filename)
+		return 0;
+	if (!strcmp(out, "-") || stat(out, &st) || S_ISREG(st.st_mode))
+		return 0;
+	snprintf(
+		err, errlen,
+		"%s renames the output when it ends, and '%s' is not a regular file (give -o a file path)",
+		opts->switch_output ? "--switch-output" : "--timestamp-filename", out);
+	return -EINVAL;
+}
+
+/*
+ * perf's rule: no -o and stdout a FIFO means a stream; so does -o -. A
+ * stream needs an open standard output that is not a terminal, and names
+ * no files.
+ */
+static int resolve_output(struct record_opts *opts, const struct options_env *env, char *err,
+			  size_t errlen)
+{
+	opts->pipe_output = opts->output ? !strcmp(opts->output, "-") : env->stdout_fifo;
+	if (!opts->pipe_output) {
+		if (!opts->output)
+			opts->output = PREC_DEFAULT_OUTPUT;
+		return 0;
+	}
+	opts->output = "-";
+	if (opts->switch_output || opts->timestamp_filename) {
+		snprintf(
+			err, errlen,
+			"--switch-output and --timestamp-filename name files: not with a pipe (give -o FILE)");
+		return -EINVAL;
+	}
+	if (env->stdout_closed) {
+		snprintf(
+			err, errlen,
+			"-o -: standard output is closed (give the stream a reader, e.g. 'prec -o - -- cmd | perf report -i -', or give -o FILE)");
+		return -EBADF;
+	}
+	if (env->stdout_tty) {
+		snprintf(
+			err, errlen,
+			"-o -: standard output is a terminal (pipe it into a reader, e.g. 'prec -o - -- cmd | perf report -i -', or give -o FILE)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int options__validate(struct record_opts *opts, const struct options_env *env, char *err,
+		      size_t errlen)
+{
+	int ret;
+
+	err[0] = '\0';
+	if (opts->help || opts->version || opts->list_events)
+		return 0;
+	ret = check_targets(opts, err, errlen);
+	if (!ret)
+		ret = check_renamed_output(opts, err, errlen);
+	if (ret)
+		return ret;
+	if (opts->unwind_record && opts->callchain_mode != CALLCHAIN_DWARF) {
+		snprintf(err, errlen,
+			 "--unwind=record needs DWARF call graphs (add --call-graph dwarf)");
+		return -EINVAL;
+	}
+
+	/* perf's implied settings. Rotated files are named by time. */
+	if (opts->switch_output)
+		opts->timestamp_filename = true;
+	/* A flight recorder's side-band is what is alive when it is read. */
+	if (opts->overwrite)
+		opts->tail_synthesize = true;
+	/* DWARF call graphs sample data addresses too (-d). */
+	if (opts->callchain_mode == CALLCHAIN_DWARF)
+		opts->sample_addr = true;
+
+	/* The defaults. As perf: no command and no target records the whole
+	 * system; with a target, a command only sets how long to record. */
+	if (!opts->argc && !opts->pid_list && !opts->tid_list && !opts->uid_str && !opts->cpu_list)
+		opts->system_wide = true;
+	/* -c wins over the default frequency (an explicit -F stays, unused). */
+	if (!opts->period && !opts->freq && !opts->freq_max)
+		opts->freq = PREC_DEFAULT_FREQ;
+	return resolve_output(opts, env, err, errlen);
+}
