@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer harness for the command line (built and run by the suite, see
- * CMakeLists.txt here). The input is split at NUL bytes into argv[1..]; argv[0] is "prec". Checks the contract
- * of options__parse then options__validate (on a fixed standard output):
+ * CMakeLists.txt here). The input is split at NUL bytes into argv[1..];
+ * argv[0] is "prec". Checks the contract of options__parse then options__validate (on a fixed standard output):
  * never exits, one line of err on failure, nothing left allocated by a failed
  * parse, a workload argv that is the NULL-terminated tail of the input, and
  * after validate the defaults resolved.
