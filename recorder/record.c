@@ -32,8 +32,7 @@
 #include "prec/writer.h"
 #include "callchain.h"
 #include "drain.h"
-#include "prec/dso_track.h"
-#include "synth/synthesize.h"
+#include "output.h"
 #include "unwind/unwind.h"
 #include "record_int.h"
 #include "target.h"
@@ -103,20 +102,15 @@ static void end_workload(struct workload *wl, const sigset_t *sigmask)
 	workload__kill(wl, SIGKILL);
 }
 
-/* After every drain pass: a stop, the output's limits and rotation, the end
- * of the command. */
+/* After every drain pass (and the output's own check, output.h): a stop,
+ * the end of the command. */
 static bool should_stop(void *arg)
 {
-	struct rec_ctx *c = arg;
-	bool sw = switch_req;
+	struct workload *wl = arg;
 
 	if (stop_signal)
 		return true;
-	switch_req = 0;
-	if ((sw || c->opts->max_size || c->opts->switch_size || c->opts->switch_time_ms) &&
-	    record__output_check(c, sw))
-		return true;
-	return child_done && workload__reap(c->wl, false);
+	return child_done && workload__reap(wl, false);
 }
 
 static int exit_status(const struct workload *w)
@@ -164,7 +158,7 @@ static void write_error(const char *verb, const char *output, int err)
 		pr_err("the reader of the output pipe exited: recording stopped (keep the reader running until prec ends, or record to a file with -o)");
 	else
 		pr_err("cannot %s '%s': %s (%s)", verb, output, strerror(-err),
-		       output_hint(output, err));
+		       output__hint(output, err));
 }
 
 /* perf's rule: no -o and stdout is a FIFO means a stream; so does -o -. */
@@ -185,8 +179,6 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	struct evlist evlist = { 0 };
 	struct workload wl = { .pid = -1, .go_fd = -1, .err_fd = -1 };
 	struct sysinfo si = { 0 };
-	struct writer_event *wev = NULL;
-	uint64_t *idbuf = NULL;
 	struct cpu_map *cpus = NULL;
 	struct thread_map *threads = NULL;
 	struct pollfd *pfd = NULL;
@@ -194,8 +186,7 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	struct drain drain = { 0 };
 	struct unwinder *unw = NULL;
 	struct clock_ref clk = { .use = opts_in->use_clockid, .id = opts_in->clockid };
-	struct rec_ctx c = { .opts = &opts, .evlist = &evlist, .si = &si, .clk = &clk, .wl = &wl,
-			     .argc = argc, .argv = argv };
+	struct output out = { 0 };
 	sigset_t block, orig;
 	struct timespec disabled_at;
 	struct sigaction sa;
@@ -207,7 +198,6 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	*fatal_sig = 0;
 	opts.pipe_output = output_is_pipe(opts.output);
 	output = opts.pipe_output ? "-" : opts.output ? opts.output : PREC_DEFAULT_OUTPUT;
-	c.output = output;
 	/* perf: a flight recorder's side-band is what is alive when it is read. */
 	if (opts.overwrite)
 		opts.tail_synthesize = true;
@@ -331,26 +321,18 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	if (nr_pfd < 0)
 		goto out_kill;
 
-	/* 5. The file: header, attrs with their ids, the synthesized side-band. */
-	ret = opts.pipe_output ? writer__open_pipe(&c.w, STDOUT_FILENO) : writer__open(&c.w, output);
-	if (ret && opts.pipe_output) {
-		pr_err("cannot write the stream to standard output: %s (run prec with its output open, e.g. piped into 'perf report -i -')",
-		       strerror(-ret));
-		goto out_kill;
-	} else if (ret) {
-		pr_err("cannot create the output file '%s': %s (%s)", output, strerror(-ret),
-		       output_hint(output, ret));
-		goto out_kill;
-	}
-	wev = calloc((size_t)evlist.nr, sizeof(*wev));
-	if (!wev || fill_events(wev, &evlist, &idbuf))
-		goto out_abort;
+	/* 5. The output: header, attrs with their ids, the synthesized side-band. */
+	ret = output__open(&out,
+			   &(struct output_src){ .opts = &opts, .evlist = &evlist, .si = &si,
+						 .clk = &clk, .argc = argc, .argv = argv,
+						 .pid = wl.pid, .switch_req = &switch_req },
+			   output);
+	if (ret)
+		goto out_abort; /* said, but for -ENOMEM */
 	/* --unwind=record: the attrs written describe the rewritten samples. */
-	if (opts.unwind_record && unwinder__setup(&unw, wev, (uint32_t)evlist.nr))
+	if (opts.unwind_record && unwinder__setup(&unw, out.wev, (uint32_t)evlist.nr))
 		goto out_abort;
-	c.wev = wev;
-	c.unw = unw;
-	ret = record__begin_file(&c, SYNTH_START);
+	ret = output__begin(&out, unw);
 	if (ret == -E2BIG && opts.pipe_output) {
 		pr_err("too many event ids for one pipe record (fewer CPUs or threads, or record to a file with -o)");
 		goto out_abort;
@@ -361,20 +343,14 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	}
 
 	/* 6. The drain, ready before anything can stop the recording. */
-	ret = drain__init(&drain, evlist.rings, evlist.nr_rings, c.w,
+	ret = drain__init(&drain, evlist.rings, evlist.nr_rings, NULL,
 			  evlist__sample_time_offset(&evlist));
-	drain.track = c.track;
 	/* --mmap-flush: at most a quarter of the ring, as perf. */
 	drain.flush = opts.mmap_flush > data_bytes / 4 ? data_bytes / 4 : opts.mmap_flush;
 	if (opts.mmap_flush)
 		pr_verbose("mmap flush: %llu\n", (unsigned long long)drain.flush);
-	if (opts.switch_time_ms)
-		drain.timeout_ms = 100; /* the period is checked between passes */
-	c.drain = &drain;
-	record__set_cap(&c);
-	if (opts.switch_output)
-		drain.sblog = &c.sblog;
-	drain.unwind = unw;
+	if (!ret)
+		ret = output__attach(&out, &drain);
 	if (!ret && opts.pipe_output) {
 		/* The stream's fd joins the poll set: POLLERR when its reader exits. */
 		struct pollfd *more = realloc(pfd, ((size_t)nr_pfd + 1) * sizeof(*pfd));
@@ -406,9 +382,7 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	/* 8. Drain until the command ends, every target thread is gone, or
 	 * prec is told to stop. */
 	ret = drain__run(&drain, pfd, nr_pfd, !opts.argc && !opts.system_wide && !opts.cpu_list,
-			 should_stop, &c, &orig);
-	if (c.err)
-		ret = c.err; /* a rotation failed: what came after it does not count */
+			 should_stop, &wl, &orig);
 out_stopped:
 	/* 9. Stop: the events first, so that what is left in the rings is
 	 * finite (system-wide, prec's own writing would otherwise be sampled
@@ -419,7 +393,7 @@ out_stopped:
 		/* For whoever checks the order: no sample is later than this. */
 		pr_verbose("events disabled at %lld.%09ld (-k clock)\n",
 			   (long long)disabled_at.tv_sec, disabled_at.tv_nsec);
-	if (!ret && !c.size_limit) {
+	if (!ret && !out.size_limit) {
 		ret = drain__tail(&drain, stop_again, NULL);
 		if (ret >= 0) {
 			pr_verbose("the tail after the disable took %d pass(es) with data%s\n", ret,
@@ -430,30 +404,27 @@ out_stopped:
 	end_workload(&wl, &orig);
 	workload__reap(&wl, true);
 	if (ret == -ECANCELED)
-		goto out_abort; /* a rotation failed and said why */
+		goto out_abort; /* a rotation failed and said why; what came after
+				 * it does not count */
 	if (ret) {
 		write_error("write", output, ret);
 		goto out_abort;
 	}
 
 	/* 10. Finish: feature sections, final header, summary. */
-	ret = record__end_file(&c, true);
+	ret = output__finish(&out);
 	if (ret) {
 		write_error("finish", output, ret);
 		goto out_abort;
 	}
-	if (unw)
-		unwinder__summary(unw, &drain.stats);
-	drain.stats.samples -= c.samples_at_file_start;
-	print_summary(&drain.stats, c.file_bytes, c.final_name, c.comp_in, c.comp_out);
+	output__summary(&out);
 	/* --max-size ended it on purpose: the recording is complete. */
-	status = c.size_limit ? 0 : exit_status(&wl);
+	status = out.size_limit ? 0 : exit_status(&wl);
 	*fatal_sig = stop_signal;
 	goto out_signals;
 
 out_abort:
-	writer__abort(c.w);
-	c.w = NULL;
+	output__abort(&out);
 out_kill:
 	workload__kill(&wl, SIGKILL);
 out_signals:
@@ -465,10 +436,8 @@ out:
 	cpu_map__delete(cpus);
 	thread_map__delete(threads);
 	drain__exit(&drain);
-	rec_ctx__exit(&c);
+	output__exit(&out);
 	unwinder__delete(unw);
-	free(wev);
-	free(idbuf);
 	sysinfo__exit(&si);
 	evlist__exit(&evlist);
 	event_specs__exit(&specs);

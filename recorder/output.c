@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The life of each output file (output.h): opened, begun (header and attrs,
+ * a stream's features, its own build-id tracker, the side-band at its front,
+ * compression), fed by the drain through the hooks given here, and ended
+ * (the overwrite rings, the tail side-band, the lost samples, the features).
+ *
+ * Every file --switch-output starts is whole on its own: its own header and
+ * features, the side-band of the threads alive at the switch (read from
+ * /proc, as at the start, plus what the rings said of those gone since),
+ * and the build-ids of what its own samples hit (a tracker per file, fed by
+ * that file's records).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "prec/dso_track.h"
+#include "prec/evlist.h"
+#include "prec/log.h"
+#include "prec/record.h"
+#include "prec/writer.h"
+#include "drain.h"
+#include "output_int.h"
+#include "synth/sideband.h"
+#include "synth/synthesize.h"
+#include "unwind/unwind.h"
+
+int output__open(struct output *o, const struct output_src *src, const char *path)
+{
+	bool pipe = src->opts->pipe_output;
+	int ret;
+
+	memset(o, 0, sizeof(*o));
+	o->src = *src;
+	o->path = path;
+	ret = pipe ? writer__open_pipe(&o->w, STDOUT_FILENO) : writer__open(&o->w, path);
+	if (ret && pipe) {
+		pr_err("cannot write the stream to standard output: %s (run prec with its output open, e.g. piped into 'perf report -i -')",
+		       strerror(-ret));
+		return ret;
+	} else if (ret) {
+		pr_err("cannot create the output file '%s': %s (%s)", path, strerror(-ret),
+		       output__hint(path, ret));
+		return ret;
+	}
+	return output__list_events(o);
+}
+
+int output__begin(struct output *o, struct unwinder *unw)
+{
+	o->unw = unw;
+	return output__begin_file(o, SYNTH_START);
+}
+
+int output__begin_file(struct output *o, enum synth_when when)
+{
+	const struct evlist *evlist = o->src.evlist;
+	const struct record_opts *opts = o->src.opts;
+	struct dso_track_layout tl;
+	int ret;
+
+	ret = writer__begin(o->w, o->wev, (uint32_t)evlist->nr);
+	if (ret)
+		return ret;
+	if (opts->pipe_output) {
+		/* A stream cannot be patched: its features go first, from what is
+		 * known now, as perf sends them. */
+		ret = output_meta__init(o);
+		if (!ret)
+			ret = writer__send_features(o->w, &o->rm.meta);
+		if (ret)
+			return ret;
+	}
+	/* The build-id hit set sees every record of this file: synthesized
+	 * ones through the writer's observer, the kernel's through the drain's
+	 * hook. */
+	dso_track__layout(evlist->evsel[0].attr.sample_type, evlist->evsel[0].attr.sample_id_all,
+			  &tl);
+	if (!dso_track__new(&o->track, &tl)) {
+		dso_track__set_buildids(o->track, output__buildids(opts));
+		writer__set_observer(o->w, dso_track__stream, o->track);
+	}
+	unwinder__set_track(o->unw, o->track);
+	if (o->drain)
+		o->drain->w = o->w;
+	ret = synth__sideband(o->w, evlist, o->src.si, opts, o->src.pid, when);
+	/* What the rings said of the processes still alive, for those /proc
+	 * no longer shows (gone while their samples waited). */
+	if (!ret && when == SYNTH_NEW_FILE)
+		ret = sideband_log__replay(&o->sblog, o->w);
+	/* -z: the ring data from here on; synthesized records stay raw, as perf. */
+	if (!ret && opts->comp_level)
+		ret = writer__set_compression(o->w, opts->comp_level);
+	if (!ret)
+		output__set_cap(o);
+	return ret;
+}
+
+int output__end_file(struct output *o, bool at_exit)
+{
+	const struct record_opts *opts = o->src.opts;
+	struct evlist *evlist = o->src.evlist;
+	uint64_t in = 0, out = 0;
+	int ret = 0;
+
+	/* The overwrite rings hold the newest records: they go in now. */
+	if (evlist->nr_bw_rings) {
+		ret = output__snapshot(o);
+		/* Written: a snapshot lets the kernel go on at once (samples
+		 * that come while a ring is paused are lost). */
+		if (!at_exit)
+			evlist__resume_backward(evlist);
+	}
+	if (!ret && opts->tail_synthesize)
+		ret = synth__sideband(o->w, evlist, o->src.si, opts, o->src.pid, SYNTH_TAIL);
+	if (!ret && at_exit)
+		ret = synth__lost_samples(o->w, evlist, o->src.pid, &o->total.lost_samples);
+	if (ret)
+		return ret;
+	o->file_bytes = writer__data_size(o->w);
+	if (opts->comp_level)
+		writer__compression_stats(o->w, &in, &out);
+	o->comp_in = in;
+	o->comp_out = out;
+	if (!o->have_meta) {
+		ret = output_meta__init(o);
+		if (ret)
+			return ret;
+	}
+	ret = output_meta__finish(o);
+	o->w = NULL;
+	if (o->drain)
+		o->drain->w = NULL;
+	if (ret)
+		return ret;
+	if (!opts->no_buildid_cache)
+		output__cache_buildids(&o->rm.meta);
+	unwinder__set_track(o->unw, NULL);
+	dso_track__delete(o->track);
+	o->track = NULL;
+	output_meta__exit(&o->rm);
+	o->have_meta = false;
+	output__name_file(o, at_exit);
+	return 0;
+}
+
+/* The drain's hooks: each reads the output's current state, so a rotation
+ * needs no change in the drain. */
+
+/* --max-size / --switch-output=SIZE: whole records up to the room left. */
+static enum drain_verdict output__cut(void *arg, const struct ring *r, uint64_t pos,
+				      const struct perf_event_header *h)
+{
+	struct output *o = arg;
+
+	if (h->size > o->room) {
+		o->capped = true;
+		return DRAIN_CUT;
+	}
+	o->room -= h->size;
+	return DRAIN_KEEP;
+}
+
+/* The current file's build-id tracker sees every ring record it gets. */
+static enum drain_verdict output__track(void *arg, const struct ring *r, uint64_t pos,
+					const struct perf_event_header *h)
+{
+	struct output *o = arg;
+
+	if (o->track)
+		dso_track__ring_record(o->track, r, pos, h);
+	return DRAIN_KEEP;
+}
+
+static void output__track_pass(void *arg, const struct drain_stats *pass)
+{
+	struct output *o = arg;
+
+	if (o->track && pass->bytes)
+		dso_track__end_pass(o->track);
+}
+
+/* --switch-output: the kernel's side-band kept for the next file's front. */
+static enum drain_verdict output__log(void *arg, const struct ring *r, uint64_t pos,
+				      const struct perf_event_header *h)
+{
+	struct output *o = arg;
+
+	if (sideband_log__wants(h->type))
+		sideband_log__add_ring(&o->sblog, r, pos, h->size);
+	return DRAIN_KEEP;
+}
+
+/* --unwind=record: the unwinder copies the windows with the samples unwound. */
+static int output__unwind(void *arg, struct ring *rings, const bool *pending, int nr,
+			  struct iovec *iov)
+{
+	return unwinder__rewrite(arg, rings, pending, nr, iov);
+}
+
+int output__add_unwind_hook(struct output *o, struct drain *d)
+{
+	struct drain_hook unwind = { .rewrite = output__unwind, .arg = o->unw };
+
+	return o->unw ? drain__add_hook(d, &unwind) : 0;
+}
+
+int output__attach(struct output *o, struct drain *d)
+{
+	const struct record_opts *opts = o->src.opts;
+	struct drain_hook cut = { .on_record = output__cut, .arg = o };
+	struct drain_hook track = { .on_record = output__track, .on_pass = output__track_pass,
+				    .arg = o };
+	struct drain_hook log = { .on_record = output__log, .arg = o };
+	struct drain_hook count = { .on_pass = output__count_pass, .arg = o };
+	int ret = 0;
+
+	o->drain = d;
+	d->w = o->w;
+	d->after_pass = output__after_pass;
+	d->after_arg = o;
+	if (opts->switch_time_ms)
+		d->timeout_ms = 100; /* the period is checked between passes */
+	/* The cut first: the records it leaves in the rings reach no hook. */
+	if (opts->max_size || (opts->switch_size && !opts->pipe_output))
+		ret = drain__add_hook(d, &cut);
+	if (!ret)
+		ret = drain__add_hook(d, &track);
+	if (!ret && opts->switch_output)
+		ret = drain__add_hook(d, &log);
+	if (!ret)
+		ret = output__add_unwind_hook(o, d);
+	if (!ret)
+		ret = drain__add_hook(d, &count);
+	return ret;
+}
+
+int output__finish(struct output *o)
+{
+	return output__end_file(o, true);
+}
+
+void output__abort(struct output *o)
+{
+	writer__abort(o->w);
+	o->w = NULL;
+	if (o->drain)
+		o->drain->w = NULL;
+}
+
+void output__exit(struct output *o)
+{
+	for (int i = 0; i < o->nr_kept; i++)
+		free(o->kept[i]);
+	free(o->kept);
+	o->kept = NULL;
+	o->nr_kept = 0;
+	writer__abort(o->w);
+	o->w = NULL;
+	dso_track__delete(o->track);
+	o->track = NULL;
+	sideband_log__exit(&o->sblog);
+	if (o->have_meta)
+		output_meta__exit(&o->rm);
+	o->have_meta = false;
+	free(o->wev);
+	free(o->idbuf);
+	o->wev = NULL;
+	o->idbuf = NULL;
+}
