@@ -75,22 +75,24 @@ int output__begin_file(struct output *o, enum synth_when when)
 			return ret;
 	}
 	/* The build-id hit set sees every record of this file: synthesized
-	 * ones through the writer's observer, the kernel's through the drain's
+	 * ones as the tap of their way out, the kernel's through the drain's
 	 * hook. */
 	dso_track__layout(evlist->evsel[0].attr.sample_type, evlist->evsel[0].attr.sample_id_all,
 			  &tl);
+	o->sout = (struct synth_out){ .writer = o->w };
 	if (!dso_track__new(&o->track, &tl)) {
 		dso_track__set_buildids(o->track, output__buildids(opts));
-		writer__set_observer(o->w, dso_track__stream, o->track);
+		o->sout.tap = dso_track__stream;
+		o->sout.tap_arg = o->track;
 	}
 	unwinder__set_track(o->unw, o->track);
 	if (o->drain)
 		o->drain->w = o->w;
-	ret = synth__sideband(o->w, evlist, o->src.si, opts, o->src.pid, when);
+	ret = synth__sideband(&o->sout, evlist, o->src.si, opts, o->src.pid, when);
 	/* What the rings said of the processes still alive, for those /proc
 	 * no longer shows (gone while their samples waited). */
 	if (!ret && when == SYNTH_NEW_FILE)
-		ret = sideband_log__replay(&o->sblog, o->w);
+		ret = sideband_log__replay(&o->sblog, &o->sout);
 	/* -z: the ring data from here on; synthesized records stay raw, as perf. */
 	if (!ret && opts->comp_level)
 		ret = writer__set_compression(o->w, opts->comp_level);
@@ -115,9 +117,9 @@ int output__end_file(struct output *o, bool at_exit)
 			evlist__resume_backward(evlist);
 	}
 	if (!ret && opts->tail_synthesize)
-		ret = synth__sideband(o->w, evlist, o->src.si, opts, o->src.pid, SYNTH_TAIL);
+		ret = synth__sideband(&o->sout, evlist, o->src.si, opts, o->src.pid, SYNTH_TAIL);
 	if (!ret && at_exit)
-		ret = synth__lost_samples(o->w, evlist, o->src.pid, &o->total.lost_samples);
+		ret = synth__lost_samples(&o->sout, evlist, o->src.pid, &o->total.lost_samples);
 	if (ret)
 		return ret;
 	o->file_bytes = writer__data_size(o->w);
@@ -132,6 +134,7 @@ int output__end_file(struct output *o, bool at_exit)
 	}
 	ret = output_meta__finish(o);
 	o->w = NULL;
+	o->sout = (struct synth_out){ 0 };
 	if (o->drain)
 		o->drain->w = NULL;
 	if (ret)
@@ -212,7 +215,8 @@ int output__attach(struct output *o, struct drain *d)
 {
 	const struct record_opts *opts = o->src.opts;
 	struct drain_hook cut = { .on_record = output__cut, .arg = o };
-	struct drain_hook track = { .on_record = output__track, .on_pass = output__track_pass,
+	struct drain_hook track = { .on_record = output__track,
+				    .on_pass = output__track_pass,
 				    .arg = o };
 	struct drain_hook log = { .on_record = output__log, .arg = o };
 	struct drain_hook count = { .on_pass = output__count_pass, .arg = o };

@@ -32,6 +32,7 @@
 #include "prec/writer.h"
 #include "drain.h"
 #include "sideband_log.h"
+#include "synth/synthesize.h"
 
 struct dso_track;
 struct evlist;
@@ -77,6 +78,7 @@ struct output {
 	struct drain *drain; /* the attached drain, or NULL */
 	struct writer *w; /* the file being written */
 	struct dso_track *track; /* its build-id hit set */
+	struct synth_out sout; /* w, with track as the tap: the side-band's way */
 	struct output_meta rm;
 	bool have_meta;
 	struct drain_stats file; /* what went into the current file */

@@ -236,7 +236,6 @@ int output_meta__finish(struct output *o)
 	}
 	if (track) {
 		/* The hit set is complete: no more records will be written. */
-		writer__set_observer(w, NULL, NULL);
 		if (!dso_track__finish(track, &meta->buildids, &meta->nr_buildids))
 			pr_verbose("build-ids of %u hit DSOs\n", meta->nr_buildids);
 	}

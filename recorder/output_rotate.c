@@ -139,10 +139,9 @@ int output__after_pass(void *arg)
 		return DRAIN_GO_ON;
 	size = writer__file_size(o->w);
 	/* A cut at the cap is the smaller of the two limits. */
-	at_max = opts->max_size &&
-		 (size >= opts->max_size ||
-		  (o->capped && (!opts->switch_size || opts->pipe_output ||
-				 opts->max_size <= opts->switch_size)));
+	at_max = opts->max_size && (size >= opts->max_size ||
+				    (o->capped && (!opts->switch_size || opts->pipe_output ||
+						   opts->max_size <= opts->switch_size)));
 	if (at_max) {
 		pr_info("[ prec record: perf size limit reached (%llu KB), stopping session ]\n",
 			(unsigned long long)(size >> 10));

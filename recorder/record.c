@@ -186,6 +186,7 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 	struct drain drain = { 0 };
 	struct unwinder *unw = NULL;
 	struct clock_ref clk = { .use = opts_in->use_clockid, .id = opts_in->clockid };
+	struct output_src src;
 	struct output out = { 0 };
 	sigset_t block, orig;
 	struct timespec disabled_at;
@@ -322,11 +323,10 @@ int prec_record(const struct record_opts *opts_in, int argc, char **argv, int *f
 		goto out_kill;
 
 	/* 5. The output: header, attrs with their ids, the synthesized side-band. */
-	ret = output__open(&out,
-			   &(struct output_src){ .opts = &opts, .evlist = &evlist, .si = &si,
-						 .clk = &clk, .argc = argc, .argv = argv,
-						 .pid = wl.pid, .switch_req = &switch_req },
-			   output);
+	src = (struct output_src){ .opts = &opts, .evlist = &evlist, .si = &si, .clk = &clk,
+				   .argc = argc, .argv = argv, .pid = wl.pid,
+				   .switch_req = &switch_req };
+	ret = output__open(&out, &src, output);
 	if (ret)
 		goto out_abort; /* said, but for -ENOMEM */
 	/* --unwind=record: the attrs written describe the rewritten samples. */

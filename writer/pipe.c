@@ -177,7 +177,8 @@ int pipe__features(struct sink *out, const struct writer_meta *meta)
 			continue;
 		}
 		if (fits(&s))
-			err = pipe__feature_record(out, id, feat_sink__data(&s), feat_sink__len(&s));
+			err = pipe__feature_record(out, id, feat_sink__data(&s),
+						   feat_sink__len(&s));
 		else if (id == HEADER_EVENT_DESC)
 			err = pipe__split_events(out, meta);
 		else if (id == HEADER_CMDLINE)

@@ -250,23 +250,11 @@ int writer__send_features(struct writer *w, const struct writer_meta *meta)
 	return pipe__features(&w->sink, writer__meta(w, meta, &with_events));
 }
 
-void writer__set_observer(struct writer *w, void (*fn)(void *arg, const void *buf, size_t len),
-			  void *arg)
-{
-	w->observer = fn;
-	w->observer_arg = arg;
-}
-
 int writer__write(struct writer *w, const void *buf, size_t len)
 {
-	int err;
-
 	if (!w || !w->begun || (!buf && len))
 		return -EINVAL;
-	err = sink__append(&w->sink, buf, len);
-	if (!err && w->observer && len)
-		w->observer(w->observer_arg, buf, len);
-	return err;
+	return sink__append(&w->sink, buf, len);
 }
 
 int writer__writev(struct writer *w, const struct iovec *iov, int cnt)

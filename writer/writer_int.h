@@ -34,8 +34,6 @@ struct writer {
 	const struct writer_event *events; /* from writer__begin, not owned */
 	uint32_t nr_events;
 	struct compressor *comp; /* -z: ring data compressed; NULL otherwise */
-	void (*observer)(void *arg, const void *buf, size_t len); /* writer__set_observer */
-	void *observer_arg;
 };
 
 #endif

@@ -158,7 +158,7 @@ out:
  * starts gets it all again (SYNTH_NEW_FILE), so it resolves on its own: a
  * forked command's side-band is then its process tree as /proc shows it.
  */
-int synth__sideband(struct writer *w, const struct evlist *evlist, const struct sysinfo *si,
+int synth__sideband(struct synth_out *w, const struct evlist *evlist, const struct sysinfo *si,
 		    const struct record_opts *opts, pid_t pid, enum synth_when when)
 {
 	const struct thread_map *threads = evlist->threads;
@@ -216,7 +216,7 @@ int synth__sideband(struct writer *w, const struct evlist *evlist, const struct 
 			     synth__module_mmaps(w, "/proc", evlist->id_hdr_size)))
 		pr_verbose("Problems creating module maps, continuing anyway...\n");
 	/* A stream names its events here; a file does in EVENT_DESC. */
-	if (!ret && writer__is_pipe(w))
+	if (!ret && writer__is_pipe(w->writer))
 		ret = synth__event_update_names(w, evlist);
 	if (!ret)
 		ret = synth__thread_map_n(w, threads->pid, NULL, (size_t)threads->nr);

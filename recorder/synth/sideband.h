@@ -11,7 +11,7 @@
 struct evlist;
 struct record_opts;
 struct sysinfo;
-struct writer;
+struct synth_out;
 
 /* When the side-band is synthesized. */
 enum synth_when {
@@ -22,7 +22,7 @@ enum synth_when {
 
 /* The side-band in perf's order (see sideband.c) for pid, the forked
  * command (0 or -1: none), to w. 0 or the writer's -errno. */
-int synth__sideband(struct writer *w, const struct evlist *evlist, const struct sysinfo *si,
+int synth__sideband(struct synth_out *w, const struct evlist *evlist, const struct sysinfo *si,
 		    const struct record_opts *opts, pid_t pid, enum synth_when when);
 
 /* Every thread of root and of its descendants in proc_dir, each process's

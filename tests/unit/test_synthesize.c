@@ -300,7 +300,7 @@ static void test_kernel_mmap(void **state)
 	size_t n, wn;
 
 	tw_proc_file(t, "kallsyms", kallsyms_ok);
-	assert_int_equal(synth__kernel_mmap(t->w, t->proc, 24), 0);
+	assert_int_equal(synth__kernel_mmap(SYNTH_OUT(t->w), t->proc, 24), 0);
 	n = tw_data(t, got, sizeof(got));
 	wn = build_mmap(want, "[kernel.kallsyms]_text", 0xffffffff81000000ULL, 0xe00000,
 			0xffffffff81000000ULL, 24);
@@ -333,7 +333,7 @@ static void test_kernel_mmap_no_id_hdr(void **state)
 	tw_proc_file(t, "kallsyms",
 		     "ffffffffa0e00000 T _etext\n"
 		     "ffffffffa0000000 T _text\n");
-	assert_int_equal(synth__kernel_mmap(t->w, t->proc, 0), 0);
+	assert_int_equal(synth__kernel_mmap(SYNTH_OUT(t->w), t->proc, 0), 0);
 	n = tw_data(t, got, sizeof(got));
 	wn = build_mmap(want, "[kernel.kallsyms]_text", 0xffffffffa0000000ULL, 0xe00000,
 			0xffffffffa0000000ULL, 0);
@@ -350,7 +350,7 @@ static void test_kernel_mmap_no_etext(void **state)
 	size_t n, wn;
 
 	tw_proc_file(t, "kallsyms", "ffffffff81000000 T _text\n");
-	assert_int_equal(synth__kernel_mmap(t->w, t->proc, 8), 0);
+	assert_int_equal(synth__kernel_mmap(SYNTH_OUT(t->w), t->proc, 8), 0);
 	n = tw_data(t, got, sizeof(got));
 	wn = build_mmap(want, "[kernel.kallsyms]_text", 0xffffffff81000000ULL,
 			~0ULL - 0xffffffff81000000ULL, 0xffffffff81000000ULL, 8);
@@ -390,7 +390,7 @@ static void test_kernel_mmap_errors(void **state)
 		unlink(p);
 		if (rows[i].kallsyms)
 			tw_proc_file(t, "kallsyms", rows[i].kallsyms);
-		ret = synth__kernel_mmap(t->w, t->proc, 24);
+		ret = synth__kernel_mmap(SYNTH_OUT(t->w), t->proc, 24);
 		if (ret != rows[i].ret) {
 			print_error("row %zu: ret %d, want %d\n", i, ret, rows[i].ret);
 			failed++;
@@ -415,7 +415,7 @@ static void test_module_mmaps(void **state)
 		     /* 62 characters: the longest names still fit */
 		     "a_long_module_name_0123456789_0123456789_0123456789_0123456789 8192 0 - Live "
 		     "0xffffffffc0100000\n");
-	assert_int_equal(synth__module_mmaps(t->w, t->proc, 16), 0);
+	assert_int_equal(synth__module_mmaps(SYNTH_OUT(t->w), t->proc, 16), 0);
 	n = tw_data(t, got, sizeof(got));
 	wn += build_mmap(want + wn, "[ext4]", 0xffffffffc0400000ULL, 1015808, 0, 16);
 	wn += build_mmap(want + wn, "[kvm_intel]", 0xffffffffc0200000ULL, 372736, 0, 16);
@@ -432,12 +432,12 @@ static void test_module_mmaps_none(void **state)
 	struct tw *t = *state;
 
 	/* A kernel without modules has no /proc/modules: nothing to do. */
-	assert_int_equal(synth__module_mmaps(t->w, t->proc, 24), 0);
+	assert_int_equal(synth__module_mmaps(SYNTH_OUT(t->w), t->proc, 24), 0);
 	tw_proc_file(t, "modules", "");
-	assert_int_equal(synth__module_mmaps(t->w, t->proc, 24), 0);
+	assert_int_equal(synth__module_mmaps(SYNTH_OUT(t->w), t->proc, 24), 0);
 	/* kptr_restrict: all addresses zero, every module skipped */
 	tw_proc_file(t, "modules", "ext4 1015808 3 - Live 0x0000000000000000\n");
-	assert_int_equal(synth__module_mmaps(t->w, t->proc, 24), 0);
+	assert_int_equal(synth__module_mmaps(SYNTH_OUT(t->w), t->proc, 24), 0);
 	assert_int_equal(writer__data_size(t->w), 0);
 }
 
@@ -469,7 +469,7 @@ static void test_comm(void **state)
 	int failed = 0;
 
 	for (size_t i = 0; i < sizeof(comm_rows) / sizeof(comm_rows[0]); i++)
-		assert_int_equal(synth__comm(t->w, 4242, 4243, comm_rows[i].comm,
+		assert_int_equal(synth__comm(SYNTH_OUT(t->w), 4242, 4243, comm_rows[i].comm,
 					     comm_rows[i].id_hdr_size),
 				 0);
 	n = tw_data(t, got, sizeof(got));
@@ -507,7 +507,7 @@ static void test_comm_too_big(void **state)
 {
 	struct tw *t = *state;
 
-	assert_int_equal(synth__comm(t->w, 1, 1, "x", 4096), -E2BIG);
+	assert_int_equal(synth__comm(SYNTH_OUT(t->w), 1, 1, "x", 4096), -E2BIG);
 	assert_int_equal(writer__data_size(t->w), 0);
 }
 
@@ -519,7 +519,7 @@ static void test_thread_map(void **state)
 	uint16_t misc = 0, size = 40;
 	uint64_t nr = 1, pid = 31337;
 
-	assert_int_equal(synth__thread_map(t->w, 31337), 0);
+	assert_int_equal(synth__thread_map(SYNTH_OUT(t->w), 31337), 0);
 	assert_int_equal(tw_data(t, got, sizeof(got)), 40);
 	memset(want, 0, sizeof(want));
 	memcpy(want, &type, 4);
@@ -561,7 +561,7 @@ static void test_cpu_map(void **state)
 
 		memset(&evlist, 0, sizeof(evlist));
 		assert_int_equal(cpu_map__parse(&evlist.cpus, cpu_map_rows[i].cpus), 0);
-		assert_int_equal(synth__cpu_map(t->w, &evlist), 0);
+		assert_int_equal(synth__cpu_map(SYNTH_OUT(t->w), &evlist), 0);
 		cpu_map__delete(evlist.cpus);
 	}
 	n = tw_data(t, got, sizeof(got));
@@ -624,25 +624,25 @@ static void test_cpu_map_forms(void **state)
 	size_t n, wn = 0;
 
 	/* perf 5.x: the list unless {nr, long_size, longs} is smaller */
-	assert_int_equal(synth__cpu_map_cpus(t->w, seven, 7, SYNTH_CPU_MAP_COMPAT), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), seven, 7, SYNTH_CPU_MAP_COMPAT), 0);
 	wn += build_cpu_map(want + wn, 32, mask64_seven, sizeof(mask64_seven));
-	assert_int_equal(synth__cpu_map_cpus(t->w, any, 1, SYNTH_CPU_MAP_COMPAT), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), any, 1, SYNTH_CPU_MAP_COMPAT), 0);
 	wn += build_cpu_map(want + wn, 16, list_any, sizeof(list_any));
-	assert_int_equal(synth__cpu_map_cpus(t->w, high, 3, SYNTH_CPU_MAP_COMPAT), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), high, 3, SYNTH_CPU_MAP_COMPAT), 0);
 	wn += build_cpu_map(want + wn, 24, list_high, sizeof(list_high));
-	assert_int_equal(synth__cpu_map_cpus(t->w, two_words, 11, SYNTH_CPU_MAP_COMPAT), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), two_words, 11, SYNTH_CPU_MAP_COMPAT), 0);
 	wn += build_cpu_map(want + wn, 40, mask64_two, sizeof(mask64_two));
 	/* perf 6.1: a range when consecutive, else list or 32-bit mask */
-	assert_int_equal(synth__cpu_map_cpus(t->w, range, 4, SYNTH_CPU_MAP_PERF61), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), range, 4, SYNTH_CPU_MAP_PERF61), 0);
 	wn += build_cpu_map(want + wn, 16, range_4_7, sizeof(range_4_7));
-	assert_int_equal(synth__cpu_map_cpus(t->w, any_range, 3, SYNTH_CPU_MAP_PERF61), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), any_range, 3, SYNTH_CPU_MAP_PERF61), 0);
 	wn += build_cpu_map(want + wn, 16, range_any, sizeof(range_any));
-	assert_int_equal(synth__cpu_map_cpus(t->w, evens, 7, SYNTH_CPU_MAP_PERF61), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), evens, 7, SYNTH_CPU_MAP_PERF61), 0);
 	wn += build_cpu_map(want + wn, 24, mask32_evens, sizeof(mask32_evens));
-	assert_int_equal(synth__cpu_map_cpus(t->w, any, 1, SYNTH_CPU_MAP_PERF61), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), any, 1, SYNTH_CPU_MAP_PERF61), 0);
 	wn += build_cpu_map(want + wn, 16, list_any, sizeof(list_any));
 	/* the list, when the mask would be bigger (or -1 is present) */
-	assert_int_equal(synth__cpu_map_cpus(t->w, high, 3, SYNTH_CPU_MAP_PERF61), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), high, 3, SYNTH_CPU_MAP_PERF61), 0);
 	wn += build_cpu_map(want + wn, 24, list_high, sizeof(list_high));
 	n = tw_data(t, got, sizeof(got));
 	assert_int_equal(n, wn);
@@ -659,19 +659,19 @@ static void test_cpu_map_limits(void **state)
 	uint64_t w;
 
 	assert_non_null(got);
-	assert_int_equal(synth__cpu_map_cpus(t->w, bad1, 0, SYNTH_CPU_MAP_COMPAT), -EINVAL);
-	assert_int_equal(synth__cpu_map_cpus(t->w, bad1, 2, SYNTH_CPU_MAP_COMPAT), -EINVAL);
-	assert_int_equal(synth__cpu_map_cpus(t->w, bad2, 2, SYNTH_CPU_MAP_PERF61), -EINVAL);
-	assert_int_equal(synth__cpu_map_cpus(t->w, bad3, 2, SYNTH_CPU_MAP_COMPAT), -EINVAL);
-	assert_int_equal(synth__cpu_map_cpus(t->w, bad4, 1, SYNTH_CPU_MAP_COMPAT), -EINVAL);
-	assert_int_equal(synth__cpu_map_cpus(t->w, bad5, 1, SYNTH_CPU_MAP_COMPAT), -EINVAL);
-	assert_int_equal(synth__cpu_map_cpus(t->w, bad6, 2, SYNTH_CPU_MAP_PERF61), -EINVAL);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), bad1, 0, SYNTH_CPU_MAP_COMPAT), -EINVAL);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), bad1, 2, SYNTH_CPU_MAP_COMPAT), -EINVAL);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), bad2, 2, SYNTH_CPU_MAP_PERF61), -EINVAL);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), bad3, 2, SYNTH_CPU_MAP_COMPAT), -EINVAL);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), bad4, 1, SYNTH_CPU_MAP_COMPAT), -EINVAL);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), bad5, 1, SYNTH_CPU_MAP_COMPAT), -EINVAL);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), bad6, 2, SYNTH_CPU_MAP_PERF61), -EINVAL);
 	assert_int_equal(writer__data_size(t->w), 0);
 
 	/* Every u16 CPU: too many for a list, 1024 words of mask (8216 bytes). */
 	memset(&evlist, 0, sizeof(evlist));
 	assert_int_equal(cpu_map__parse(&evlist.cpus, "0-65535"), 0);
-	assert_int_equal(synth__cpu_map(t->w, &evlist), 0);
+	assert_int_equal(synth__cpu_map(SYNTH_OUT(t->w), &evlist), 0);
 	cpu_map__delete(evlist.cpus);
 	assert_int_equal(tw_data(t, got, 65536), 8216);
 	assert_int_equal(got[8], 1); /* mask */
@@ -706,7 +706,7 @@ static void test_id_index(void **state)
 	evlist.evsel = evsel;
 	evlist.nr = 2;
 	assert_int_equal(cpu_map__parse(&evlist.cpus, "0,3"), 0);
-	assert_int_equal(synth__id_index(t->w, &evlist, 555), 0);
+	assert_int_equal(synth__id_index(SYNTH_OUT(t->w), &evlist, 555), 0);
 	cpu_map__delete(evlist.cpus);
 
 	memcpy(&want[0], &h, 8);
@@ -740,7 +740,7 @@ static void test_id_index_split(void **state)
 	evlist.nr = 1;
 
 	assert_int_equal(cpu_map__parse(&evlist.cpus, "0-2047"), 0);
-	assert_int_equal(synth__id_index(t->w, &evlist, -1), 0);
+	assert_int_equal(synth__id_index(SYNTH_OUT(t->w), &evlist, -1), 0);
 	cpu_map__delete(evlist.cpus);
 	/* 2047 open ids: 1364 + 683 */
 	assert_int_equal(tw_data(t, got, 2 * 65536), 16 + 1364 * 32 + 16 + 683 * 32);
@@ -764,7 +764,7 @@ static void test_id_index_split(void **state)
 	/* nothing open, nothing written */
 	memset(ids, 0, 2048 * sizeof(*ids));
 	assert_int_equal(cpu_map__parse(&evlist.cpus, "0-3"), 0);
-	assert_int_equal(synth__id_index(t->w, &evlist, -1), 0);
+	assert_int_equal(synth__id_index(SYNTH_OUT(t->w), &evlist, -1), 0);
 	cpu_map__delete(evlist.cpus);
 	assert_int_equal(writer__data_size(t->w), 16 + 1364 * 32 + 16 + 683 * 32);
 	free(got);
@@ -805,7 +805,7 @@ static void test_id_index_threads(void **state)
 	evlist.nr = 1;
 	evlist.threads = threads;
 	assert_int_equal(cpu_map__parse(&evlist.cpus, "1,3"), 0);
-	assert_int_equal(synth__id_index(t->w, &evlist, 555), 0);
+	assert_int_equal(synth__id_index(SYNTH_OUT(t->w), &evlist, 555), 0);
 	cpu_map__delete(evlist.cpus);
 
 	evlist.cpus = malloc(sizeof(*evlist.cpus) + sizeof(int));
@@ -814,7 +814,7 @@ static void test_id_index_threads(void **state)
 	evlist.cpus->cpu[0] = -1;
 	evsel.id = pt_ids;
 	evsel.nr_cpus = 1;
-	assert_int_equal(synth__id_index(t->w, &evlist, 555), 0);
+	assert_int_equal(synth__id_index(SYNTH_OUT(t->w), &evlist, 555), 0);
 	free(evlist.cpus);
 	free(threads);
 
@@ -837,7 +837,7 @@ static void test_thread_map_n(void **state)
 	uint64_t v;
 
 	assert_non_null(many);
-	assert_int_equal(synth__thread_map_n(t->w, tids, comms, 3), 0);
+	assert_int_equal(synth__thread_map_n(SYNTH_OUT(t->w), tids, comms, 3), 0);
 	assert_int_equal(tw_data(t, got, sizeof(got)), 88);
 	memset(want, 0, sizeof(want));
 	memcpy(want, &type, 4);
@@ -854,9 +854,9 @@ static void test_thread_map_n(void **state)
 	memcpy(want + 72, "a-name-longer-t", 15); /* NUL-terminated in 16 */
 	assert_memory_equal(got, want, 88);
 
-	assert_int_equal(synth__thread_map_n(t->w, tids, NULL, 0), -EINVAL);
-	assert_int_equal(synth__thread_map_n(t->w, many, NULL, 2730), -E2BIG);
-	assert_int_equal(synth__thread_map_n(t->w, many, NULL, 2729), 0);
+	assert_int_equal(synth__thread_map_n(SYNTH_OUT(t->w), tids, NULL, 0), -EINVAL);
+	assert_int_equal(synth__thread_map_n(SYNTH_OUT(t->w), many, NULL, 2730), -E2BIG);
+	assert_int_equal(synth__thread_map_n(SYNTH_OUT(t->w), many, NULL, 2729), 0);
 	assert_int_equal(writer__data_size(t->w), 88 + 16 + 2729 * 24);
 	free(many);
 }
@@ -870,8 +870,8 @@ static void test_fork(void **state)
 	uint32_t hdr[2] = { PERF_RECORD_FORK, (uint32_t)PERF_RECORD_MISC_FORK_EXEC | 64u << 16 };
 	uint32_t ids[4] = { 14859, 14859, 17169, 14859 };
 
-	assert_int_equal(synth__fork(t->w, 14859, 14859, 17169, 14859, 32), 0);
-	assert_int_equal(synth__fork(t->w, 1, 0, 1, 0, 1024), -E2BIG);
+	assert_int_equal(synth__fork(SYNTH_OUT(t->w), 14859, 14859, 17169, 14859, 32), 0);
+	assert_int_equal(synth__fork(SYNTH_OUT(t->w), 1, 0, 1, 0, 1024), -E2BIG);
 	/* perf 6.1's bytes for a thread of a running process (-a) */
 	memset(want, 0, sizeof(want));
 	memcpy(want, hdr, 8);
@@ -891,13 +891,13 @@ static void test_ksymbol_bpf_event(void **state)
 	memset(longname, 'x', sizeof(longname) - 1);
 	longname[sizeof(longname) - 1] = '\0';
 	assert_int_equal(
-		synth__ksymbol(t->w, 0x1000, 7, PERF_RECORD_KSYMBOL_TYPE_BPF, 0, "abcdefg", 0), 0);
+		synth__ksymbol(SYNTH_OUT(t->w), 0x1000, 7, PERF_RECORD_KSYMBOL_TYPE_BPF, 0, "abcdefg", 0), 0);
 	/* 511 characters at most, as perf's KSYM_NAME_LEN */
 	assert_int_equal(
-		synth__ksymbol(t->w, 0x2000, 8, PERF_RECORD_KSYMBOL_TYPE_OOL, 1, longname, 8), 0);
-	assert_int_equal(synth__bpf_event(t->w, PERF_BPF_EVENT_PROG_UNLOAD, 0, 7, tag, 8), 0);
-	assert_int_equal(synth__ksymbol(t->w, 0, 0, 1, 0, "x", 100), -E2BIG);
-	assert_int_equal(synth__bpf_event(t->w, 1, 0, 1, tag, 100), -E2BIG);
+		synth__ksymbol(SYNTH_OUT(t->w), 0x2000, 8, PERF_RECORD_KSYMBOL_TYPE_OOL, 1, longname, 8), 0);
+	assert_int_equal(synth__bpf_event(SYNTH_OUT(t->w), PERF_BPF_EVENT_PROG_UNLOAD, 0, 7, tag, 8), 0);
+	assert_int_equal(synth__ksymbol(SYNTH_OUT(t->w), 0, 0, 1, 0, "x", 100), -E2BIG);
+	assert_int_equal(synth__bpf_event(SYNTH_OUT(t->w), 1, 0, 1, tag, 100), -E2BIG);
 	assert_int_equal(tw_data(t, got, sizeof(got)), 32 + (24 + 512 + 8) + 32);
 	assert_int_equal(got[6], 32);
 	assert_string_equal((char *)got + 24, "abcdefg");
@@ -925,17 +925,17 @@ static void test_time_conv(void **state)
 	pc->time_cycles = 0x1111;
 	pc->time_mask = 0xffffffff;
 	/* no cap_user_time_zero: perf writes nothing */
-	assert_int_equal(synth__time_conv(t->w, pc), 0);
-	assert_int_equal(synth__time_conv(t->w, NULL), 0);
+	assert_int_equal(synth__time_conv(SYNTH_OUT(t->w), pc), 0);
+	assert_int_equal(synth__time_conv(SYNTH_OUT(t->w), NULL), 0);
 	assert_int_equal(writer__data_size(t->w), 0);
 
 	pc->cap_user_time_zero = 1;
-	assert_int_equal(synth__time_conv(t->w, pc), 0);
+	assert_int_equal(synth__time_conv(SYNTH_OUT(t->w), pc), 0);
 	pc->cap_user_time_short = 1;
-	assert_int_equal(synth__time_conv(t->w, pc), 0);
+	assert_int_equal(synth__time_conv(SYNTH_OUT(t->w), pc), 0);
 	/* a page the kernel is forever updating (odd sequence) */
 	pc->lock = 1;
-	assert_int_equal(synth__time_conv(t->w, pc), -EBUSY);
+	assert_int_equal(synth__time_conv(SYNTH_OUT(t->w), pc), -EBUSY);
 	free(pc);
 
 	assert_int_equal(tw_data(t, (uint8_t *)got, sizeof(got)), 112);
@@ -957,8 +957,8 @@ static void test_marker(void **state)
 	uint8_t got[32];
 	struct perf_event_header h;
 
-	assert_int_equal(synth__marker(t->w, PERF_RECORD_FINISHED_INIT), 0);
-	assert_int_equal(synth__marker(t->w, PERF_RECORD_FINISHED_ROUND), 0);
+	assert_int_equal(synth__marker(SYNTH_OUT(t->w), PERF_RECORD_FINISHED_INIT), 0);
+	assert_int_equal(synth__marker(SYNTH_OUT(t->w), PERF_RECORD_FINISHED_ROUND), 0);
 	assert_int_equal(tw_data(t, got, sizeof(got)), 16);
 	memcpy(&h, got, 8);
 	assert_int_equal(h.type, PERF_RECORD_FINISHED_INIT);
