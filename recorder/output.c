@@ -2,8 +2,9 @@
 /*
  * The life of each output file (output.h): opened, begun (header and attrs,
  * a stream's features, its own build-id tracker, the side-band at its front,
- * compression), fed by the drain through the hooks given here, and ended
- * (the overwrite rings, the tail side-band, the lost samples, the features).
+ * compression, the size cut), fed by the drain through the hooks given
+ * here, and ended (the overwrite rings' snapshot, the tail side-band, the
+ * lost samples, the features, its final name); then the summary.
  *
  * Every file --switch-output starts is whole on its own: its own header and
  * features, the side-band of the threads alive at the switch (read from
@@ -15,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "prec/dso_track.h"
@@ -28,126 +31,98 @@
 #include "synth/synthesize.h"
 #include "unwind/unwind.h"
 
-int output__open(struct output *o, const struct output_src *src, const char *path)
+/* The file's metadata from what the output was given; o->rm is o's to free
+ * from here on. 0 or -ENOMEM. */
+static int output__meta(struct output *o)
 {
-	bool pipe = src->opts->pipe_output;
-	int ret;
-
-	memset(o, 0, sizeof(*o));
-	o->src = *src;
-	o->path = path;
-	ret = pipe ? writer__open_pipe(&o->w, STDOUT_FILENO) : writer__open(&o->w, path);
-	if (ret && pipe) {
-		pr_err("cannot write the stream to standard output: %s (run prec with its output open, e.g. piped into 'perf report -i -')",
-		       strerror(-ret));
-		return ret;
-	} else if (ret) {
-		pr_err("cannot create the output file '%s': %s (%s)", path, strerror(-ret),
-		       output__hint(path, ret));
-		return ret;
-	}
-	return output__list_events(o);
+	o->have_meta = true;
+	return output_meta__init(&o->rm, o->src.si, o->wev, o->src.evlist, o->src.clk, o->src.opts,
+				 o->src.argc, o->src.argv);
 }
 
-int output__begin(struct output *o, struct unwinder *unw)
+/* "<base>.YYYYmmddHHMMSScc" as perf names rotated files; a name already
+ * taken (two in one hundredth of a second) gets ".N" after it. */
+static void timestamped_name(const char *base, char *out, size_t len)
 {
-	o->unw = unw;
-	return output__begin_file(o, SYNTH_START);
+	struct timeval tv;
+	struct tm tm;
+	char ts[32];
+
+	gettimeofday(&tv, NULL);
+	localtime_r(&tv.tv_sec, &tm);
+	strftime(ts, sizeof(ts), "%Y%m%d%H%M%S", &tm);
+	snprintf(out, len, "%s.%s%02d", base, ts, (int)(tv.tv_usec / 10000));
+	for (int n = 1; !access(out, F_OK) && n < 1000; n++)
+		snprintf(out, len, "%s.%s%02d.%d", base, ts, (int)(tv.tv_usec / 10000), n);
 }
 
-int output__begin_file(struct output *o, enum synth_when when)
+/* --switch-max-files: name joins the kept files; the oldest beyond the
+ * limit is removed, as perf does. */
+static void output__keep(struct output *o, const char *name)
 {
-	const struct evlist *evlist = o->src.evlist;
-	const struct record_opts *opts = o->src.opts;
-	struct dso_track_layout tl;
-	int ret;
+	int max = o->src.opts->switch_max_files;
+	char **k;
 
-	ret = writer__begin(o->w, o->wev, (uint32_t)evlist->nr);
-	if (ret)
-		return ret;
-	if (opts->pipe_output) {
-		/* A stream cannot be patched: its features go first, from what is
-		 * known now, as perf sends them. */
-		ret = output_meta__init(o);
-		if (!ret)
-			ret = writer__send_features(o->w, &o->rm.meta);
-		if (ret)
-			return ret;
+	if (!max)
+		return;
+	k = realloc(o->kept, ((size_t)o->nr_kept + 1) * sizeof(*k));
+	if (!k)
+		return;
+	o->kept = k;
+	o->kept[o->nr_kept] = strdup(name);
+	if (!o->kept[o->nr_kept])
+		return;
+	o->nr_kept++;
+	while (o->nr_kept > max) {
+		if (unlink(o->kept[0]) && errno != ENOENT)
+			pr_warn("cannot remove old output '%s': %s", o->kept[0], strerror(errno));
+		free(o->kept[0]);
+		memmove(o->kept, o->kept + 1, (size_t)(o->nr_kept - 1) * sizeof(*o->kept));
+		o->nr_kept--;
 	}
-	/* The build-id hit set sees every record of this file: synthesized
-	 * ones as the tap of their way out, the kernel's through the drain's
-	 * hook. */
-	dso_track__layout(evlist->evsel[0].attr.sample_type, evlist->evsel[0].attr.sample_id_all,
-			  &tl);
-	o->sout = (struct synth_out){ .writer = o->w };
-	if (!dso_track__new(&o->track, &tl)) {
-		dso_track__set_buildids(o->track, output__buildids(opts));
-		o->sout.tap = dso_track__stream;
-		o->sout.tap_arg = o->track;
-	}
-	unwinder__set_track(o->unw, o->track);
-	if (o->drain)
-		o->drain->w = o->w;
-	ret = synth__sideband(&o->sout, evlist, o->src.si, opts, o->src.pid, when);
-	/* What the rings said of the processes still alive, for those /proc
-	 * no longer shows (gone while their samples waited). */
-	if (!ret && when == SYNTH_NEW_FILE)
-		ret = sideband_log__replay(&o->sblog, &o->sout);
-	/* -z: the ring data from here on; synthesized records stay raw, as perf. */
-	if (!ret && opts->comp_level)
-		ret = writer__set_compression(o->w, opts->comp_level);
-	if (!ret)
-		output__set_cap(o);
-	return ret;
 }
 
-int output__end_file(struct output *o, bool at_exit)
+static void output__name_file(struct output *o, bool at_exit)
 {
 	const struct record_opts *opts = o->src.opts;
-	struct evlist *evlist = o->src.evlist;
-	uint64_t in = 0, out = 0;
-	int ret = 0;
 
-	/* The overwrite rings hold the newest records: they go in now. */
-	if (evlist->nr_bw_rings) {
-		ret = output__snapshot(o);
-		/* Written: a snapshot lets the kernel go on at once (samples
-		 * that come while a ring is paused are lost). */
-		if (!at_exit)
-			evlist__resume_backward(evlist);
+	snprintf(o->final_name, sizeof(o->final_name), "%s", o->path);
+	/* Rotated files always carry the time; the last one with
+	 * --timestamp-filename (which --switch-output implies). */
+	if ((!opts->timestamp_filename && at_exit) || opts->pipe_output)
+		return;
+	timestamped_name(o->path, o->final_name, sizeof(o->final_name));
+	if (rename(o->path, o->final_name)) {
+		pr_warn("cannot rename '%s' to '%s': %s", o->path, o->final_name, strerror(errno));
+		snprintf(o->final_name, sizeof(o->final_name), "%s", o->path);
+		return;
 	}
-	if (!ret && opts->tail_synthesize)
-		ret = synth__sideband(&o->sout, evlist, o->src.si, opts, o->src.pid, SYNTH_TAIL);
-	if (!ret && at_exit)
-		ret = synth__lost_samples(&o->sout, evlist, o->src.pid, &o->total.lost_samples);
-	if (ret)
-		return ret;
-	o->file_bytes = writer__data_size(o->w);
-	if (opts->comp_level)
-		writer__compression_stats(o->w, &in, &out);
-	o->comp_in = in;
-	o->comp_out = out;
-	if (!o->have_meta) {
-		ret = output_meta__init(o);
-		if (ret)
-			return ret;
-	}
-	ret = output_meta__finish(o);
-	o->w = NULL;
-	o->sout = (struct synth_out){ 0 };
-	if (o->drain)
-		o->drain->w = NULL;
-	if (ret)
-		return ret;
-	if (!opts->no_buildid_cache)
-		output__cache_buildids(&o->rm.meta);
-	unwinder__set_track(o->unw, NULL);
-	dso_track__delete(o->track);
-	o->track = NULL;
-	output_meta__exit(&o->rm);
-	o->have_meta = false;
-	output__name_file(o, at_exit);
-	return 0;
+	if (opts->switch_output || !at_exit)
+		pr_info("[ prec record: Dump %s ]\n", o->final_name);
+	output__keep(o, o->final_name);
+}
+
+static void output__set_cap(struct output *o)
+{
+	const struct record_opts *opts = o->src.opts;
+	uint64_t limit = opts->max_size, front;
+
+	if (opts->switch_size && !opts->pipe_output && (!limit || opts->switch_size < limit))
+		limit = opts->switch_size;
+	if (!limit)
+		return;
+	/* The ring data may fill what the file's front left of the limit. */
+	front = writer__file_size(o->w);
+	o->room = limit > front ? limit - front : 1;
+	o->capped = false;
+}
+
+static void output__count_pass(void *arg, const struct drain_stats *pass)
+{
+	struct output *o = arg;
+
+	drain_stats__add(&o->file, pass);
+	drain_stats__add(&o->total, pass);
 }
 
 /* The drain's hooks: each reads the output's current state, so a rotation
@@ -204,14 +179,162 @@ static int output__unwind(void *arg, struct ring *rings, const bool *pending, in
 	return unwinder__rewrite(arg, rings, pending, nr, iov);
 }
 
-int output__add_unwind_hook(struct output *o, struct drain *d)
+static int output__add_unwind_hook(struct output *o, struct drain *d)
 {
 	struct drain_hook unwind = { .rewrite = output__unwind, .arg = o->unw };
 
 	return o->unw ? drain__add_hook(d, &unwind) : 0;
 }
 
-int output__attach(struct output *o, struct drain *d)
+/*
+ * Overwrite events kept only their newest records, in backward rings: pause
+ * them and write what they hold, counted like the rest. The build-id
+ * tracker does not see them (as before the drain had hooks).
+ */
+static int output__snapshot(struct output *o)
+{
+	struct evlist *evlist = o->src.evlist;
+	struct drain_hook count = { .on_pass = output__count_pass, .arg = o };
+	struct drain bw;
+	int64_t n;
+
+	evlist__pause_backward(evlist);
+	n = drain__init(&bw, evlist->bw_rings, evlist->nr_bw_rings, o->w,
+			o->drain ? o->drain->time_off : -1);
+	/* The file's attrs say the samples are unwound. */
+	if (!n)
+		n = output__add_unwind_hook(o, &bw);
+	if (!n)
+		n = drain__add_hook(&bw, &count);
+	if (!n)
+		n = drain__pass(&bw);
+	drain__exit(&bw);
+	return n < 0 ? (int)n : 0;
+}
+
+int output__open(struct output *o, const struct output_src *src, const char *path)
+{
+	bool pipe = src->opts->pipe_output;
+	int ret;
+
+	memset(o, 0, sizeof(*o));
+	o->src = *src;
+	o->path = path;
+	ret = pipe ? writer__open_pipe(&o->w, STDOUT_FILENO) : writer__open(&o->w, path);
+	if (ret && pipe) {
+		pr_err("cannot write the stream to standard output: %s (run prec with its output open, e.g. piped into 'perf report -i -')",
+		       strerror(-ret));
+		return ret;
+	} else if (ret) {
+		pr_err("cannot create the output file '%s': %s (%s)", path, strerror(-ret),
+		       output__hint(path, ret));
+		return ret;
+	}
+	return output_meta__list_events(src->evlist, &o->wev, &o->idbuf);
+}
+
+int output__begin_file(struct output *o, enum synth_when when)
+{
+	const struct evlist *evlist = o->src.evlist;
+	const struct record_opts *opts = o->src.opts;
+	struct dso_track_layout tl;
+	int ret;
+
+	ret = writer__begin(o->w, o->wev, (uint32_t)evlist->nr);
+	if (ret)
+		return ret;
+	if (opts->pipe_output) {
+		/* A stream cannot be patched: its features go first, from what is
+		 * known now, as perf sends them. */
+		ret = output__meta(o);
+		if (!ret)
+			ret = writer__send_features(o->w, &o->rm.meta);
+		if (ret)
+			return ret;
+	}
+	/* The build-id hit set sees every record of this file: synthesized
+	 * ones as the tap of their way out, the kernel's through the drain's
+	 * hook. */
+	dso_track__layout(evlist->evsel[0].attr.sample_type, evlist->evsel[0].attr.sample_id_all,
+			  &tl);
+	o->sout = (struct synth_out){ .writer = o->w };
+	if (!dso_track__new(&o->track, &tl)) {
+		dso_track__set_buildids(o->track, output_meta__buildids(opts));
+		o->sout.tap = dso_track__stream;
+		o->sout.tap_arg = o->track;
+	}
+	unwinder__set_track(o->unw, o->track);
+	if (o->drain)
+		o->drain->w = o->w;
+	ret = synth__sideband(&o->sout, evlist, o->src.si, opts, o->src.pid, when);
+	/* What the rings said of the processes still alive, for those /proc
+	 * no longer shows (gone while their samples waited). */
+	if (!ret && when == SYNTH_NEW_FILE)
+		ret = sideband_log__replay(&o->sblog, &o->sout);
+	/* -z: the ring data from here on; synthesized records stay raw, as perf. */
+	if (!ret && opts->comp_level)
+		ret = writer__set_compression(o->w, opts->comp_level);
+	if (!ret)
+		output__set_cap(o);
+	return ret;
+}
+
+int output__begin(struct output *o, struct unwinder *unw)
+{
+	o->unw = unw;
+	return output__begin_file(o, SYNTH_START);
+}
+
+int output__end_file(struct output *o, bool at_exit)
+{
+	const struct record_opts *opts = o->src.opts;
+	struct evlist *evlist = o->src.evlist;
+	uint64_t in = 0, out = 0;
+	int ret = 0;
+
+	/* The overwrite rings hold the newest records: they go in now. */
+	if (evlist->nr_bw_rings) {
+		ret = output__snapshot(o);
+		/* Written: a snapshot lets the kernel go on at once (samples
+		 * that come while a ring is paused are lost). */
+		if (!at_exit)
+			evlist__resume_backward(evlist);
+	}
+	if (!ret && opts->tail_synthesize)
+		ret = synth__sideband(&o->sout, evlist, o->src.si, opts, o->src.pid, SYNTH_TAIL);
+	if (!ret && at_exit)
+		ret = synth__lost_samples(&o->sout, evlist, o->src.pid, &o->total.lost_samples);
+	if (ret)
+		return ret;
+	o->file_bytes = writer__data_size(o->w);
+	if (opts->comp_level)
+		writer__compression_stats(o->w, &in, &out);
+	o->comp_in = in;
+	o->comp_out = out;
+	if (!o->have_meta) {
+		ret = output__meta(o);
+		if (ret)
+			return ret;
+	}
+	ret = output_meta__finish(&o->rm, o->w, &o->file, o->track);
+	o->w = NULL;
+	o->sout = (struct synth_out){ 0 };
+	if (o->drain)
+		o->drain->w = NULL;
+	if (ret)
+		return ret;
+	if (!opts->no_buildid_cache)
+		output_meta__cache_buildids(&o->rm.meta);
+	unwinder__set_track(o->unw, NULL);
+	dso_track__delete(o->track);
+	o->track = NULL;
+	output_meta__exit(&o->rm);
+	o->have_meta = false;
+	output__name_file(o, at_exit);
+	return 0;
+}
+
+int output__add_hooks(struct output *o, struct drain *d)
 {
 	const struct record_opts *opts = o->src.opts;
 	struct drain_hook cut = { .on_record = output__cut, .arg = o };
@@ -224,10 +347,6 @@ int output__attach(struct output *o, struct drain *d)
 
 	o->drain = d;
 	d->w = o->w;
-	d->after_pass = output__after_pass;
-	d->after_arg = o;
-	if (opts->switch_time_ms)
-		d->timeout_ms = 100; /* the period is checked between passes */
 	/* The cut first: the records it leaves in the rings reach no hook. */
 	if (opts->max_size || (opts->switch_size && !opts->pipe_output))
 		ret = drain__add_hook(d, &cut);
@@ -245,6 +364,37 @@ int output__attach(struct output *o, struct drain *d)
 int output__finish(struct output *o)
 {
 	return output__end_file(o, true);
+}
+
+void output__summary(struct output *o)
+{
+	struct drain_stats st = o->total;
+	uint64_t bytes = o->file_bytes, comp_in = o->comp_in, comp_out = o->comp_out;
+	const char *path = o->final_name;
+
+	if (o->unw)
+		unwinder__summary(o->unw, &st);
+	st.samples = o->file.samples; /* the last file's, as perf */
+	pr_info("[ prec record: Woken up %llu times to write data ]\n",
+		(unsigned long long)st.wakeups);
+	if (st.lost_samples)
+		pr_warn("%llu samples lost: the kernel dropped them (try a lower -F)",
+			(unsigned long long)st.lost_samples);
+	if (st.lost)
+		pr_warn("%llu events lost in %llu chunks: the ring buffer filled up (try a larger -m or a lower -F)",
+			(unsigned long long)st.lost, (unsigned long long)st.lost_records);
+	if (st.unwound)
+		pr_info("[ prec record: Unwound %llu user stacks at record time, %llu incomplete (kept the frames found) ]\n",
+			(unsigned long long)st.unwound, (unsigned long long)st.unwind_partial);
+	if (comp_out)
+		/* perf's wording; "original" is what the data would have taken. */
+		pr_info("[ prec record: Captured and wrote %.3f MB %s (%llu samples), compressed (original %.3f MB, ratio is %.3f) ]\n",
+			(double)bytes / 1048576.0, path, (unsigned long long)st.samples,
+			(double)(bytes - comp_out + comp_in) / 1048576.0,
+			(double)comp_in / (double)comp_out);
+	else
+		pr_info("[ prec record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
+			(double)bytes / 1048576.0, path, (unsigned long long)st.samples);
 }
 
 void output__abort(struct output *o)

@@ -18,10 +18,10 @@
  *   -> output__finish -> output__summary; output__abort on a failure;
  *   output__exit always.
  *
- * Files: output.c (the life of each file), output_rotate.c (between
- * passes: limits and rotation), output_meta.c (the metadata, the snapshot of
- * the overwrite rings, the summary), output_hint.c (the fixes named for
- * errors).
+ * Files, each calling only those below it: output_rotate.c (attach, and
+ * between passes: limits and rotation), output.c (the life of each file,
+ * the drain's hooks, the snapshot, the summary), output_meta.c (events and
+ * metadata), output_hint.c (the fixes named for errors).
  */
 #include <limits.h>
 #include <signal.h>
@@ -31,6 +31,8 @@
 
 #include "prec/writer.h"
 #include "drain.h"
+#include "output_hint.h"
+#include "output_meta.h"
 #include "sideband_log.h"
 #include "synth/synthesize.h"
 
@@ -39,13 +41,6 @@ struct evlist;
 struct record_opts;
 struct sysinfo;
 struct unwinder;
-
-/* The -k clock's resolution and a reading beside the time of day (CLOCK_DATA). */
-struct clock_ref {
-	bool use;
-	int id;
-	uint64_t res_ns, tod_ns, clock_ns;
-};
 
 /* What the output reads and does not own; every pointer valid until
  * output__exit. */
@@ -60,13 +55,6 @@ struct output_src {
 	/* SIGUSR2's flag: set by the handler, read and cleared between passes
 	 * (a rotation, or an --overwrite snapshot). */
 	volatile sig_atomic_t *switch_req;
-};
-
-/* The file's metadata, with what it owns (output_meta.c). */
-struct output_meta {
-	struct writer_meta meta;
-	char exe[PATH_MAX];
-	struct writer_group *groups;
 };
 
 struct output {
@@ -126,9 +114,5 @@ void output__abort(struct output *o);
 
 /* Frees what o holds. Accepts an o never opened (zeroed). */
 void output__exit(struct output *o);
-
-/* The fix to suggest when output cannot be created or written, one per
- * errno; a static buffer, valid until the next call. */
-const char *output__hint(const char *output, int err);
 
 #endif

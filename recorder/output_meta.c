@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * What the output writes about the recording besides the records
- * (output.h): the events with their ids, the metadata the features are made
- * of (the build-ids of the hit DSOs included), --overwrite's snapshot of the
- * backward rings, the counts of each file and the summary.
+ * (output_meta.h): the events with their ids and the metadata the features
+ * are made of, the build-ids of the hit DSOs included.
  */
 #include <errno.h>
 #include <limits.h>
@@ -22,16 +21,15 @@
 #include "prec/version.h"
 #include "prec/writer.h"
 #include "drain.h"
-#include "output_int.h"
-#include "unwind/unwind.h"
+#include "output_meta.h"
 
 /*
  * The events as the file lists them, with the ids of the fds that opened
  * (a thread that exited before opening has none).
  */
-int output__list_events(struct output *o)
+int output_meta__list_events(const struct evlist *evlist, struct writer_event **wev,
+			     uint64_t **idbuf)
 {
-	const struct evlist *evlist = o->src.evlist;
 	size_t total = 0, n = 0;
 	struct writer_event *out;
 	uint64_t *ids;
@@ -40,8 +38,8 @@ int output__list_events(struct output *o)
 		total += (size_t)evlist->evsel[i].nr_cpus * (size_t)evlist->evsel[i].nr_threads;
 	out = calloc((size_t)evlist->nr ? (size_t)evlist->nr : 1, sizeof(*out));
 	ids = calloc(total ? total : 1, sizeof(*ids));
-	o->wev = out;
-	o->idbuf = ids;
+	*wev = out;
+	*idbuf = ids;
 	if (!out || !ids)
 		return -ENOMEM;
 	for (int i = 0; i < evlist->nr; i++) {
@@ -59,71 +57,6 @@ int output__list_events(struct output *o)
 		}
 	}
 	return 0;
-}
-
-void output__count_pass(void *arg, const struct drain_stats *pass)
-{
-	struct output *o = arg;
-
-	drain_stats__add(&o->file, pass);
-	drain_stats__add(&o->total, pass);
-}
-
-/*
- * Overwrite events kept only their newest records, in backward rings: pause
- * them and write what they hold, counted like the rest. The build-id
- * tracker does not see them (as before the drain had hooks).
- */
-int output__snapshot(struct output *o)
-{
-	struct evlist *evlist = o->src.evlist;
-	struct drain_hook count = { .on_pass = output__count_pass, .arg = o };
-	struct drain bw;
-	int64_t n;
-
-	evlist__pause_backward(evlist);
-	n = drain__init(&bw, evlist->bw_rings, evlist->nr_bw_rings, o->w,
-			o->drain ? o->drain->time_off : -1);
-	/* The file's attrs say the samples are unwound. */
-	if (!n)
-		n = output__add_unwind_hook(o, &bw);
-	if (!n)
-		n = drain__add_hook(&bw, &count);
-	if (!n)
-		n = drain__pass(&bw);
-	drain__exit(&bw);
-	return n < 0 ? (int)n : 0;
-}
-
-void output__summary(struct output *o)
-{
-	struct drain_stats st = o->total;
-	uint64_t bytes = o->file_bytes, comp_in = o->comp_in, comp_out = o->comp_out;
-	const char *path = o->final_name;
-
-	if (o->unw)
-		unwinder__summary(o->unw, &st);
-	st.samples = o->file.samples; /* the last file's, as perf */
-	pr_info("[ prec record: Woken up %llu times to write data ]\n",
-		(unsigned long long)st.wakeups);
-	if (st.lost_samples)
-		pr_warn("%llu samples lost: the kernel dropped them (try a lower -F)",
-			(unsigned long long)st.lost_samples);
-	if (st.lost)
-		pr_warn("%llu events lost in %llu chunks: the ring buffer filled up (try a larger -m or a lower -F)",
-			(unsigned long long)st.lost, (unsigned long long)st.lost_records);
-	if (st.unwound)
-		pr_info("[ prec record: Unwound %llu user stacks at record time, %llu incomplete (kept the frames found) ]\n",
-			(unsigned long long)st.unwound, (unsigned long long)st.unwind_partial);
-	if (comp_out)
-		/* perf's wording; "original" is what the data would have taken. */
-		pr_info("[ prec record: Captured and wrote %.3f MB %s (%llu samples), compressed (original %.3f MB, ratio is %.3f) ]\n",
-			(double)bytes / 1048576.0, path, (unsigned long long)st.samples,
-			(double)(bytes - comp_out + comp_in) / 1048576.0,
-			(double)comp_in / (double)comp_out);
-	else
-		pr_info("[ prec record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
-			(double)bytes / 1048576.0, path, (unsigned long long)st.samples);
 }
 
 /*
@@ -161,27 +94,25 @@ static void *tracing_blob(const struct evlist *evlist, size_t *len)
 	return blob;
 }
 
-int output_meta__init(struct output *o)
+int output_meta__init(struct output_meta *rm, const struct sysinfo *si,
+		      const struct writer_event *wev, const struct evlist *evlist,
+		      const struct clock_ref *clk, const struct record_opts *opts, int argc,
+		      char **argv)
 {
-	struct output_meta *rm = &o->rm;
-	const struct evlist *evlist = o->src.evlist;
-	const struct record_opts *opts = o->src.opts;
-	const struct clock_ref *clk = o->src.clk;
 	ssize_t n = readlink("/proc/self/exe", rm->exe, sizeof(rm->exe) - 1);
 	struct writer_meta *meta = &rm->meta;
 
-	o->have_meta = true;
 	memset(meta, 0, sizeof(*meta));
 	if (n > 0)
 		rm->exe[n] = '\0';
 	else
-		snprintf(rm->exe, sizeof(rm->exe), "%s", o->src.argv[0]);
-	meta->si = o->src.si;
-	meta->events = o->wev;
+		snprintf(rm->exe, sizeof(rm->exe), "%s", argv[0]);
+	meta->si = si;
+	meta->events = wev;
 	meta->nr_events = (uint32_t)evlist->nr;
 	meta->exe = rm->exe;
-	meta->argc = o->src.argc;
-	meta->argv = o->src.argv;
+	meta->argc = argc;
+	meta->argv = argv;
 	meta->version = PREC_VERSION;
 	meta->use_clockid = clk->use;
 	meta->clockid = clk->id;
@@ -219,14 +150,13 @@ void output_meta__exit(struct output_meta *rm)
 	rm->meta.tracing_data = NULL;
 }
 
-int output_meta__finish(struct output *o)
+int output_meta__finish(struct output_meta *rm, struct writer *w, const struct drain_stats *st,
+			struct dso_track *track)
 {
-	struct writer_meta *meta = &o->rm.meta;
-	struct dso_track *track = o->track;
-	struct writer *w = o->w;
+	struct writer_meta *meta = &rm->meta;
 
-	meta->first_sample_time = o->file.first_time;
-	meta->last_sample_time = o->file.last_time;
+	meta->first_sample_time = st->first_time;
+	meta->last_sample_time = st->last_time;
 	if (meta->compressed) {
 		uint64_t in, out;
 
@@ -242,7 +172,7 @@ int output_meta__finish(struct output *o)
 	return writer__finish(w, meta);
 }
 
-enum dso_track_buildids output__buildids(const struct record_opts *opts)
+enum dso_track_buildids output_meta__buildids(const struct record_opts *opts)
 {
 	/* perf: --buildid-mmap sets no_buildid (the ids travel in MMAP2). */
 	if (opts->no_buildid || opts->buildid_mmap)
@@ -250,7 +180,7 @@ enum dso_track_buildids output__buildids(const struct record_opts *opts)
 	return opts->buildid_all ? DSO_TRACK_BUILDIDS_ALL : DSO_TRACK_BUILDIDS_HIT;
 }
 
-void output__cache_buildids(const struct writer_meta *meta)
+void output_meta__cache_buildids(const struct writer_meta *meta)
 {
 	struct buildid_cache c;
 	struct timespec t0, t1;
