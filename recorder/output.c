@@ -82,6 +82,8 @@ static void output__keep(struct output *o, const char *name)
 	}
 }
 
+/* The ended file's final name in o->final_name: renamed with a timestamp
+ * when rotated (or at exit, --timestamp-filename); --switch-max-files. */
 static void output__name_file(struct output *o, bool at_exit)
 {
 	const struct record_opts *opts = o->src.opts;
@@ -102,6 +104,8 @@ static void output__name_file(struct output *o, bool at_exit)
 	output__keep(o, o->final_name);
 }
 
+/* --max-size and --switch-output=SIZE (the smaller): the ring bytes the
+ * current file may still take, counted down by output__cut. */
 static void output__set_cap(struct output *o)
 {
 	const struct record_opts *opts = o->src.opts;
@@ -117,6 +121,8 @@ static void output__set_cap(struct output *o)
 	o->capped = false;
 }
 
+/* Every drain's pass, the live one's and the snapshot's, counts for the
+ * current file (SAMPLE_TIME, the summary's samples) and the whole run. */
 static void output__count_pass(void *arg, const struct drain_stats *pass)
 {
 	struct output *o = arg;
@@ -188,8 +194,9 @@ static int output__add_unwind_hook(struct output *o, struct drain *d)
 
 /*
  * Overwrite events kept only their newest records, in backward rings: pause
- * them and write what they hold, counted like the rest. The build-id
- * tracker does not see them (as before the drain had hooks).
+ * them and write what they hold, counted like the rest. Only the unwinder
+ * and the counts see them: the build-id tracker never did, and this change
+ * keeps the files as they were.
  */
 static int output__snapshot(struct output *o)
 {

@@ -53,7 +53,7 @@ struct output_src {
 	char **argv;
 	pid_t pid; /* the forked command, or -1 */
 	/* SIGUSR2's flag: set by the handler, read and cleared between passes
-	 * (a rotation, or an --overwrite snapshot). */
+	 * (a rotation, or an --overwrite snapshot); NULL: none. */
 	volatile sig_atomic_t *switch_req;
 };
 

@@ -49,15 +49,18 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+/* The drain's after_pass: --max-size (DRAIN_END), else --switch-output's
+ * rotation. A drain_next or -errno (-ECANCELED: said). */
 static int output__after_pass(void *arg)
 {
 	struct output *o = arg;
 	const struct record_opts *opts = o->src.opts;
-	bool rotate = *o->src.switch_req;
+	bool rotate = o->src.switch_req && *o->src.switch_req;
 	uint64_t size;
 	bool at_max;
 
-	*o->src.switch_req = 0;
+	if (o->src.switch_req)
+		*o->src.switch_req = 0;
 	if (!rotate && !opts->max_size && !opts->switch_size && !opts->switch_time_ms)
 		return DRAIN_GO_ON;
 	size = writer__file_size(o->w);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The output file: creating it (with perf's .old backup), buffered and
- * vectored data writes, and the finish/abort ends of its life. The layout of
- * what goes in it lives in file_header.c and features.c.
+ * The writer object, on top of the writer's files: creating the output file
+ * (with perf's .old backup) or taking the stream, the data writes (through
+ * the sink, sink.c; compressed with compress.c), and the finish/abort ends
+ * of its life. The layout of what goes in it lives in file_header.c,
+ * features.c and pipe.c, which write to the sink and never call back here.
  */
 #include <errno.h>
 #include <fcntl.h>
