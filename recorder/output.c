@@ -3,8 +3,10 @@
  * The life of each output file (output.h): opened, begun (header and attrs,
  * a stream's features, its own build-id tracker, the side-band at its front,
  * compression, the size cut), fed by the drain through the hooks given
- * here, and ended (the overwrite rings' snapshot, the tail side-band, the
- * lost samples, the features, its final name); then the summary.
+ * here, ended (the overwrite rings' snapshot, the tail side-band, the lost
+ * samples, the features, its final name), and between drain passes ended
+ * for --max-size or rotated for --switch-output (output_rotate.h decides
+ * when); then the summary.
  *
  * Every file --switch-output starts is whole on its own: its own header and
  * features, the side-band of the threads alive at the switch (read from
@@ -16,8 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "prec/dso_track.h"
@@ -26,7 +26,8 @@
 #include "prec/record.h"
 #include "prec/writer.h"
 #include "drain.h"
-#include "output_int.h"
+#include "output.h"
+#include "output_rotate.h"
 #include "synth/sideband.h"
 #include "synth/synthesize.h"
 #include "unwind/unwind.h"
@@ -38,70 +39,6 @@ static int output__meta(struct output *o)
 	o->have_meta = true;
 	return output_meta__init(&o->rm, o->src.si, o->wev, o->src.evlist, o->src.clk, o->src.opts,
 				 o->src.argc, o->src.argv);
-}
-
-/* "<base>.YYYYmmddHHMMSScc" as perf names rotated files; a name already
- * taken (two in one hundredth of a second) gets ".N" after it. */
-static void timestamped_name(const char *base, char *out, size_t len)
-{
-	struct timeval tv;
-	struct tm tm;
-	char ts[32];
-
-	gettimeofday(&tv, NULL);
-	localtime_r(&tv.tv_sec, &tm);
-	strftime(ts, sizeof(ts), "%Y%m%d%H%M%S", &tm);
-	snprintf(out, len, "%s.%s%02d", base, ts, (int)(tv.tv_usec / 10000));
-	for (int n = 1; !access(out, F_OK) && n < 1000; n++)
-		snprintf(out, len, "%s.%s%02d.%d", base, ts, (int)(tv.tv_usec / 10000), n);
-}
-
-/* --switch-max-files: name joins the kept files; the oldest beyond the
- * limit is removed, as perf does. */
-static void output__keep(struct output *o, const char *name)
-{
-	int max = o->src.opts->switch_max_files;
-	char **k;
-
-	if (!max)
-		return;
-	k = realloc(o->kept, ((size_t)o->nr_kept + 1) * sizeof(*k));
-	if (!k)
-		return;
-	o->kept = k;
-	o->kept[o->nr_kept] = strdup(name);
-	if (!o->kept[o->nr_kept])
-		return;
-	o->nr_kept++;
-	while (o->nr_kept > max) {
-		if (unlink(o->kept[0]) && errno != ENOENT)
-			pr_warn("cannot remove old output '%s': %s", o->kept[0], strerror(errno));
-		free(o->kept[0]);
-		memmove(o->kept, o->kept + 1, (size_t)(o->nr_kept - 1) * sizeof(*o->kept));
-		o->nr_kept--;
-	}
-}
-
-/* The ended file's final name in o->final_name: renamed with a timestamp
- * when rotated (or at exit, --timestamp-filename); --switch-max-files. */
-static void output__name_file(struct output *o, bool at_exit)
-{
-	const struct record_opts *opts = o->src.opts;
-
-	snprintf(o->final_name, sizeof(o->final_name), "%s", o->path);
-	/* Rotated files always carry the time; the last one with
-	 * --timestamp-filename (which --switch-output implies). */
-	if ((!opts->timestamp_filename && at_exit) || opts->pipe_output)
-		return;
-	timestamped_name(o->path, o->final_name, sizeof(o->final_name));
-	if (rename(o->path, o->final_name)) {
-		pr_warn("cannot rename '%s' to '%s': %s", o->path, o->final_name, strerror(errno));
-		snprintf(o->final_name, sizeof(o->final_name), "%s", o->path);
-		return;
-	}
-	if (opts->switch_output || !at_exit)
-		pr_info("[ prec record: Dump %s ]\n", o->final_name);
-	output__keep(o, o->final_name);
 }
 
 /* --max-size and --switch-output=SIZE (the smaller): the ring bytes the
@@ -159,6 +96,7 @@ static enum drain_verdict output__track(void *arg, const struct ring *r, uint64_
 	return DRAIN_KEEP;
 }
 
+/* A pass that wrote: the tracker looks again for the samples it kept. */
 static void output__track_pass(void *arg, const struct drain_stats *pass)
 {
 	struct output *o = arg;
@@ -240,7 +178,7 @@ int output__open(struct output *o, const struct output_src *src, const char *pat
 	return output_meta__list_events(src->evlist, &o->wev, &o->idbuf);
 }
 
-int output__begin_file(struct output *o, enum synth_when when)
+static int output__begin_file(struct output *o, enum synth_when when)
 {
 	const struct evlist *evlist = o->src.evlist;
 	const struct record_opts *opts = o->src.opts;
@@ -292,7 +230,7 @@ int output__begin(struct output *o, struct unwinder *unw)
 	return output__begin_file(o, SYNTH_START);
 }
 
-int output__end_file(struct output *o, bool at_exit)
+static int output__end_file(struct output *o, bool at_exit)
 {
 	const struct record_opts *opts = o->src.opts;
 	struct evlist *evlist = o->src.evlist;
@@ -337,11 +275,11 @@ int output__end_file(struct output *o, bool at_exit)
 	o->track = NULL;
 	output_meta__exit(&o->rm);
 	o->have_meta = false;
-	output__name_file(o, at_exit);
+	output_rotate__name(&o->rot, opts, o->path, at_exit, o->final_name, sizeof(o->final_name));
 	return 0;
 }
 
-int output__add_hooks(struct output *o, struct drain *d)
+static int output__add_hooks(struct output *o, struct drain *d)
 {
 	const struct record_opts *opts = o->src.opts;
 	struct drain_hook cut = { .on_record = output__cut, .arg = o };
@@ -366,6 +304,65 @@ int output__add_hooks(struct output *o, struct drain *d)
 	if (!ret)
 		ret = drain__add_hook(d, &count);
 	return ret;
+}
+
+/* SIGUSR2, a size or a period: this file ends and the next begins. */
+static int output__switch(struct output *o)
+{
+	int ret;
+
+	pr_info("[ prec record: dump data: Woken up %llu times ]\n",
+		(unsigned long long)(o->total.wakeups - o->wakeups_at_switch));
+	o->wakeups_at_switch = o->total.wakeups;
+	ret = output__end_file(o, false);
+	if (ret)
+		return ret;
+	/* SAMPLE_TIME and the summary's samples are per file. */
+	memset(&o->file, 0, sizeof(o->file));
+	ret = writer__open(&o->w, o->path);
+	if (ret) {
+		pr_err("cannot create the output file '%s': %s (%s)", o->path, strerror(-ret),
+		       output__hint(o->path, ret));
+		return -ECANCELED; /* said */
+	}
+	return output__begin_file(o, SYNTH_NEW_FILE);
+}
+
+/* The drain's after_pass, between passes: --max-size ends the recording
+ * (DRAIN_END), --switch-output ends this file and begins the next. A
+ * drain_next or -errno (-ECANCELED: said). */
+static int output__after_pass(void *arg)
+{
+	struct output *o = arg;
+	const struct record_opts *opts = o->src.opts;
+	bool requested = o->src.switch_req && *o->src.switch_req;
+	uint64_t size;
+
+	if (o->src.switch_req)
+		*o->src.switch_req = 0;
+	if (!requested && !opts->max_size && !opts->switch_size && !opts->switch_time_ms)
+		return DRAIN_GO_ON;
+	size = writer__file_size(o->w);
+	switch (output_rotate__check(&o->rot, opts, size, o->capped, requested)) {
+	case OUTPUT_FULL:
+		pr_info("[ prec record: perf size limit reached (%llu KB), stopping session ]\n",
+			(unsigned long long)(size >> 10));
+		o->size_limit = true;
+		return DRAIN_END;
+	case OUTPUT_ROTATE:
+		return output__switch(o);
+	default:
+		return DRAIN_GO_ON;
+	}
+}
+
+int output__attach(struct output *o, struct drain *d)
+{
+	d->after_pass = output__after_pass;
+	d->after_arg = o;
+	if (o->src.opts->switch_time_ms)
+		d->timeout_ms = 100; /* the period is checked between passes */
+	return output__add_hooks(o, d);
 }
 
 int output__finish(struct output *o)
@@ -414,11 +411,7 @@ void output__abort(struct output *o)
 
 void output__exit(struct output *o)
 {
-	for (int i = 0; i < o->nr_kept; i++)
-		free(o->kept[i]);
-	free(o->kept);
-	o->kept = NULL;
-	o->nr_kept = 0;
+	output_rotate__exit(&o->rot);
 	writer__abort(o->w);
 	o->w = NULL;
 	dso_track__delete(o->track);

@@ -18,10 +18,10 @@
  *   -> output__finish -> output__summary; output__abort on a failure;
  *   output__exit always.
  *
- * Files, each calling only those below it: output_rotate.c (attach, and
- * between passes: limits and rotation), output.c (the life of each file,
- * the drain's hooks, the snapshot, the summary), output_meta.c (events and
- * metadata), output_hint.c (the fixes named for errors).
+ * Files, each calling only those below it: output.c (the life of each
+ * file, the drain's hooks and after_pass, the snapshot, the summary), then
+ * output_rotate.c (when a file ends and its name), output_meta.c (events and
+ * metadata) and output_hint.c (the fixes named for errors).
  */
 #include <limits.h>
 #include <signal.h>
@@ -33,6 +33,7 @@
 #include "drain.h"
 #include "output_hint.h"
 #include "output_meta.h"
+#include "output_rotate.h"
 #include "sideband_log.h"
 #include "synth/synthesize.h"
 
@@ -74,9 +75,7 @@ struct output {
 	char final_name[PATH_MAX]; /* the last file's name, timestamp included */
 	uint64_t file_bytes; /* the last file's data bytes */
 	uint64_t comp_in, comp_out; /* and its compression */
-	char **kept; /* --switch-max-files: rotated files, oldest first */
-	int nr_kept;
-	uint64_t next_switch_ms; /* --switch-output=TIME: CLOCK_MONOTONIC ms */
+	struct output_rotate rot; /* when files end, and their names */
 	uint64_t wakeups_at_switch;
 	struct sideband_log sblog; /* --switch-output: replayed into each new file */
 	uint64_t room; /* --max-size / --switch-output=SIZE: ring bytes the file may
