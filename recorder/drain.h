@@ -74,7 +74,7 @@ enum drain_next {
 struct drain {
 	struct ring *rings;
 	int nr_rings;
-	struct writer *w;
+	struct writer *w; /* where the spans go (the output sets it; a new file at a rotation) */
 	int time_off; /* TIME's offset in a sample body, -1 without TIME */
 	struct iovec *iov; /* 2 per ring + the FINISHED_ROUND */
 	bool *pending; /* rings with a window to release after the write */
