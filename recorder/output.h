@@ -86,8 +86,8 @@ struct output {
 
 /*
  * Opens the output at path ("-": the stream on standard output) and lists
- * the events with their ids (o->wev, for unwinder__setup). On failure says
- * why, once, on stderr, and returns -errno; output__exit in both cases.
+ * the events with their ids (o->wev, for unwinder__setup). 0, or -errno
+ * after saying why on stderr (all but -ENOMEM); output__exit in both cases.
  */
 int output__open(struct output *o, const struct output_src *src, const char *path);
 
@@ -101,8 +101,8 @@ int output__begin(struct output *o, struct unwinder *unw);
 int output__attach(struct output *o, struct drain *d);
 
 /* The end of the last file: overwrite rings, tail side-band, lost samples,
- * features and build-ids, its final name. 0 or -errno (not said); the
- * writer is gone either way. */
+ * features and build-ids, its final name. 0, or -errno (not said), after
+ * which output__abort removes what is left of the file. */
 int output__finish(struct output *o);
 
 /* perf's summary lines (and the loss warnings) on stderr. */
