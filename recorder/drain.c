@@ -7,13 +7,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "prec/dso_track.h"
 #include "prec/event.h"
 #include "prec/mmap.h"
 #include "prec/writer.h"
 #include "drain.h"
-#include "sideband_log.h"
-#include "unwind/unwind.h"
 
 static const struct perf_event_header finished_round = {
 	.type = PERF_RECORD_FINISHED_ROUND,
@@ -29,6 +26,7 @@ int drain__init(struct drain *d, struct ring *rings, int nr_rings, struct writer
 	d->w = w;
 	d->time_off = time_off;
 	d->out_pfd = -1;
+	d->rewriter = -1;
 	d->batch_bytes = DRAIN_BATCH_BYTES;
 	d->iov = calloc(2 * (size_t)nr_rings + 1, sizeof(*d->iov));
 	d->pending = calloc((size_t)nr_rings, sizeof(*d->pending));
@@ -47,7 +45,63 @@ void drain__exit(struct drain *d)
 	d->pending = NULL;
 }
 
-/* Counts what the summary and the SAMPLE_TIME feature need; reads headers only. */
+int drain__add_hook(struct drain *d, const struct drain_hook *h)
+{
+	if (d->nr_hooks == DRAIN_MAX_HOOKS)
+		return -ENOSPC;
+	if (h->rewrite) {
+		if (d->rewriter >= 0)
+			return -EBUSY;
+		d->rewriter = d->nr_hooks;
+	}
+	d->hooks[d->nr_hooks++] = *h;
+	return 0;
+}
+
+void drain_stats__add(struct drain_stats *to, const struct drain_stats *from)
+{
+	to->samples += from->samples;
+	to->lost += from->lost;
+	to->lost_records += from->lost_records;
+	to->lost_samples += from->lost_samples;
+	to->wakeups += from->wakeups;
+	to->bytes += from->bytes;
+	to->unwound += from->unwound;
+	to->unwind_partial += from->unwind_partial;
+	if (from->first_time && (!to->first_time || from->first_time < to->first_time))
+		to->first_time = from->first_time;
+	if (from->last_time > to->last_time)
+		to->last_time = from->last_time;
+}
+
+/* What the summary and the SAMPLE_TIME feature need, counted in d->pass;
+ * reads headers (and a sample's time) only. */
+static void drain__count(struct drain *d, const struct ring *r, uint64_t rec,
+			 const struct perf_event_header *h)
+{
+	struct drain_stats *st = &d->pass;
+
+	if (h->type == PERF_RECORD_SAMPLE) {
+		st->samples++;
+		if (d->time_off >= 0 && h->size >= sizeof(*h) + (unsigned)d->time_off + 8) {
+			uint64_t t = ring__peek_u64(r, rec + sizeof(*h) + d->time_off);
+
+			if (!st->first_time || t < st->first_time)
+				st->first_time = t;
+			if (t > st->last_time)
+				st->last_time = t;
+		}
+	} else if (h->type == PERF_RECORD_LOST && h->size >= sizeof(struct prec_lost_event)) {
+		st->lost += ring__peek_u64(r, rec + offsetof(struct prec_lost_event, lost));
+		st->lost_records++;
+	}
+}
+
+/*
+ * Walks r's window record by record through the hooks, then counts it. A
+ * hook's DRAIN_CUT ends the window there (--max-size: the file never passes
+ * its limit by more than the features), the rest staying in the ring.
+ */
 static void drain__scan(struct drain *d, struct ring *r)
 {
 	uint64_t pos = r->start;
@@ -58,44 +112,16 @@ static void drain__scan(struct drain *d, struct ring *r)
 
 		if (!h)
 			break;
-		if (d->track)
-			dso_track__ring_record(d->track, r, rec, h);
-		if (d->sblog && sideband_log__wants(h->type))
-			sideband_log__add_ring(d->sblog, r, rec, h->size);
-		if (h->type == PERF_RECORD_SAMPLE) {
-			d->stats.samples++;
-			if (d->time_off >= 0 && h->size >= sizeof(*h) + (unsigned)d->time_off + 8) {
-				uint64_t t = ring__peek_u64(r, rec + sizeof(*h) + d->time_off);
+		for (int k = 0; k < d->nr_hooks; k++) {
+			const struct drain_hook *hk = &d->hooks[k];
 
-				if (!d->stats.first_time || t < d->stats.first_time)
-					d->stats.first_time = t;
-				if (t > d->stats.last_time)
-					d->stats.last_time = t;
+			if (hk->on_record && hk->on_record(hk->arg, r, rec, h) == DRAIN_CUT) {
+				r->end = rec;
+				return;
 			}
-		} else if (h->type == PERF_RECORD_LOST && h->size >= sizeof(struct prec_lost_event)) {
-			d->stats.lost += ring__peek_u64(r, rec + offsetof(struct prec_lost_event, lost));
-			d->stats.lost_records++;
 		}
+		drain__count(d, r, rec, h);
 	}
-}
-
-/*
- * --max-size: shrinks r's window to the whole records that fit in what is
- * left of the cap, so the file never passes it by more than the features.
- */
-static void drain__cap(struct drain *d, struct ring *r, uint64_t *room)
-{
-	uint64_t pos = r->start, cut = r->start;
-
-	if (r->end - r->start <= *room) {
-		*room -= r->end - r->start;
-		return;
-	}
-	while (ring__read_event(r, &pos) && pos - r->start <= *room)
-		cut = pos;
-	r->end = cut;
-	*room = 0;
-	d->capped = true;
 }
 
 /*
@@ -108,9 +134,10 @@ static int drain__flush(struct drain *d, int from, int to, int cnt, bool round)
 {
 	int ret;
 
-	if (d->unwind && cnt) {
-		cnt = unwinder__rewrite(d->unwind, d->rings + from, d->pending + from, to - from,
-					d->iov);
+	if (d->rewriter >= 0 && cnt) {
+		const struct drain_hook *hk = &d->hooks[d->rewriter];
+
+		cnt = hk->rewrite(hk->arg, d->rings + from, d->pending + from, to - from, d->iov);
 		if (cnt < 0)
 			return cnt;
 	}
@@ -129,15 +156,22 @@ static int drain__flush(struct drain *d, int from, int to, int cnt, bool round)
 	return 0;
 }
 
+/* The pass's counts go to the totals and the hooks; the next pass starts
+ * from zero. */
+static void drain__end_pass(struct drain *d)
+{
+	for (int k = 0; k < d->nr_hooks; k++)
+		if (d->hooks[k].on_pass)
+			d->hooks[k].on_pass(d->hooks[k].arg, &d->pass);
+	drain_stats__add(&d->stats, &d->pass);
+	memset(&d->pass, 0, sizeof(d->pass));
+}
+
 int64_t drain__pass(struct drain *d)
 {
 	int cnt = 0, from = 0;
 	uint64_t bytes = 0, batch = 0;
-	uint64_t room = d->max_bytes > d->stats.bytes ? d->max_bytes - d->stats.bytes : 0;
-	int ret;
-
-	if (d->capped)
-		return 0;
+	int ret = 0;
 
 	for (int i = 0; i < d->nr_rings; i++) {
 		struct ring *r = &d->rings[i];
@@ -149,12 +183,9 @@ int64_t drain__pass(struct drain *d)
 		 * last passes, with flush 0, take everything). */
 		if (d->flush > 1 && r->end - r->start < d->flush)
 			continue;
-		if (d->max_bytes) {
-			drain__cap(d, r, &room);
-			if (r->end == r->start)
-				continue;
-		}
 		drain__scan(d, r);
+		if (r->end == r->start)
+			continue;
 		bytes += r->end - r->start;
 		batch += r->end - r->start;
 		cnt += ring__spans(r, &d->iov[cnt]);
@@ -165,21 +196,20 @@ int64_t drain__pass(struct drain *d)
 		if (batch >= d->batch_bytes && i + 1 < d->nr_rings) {
 			ret = drain__flush(d, from, i + 1, cnt, false);
 			if (ret)
-				return ret;
+				goto out;
 			from = i + 1;
 			cnt = 0;
 			batch = 0;
 		}
 	}
 	if (!bytes)
-		return 0;
+		goto out;
 	ret = drain__flush(d, from, d->nr_rings, cnt, true);
-	if (ret)
-		return ret;
-	d->stats.bytes += bytes;
-	if (d->track)
-		dso_track__end_pass(d->track);
-	return (int64_t)bytes;
+	if (!ret)
+		d->pass.bytes = bytes;
+out:
+	drain__end_pass(d);
+	return ret ? ret : (int64_t)bytes;
 }
 
 int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
@@ -189,10 +219,20 @@ int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
 	int live = nfds - (d->out_pfd >= 0);
 
 	for (;;) {
+		int next = DRAIN_GO_ON;
+
 		n = drain__pass(d);
 		if (n < 0)
 			return (int)n;
-		if (stop(arg) || (stop_on_hup && live == 0))
+		/* Between passes, never inside one: the output may end here or
+		 * start its next file (a new d->w). */
+		if (d->after_pass)
+			next = d->after_pass(d->after_arg);
+		if (next < 0)
+			return next;
+		if (next == DRAIN_END)
+			d->no_tail = true;
+		if (next != DRAIN_GO_ON || stop(arg) || (stop_on_hup && live == 0))
 			break;
 		if (n > 0) {
 			/* Busy: look again before sleeping, but let the signals in
@@ -217,7 +257,7 @@ int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
 		 * which may be long in coming for a quiet workload. */
 		if (d->out_pfd >= 0 && (pfd[d->out_pfd].revents & (POLLERR | POLLHUP)))
 			return -EPIPE;
-		d->stats.wakeups++;
+		d->pass.wakeups++; /* counted with the next pass */
 		for (int i = 0; i < nfds; i++) {
 			if (i == d->out_pfd)
 				continue;

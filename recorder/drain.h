@@ -3,19 +3,22 @@
 /*
  * The hot path: wait on the rings, hand every new byte to the writer as
  * spans of the ring mappings (no copy, no allocation per record), and close
- * each pass that wrote data with FINISHED_ROUND.
+ * each pass that wrote data with FINISHED_ROUND. The drain knows nothing of
+ * files: what else must see the records (the build-id tracker, the size
+ * cut, record-time unwinding) is one list of hooks, and between passes it
+ * asks its output (after_pass) whether to go on, which is where the output
+ * rotates. Its state is all in struct drain: several loops can run side by
+ * side, each with its own rings and output.
  */
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/uio.h>
 
+struct perf_event_header;
 struct pollfd;
 struct ring;
 struct writer;
-struct dso_track;
-struct sideband_log;
-struct unwinder;
 
 struct drain_stats {
 	uint64_t samples;
@@ -30,26 +33,67 @@ struct drain_stats {
 	uint64_t unwind_partial; /* of which the unwind stopped early */
 };
 
+/* What a hook's on_record answers. */
+enum drain_verdict {
+	DRAIN_KEEP, /* the record is written */
+	DRAIN_CUT, /* the ring's window ends before it: it and the rest stay */
+};
+
+/*
+ * One per-record hook. Every member may be NULL. Hooks run in the order
+ * added, so a cut hook added first keeps the records it cuts from the
+ * others. No hook may allocate per record: this is the drain's hot path.
+ */
+struct drain_hook {
+	/* Each record of a window about to be written (h at window position
+	 * pos of r; read its body with ring__peek_u64): DRAIN_KEEP or DRAIN_CUT. */
+	enum drain_verdict (*on_record)(void *arg, const struct ring *r, uint64_t pos,
+					const struct perf_event_header *h);
+	/* At the end of every pass, with what that pass wrote and counted
+	 * (bytes 0 when it found nothing); wakeups are those before it. */
+	void (*on_pass)(void *arg, const struct drain_stats *pass);
+	/* A hook that needs to change the records (record-time unwinding): as
+	 * unwinder__rewrite, the pending windows copied into one span at
+	 * iov[0]. 1, 0 (nothing) or -errno. Without one the write is zero-copy. */
+	int (*rewrite)(void *arg, struct ring *rings, const bool *pending, int nr,
+		       struct iovec *iov);
+	void *arg;
+};
+
+/* A drain has room for this many hooks: the size cut, the build-id
+ * tracker, the side-band log and the unwinder. */
+#define DRAIN_MAX_HOOKS 6
+
+/* What after_pass answers between passes. */
+enum drain_next {
+	DRAIN_GO_ON,
+	DRAIN_STOP, /* stop; the tail is still drained (drain__tail) */
+	DRAIN_END, /* stop, and leave what the rings hold (a full output) */
+};
+
 struct drain {
 	struct ring *rings;
 	int nr_rings;
-	struct writer *w;
+	struct writer *w; /* where the spans go (the output sets it; a new file at a rotation) */
 	int time_off; /* TIME's offset in a sample body, -1 without TIME */
 	struct iovec *iov; /* 2 per ring + the FINISHED_ROUND */
 	bool *pending; /* rings with a window to release after the write */
-	struct drain_stats stats;
-	struct dso_track *track; /* build-id hit set fed from the rings, or NULL */
-	struct unwinder *unwind; /* --unwind=record: a copy pass rewrites the DWARF
-				  * samples (unwind.h); NULL: zero-copy */
+	struct drain_stats stats; /* totals of every pass */
+	struct drain_stats pass; /* the pass under way (handed to on_pass) */
+	struct drain_hook hooks[DRAIN_MAX_HOOKS];
+	int nr_hooks;
+	int rewriter; /* index of the hook with rewrite, -1: zero-copy */
+	/* Asked by drain__run after every pass (the output's limits and
+	 * rotation): a drain_next, or -errno to stop with that error. NULL:
+	 * always DRAIN_GO_ON. It may change w (a new file). */
+	int (*after_pass)(void *arg);
+	void *after_arg;
 	/* Index in drain__run's pfd of the output stream's fd, watched for its
 	 * reader going away (POLLERR); -1 (drain__init's) when not watched. */
 	int out_pfd;
 	uint64_t flush; /* --mmap-flush: a ring with fewer bytes waits (not at the end) */
 	int timeout_ms; /* the longest sleep between passes; 0: until data or a signal */
-	bool no_tail; /* set by stop(): do not drain what is left (--max-size) */
-	uint64_t max_bytes; /* --max-size: ring bytes this drain may write; 0 no cap */
-	bool capped; /* the cap was reached: what is left in the rings stays */
-	struct sideband_log *sblog; /* --switch-output: the side-band kept, or NULL */
+	bool no_tail; /* after_pass said DRAIN_END: do not drain what is left */
 	uint64_t batch_bytes; /* DRAIN_BATCH_BYTES (drain__init's); tests lower it */
 };
 
@@ -61,16 +105,23 @@ struct drain {
 /* Prepares a loop over rings writing to w. 0 or -ENOMEM. */
 int drain__init(struct drain *d, struct ring *rings, int nr_rings, struct writer *w, int time_off);
 
+/* Adds from's counts to to's (times: the smaller first, the larger last). */
+void drain_stats__add(struct drain_stats *to, const struct drain_stats *from);
+
+/* Adds hook h (copied) to d's list. 0, -ENOSPC when the list is full, or
+ * -EBUSY for a second hook with rewrite. */
+int drain__add_hook(struct drain *d, const struct drain_hook *h);
+
 /* One pass over every ring. Returns bytes written (0: nothing new) or -errno. */
 int64_t drain__pass(struct drain *d);
 
 /*
  * Passes and sleeps (ppoll on pfd with sigmask, so the flags the signal
- * handlers set are never missed) until stop(arg) is true, or, with
- * stop_on_hup, until every fd has hung up (all target threads gone). What
- * is left in the rings then is drain__tail's, once the events are disabled.
- * Returns 0 or the writer's negative errno; -EPIPE as soon as the reader of
- * the watched output (out_pfd) is gone.
+ * handlers set are never missed) until after_pass says stop, stop(arg) is
+ * true, or, with stop_on_hup, every fd has hung up (all target threads
+ * gone). What is left in the rings then is drain__tail's, once the events
+ * are disabled. Returns 0, the writer's or after_pass's negative errno;
+ * -EPIPE as soon as the reader of the watched output (out_pfd) is gone.
  */
 int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
 	       bool (*stop)(void *arg), void *arg, const sigset_t *sigmask);
@@ -83,7 +134,7 @@ int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
 /*
  * Drains what is left in the rings after the events were disabled: passes
  * until one finds nothing, at most DRAIN_TAIL_PASSES, and no more once
- * give_up(arg) is true (a second SIGINT). Nothing with --max-size's no_tail.
+ * give_up(arg) is true (a second SIGINT). Nothing after DRAIN_END (no_tail).
  * Returns the number of passes that wrote data, or the writer's -errno.
  */
 int drain__tail(struct drain *d, bool (*give_up)(void *arg), void *arg);

@@ -30,6 +30,7 @@
 #include "prec/workload.h"
 #include "prec/writer.h"
 #include "drain.h"
+#include "output.h"
 #include "unwind/unwind.h"
 #include "record_int.h"
 #include "signals.h"
@@ -49,12 +50,10 @@ struct recording {
 	struct workload wl;
 	struct pollfd *pfd;
 	int nr_pfd;
-	struct writer_event *wev;
-	uint64_t *idbuf;
 	struct unwinder *unw;
 	struct drain drain;
 	struct clock_ref clk;
-	struct rec_ctx c;
+	struct output out;
 	sigset_t orig; /* the signal mask before prec blocked its four */
 };
 
@@ -82,20 +81,15 @@ static void end_workload(struct workload *wl, const sigset_t *sigmask)
 	workload__kill(wl, SIGKILL);
 }
 
-/* After every drain pass: a stop, the output's limits and rotation, the end
- * of the command. */
+/* After every drain pass (and the output's own check, output.h): a stop,
+ * the end of the command. */
 static bool should_stop(void *arg)
 {
-	struct rec_ctx *c = arg;
-	bool sw;
+	struct workload *wl = arg;
 
 	if (signals__stop_signal())
 		return true;
-	sw = signals__take_switch();
-	if ((sw || c->opts->max_size || c->opts->switch_size || c->opts->switch_time_ms) &&
-	    record__output_check(c, sw))
-		return true;
-	return signals__child_done() && workload__reap(c->wl, false);
+	return signals__child_done() && workload__reap(wl, false);
 }
 
 static int exit_status(const struct workload *w)
@@ -136,14 +130,14 @@ static int start_events(struct evlist *evlist, const struct record_opts *opts,
 }
 
 /* The one line for a write that failed: a reader gone, a full disk, a
- * limit; output_path__hint names the fix for each errno. */
+ * limit; output__hint names the fix for each errno. */
 static void write_error(const char *verb, const char *output, int err)
 {
 	if (err == -EPIPE)
 		pr_err("the reader of the output pipe exited: recording stopped (keep the reader running until prec ends, or record to a file with -o)");
 	else
 		pr_err("cannot %s '%s': %s (%s)", verb, output, strerror(-err),
-		       output_path__hint(output, err));
+		       output__hint(output, err));
 }
 
 /* A closed 0, 1 or 2 would be reused by the next open (an event fd, the
@@ -245,37 +239,25 @@ static int recording__open(struct recording *r)
 	return r->nr_pfd < 0 ? PREC_EXIT_FAILURE : 0;
 }
 
-/* Step 5: the file: header, attrs with their ids, the synthesized side-band.
- * 0, or -errno (said). */
-static int recording__begin_output(struct recording *r)
+/* Step 5: the output: header, attrs with their ids, the synthesized
+ * side-band. 0, or -errno (said). */
+static int recording__begin_output(struct recording *r, int argc, char **argv)
 {
 	const struct record_opts *opts = r->opts;
-	struct rec_ctx *c = &r->c;
+	struct output_src src = {
+		.opts = opts, .evlist = &r->evlist, .si = &r->si, .clk = &r->clk,
+		.argc = argc, .argv = argv, .pid = r->wl.pid,
+		.take_switch = signals__take_switch,
+	};
 	int ret;
 
-	ret = opts->pipe_output ? writer__open_pipe(&c->w, STDOUT_FILENO) :
-				  writer__open(&c->w, opts->output);
-	if (ret && opts->pipe_output) {
-		pr_err("cannot write the stream to standard output: %s (run prec with its output open, e.g. piped into 'perf report -i -')",
-		       strerror(-ret));
-		return ret;
-	} else if (ret) {
-		pr_err("cannot create the output file '%s': %s (%s)", opts->output, strerror(-ret),
-		       output_path__hint(opts->output, ret));
-		return ret;
-	}
-	r->wev = calloc((size_t)r->evlist.nr, sizeof(*r->wev));
-	if (!r->wev)
-		return -ENOMEM;
-	ret = fill_events(r->wev, &r->evlist, &r->idbuf);
+	ret = output__open(&r->out, &src, opts->output);
 	/* --unwind=record: the attrs written describe the rewritten samples. */
 	if (!ret && opts->unwind_record)
-		ret = unwinder__setup(&r->unw, r->wev, (uint32_t)r->evlist.nr);
+		ret = unwinder__setup(&r->unw, r->out.wev, (uint32_t)r->evlist.nr);
 	if (ret)
-		return ret;
-	c->wev = r->wev;
-	c->unw = r->unw;
-	ret = record__begin_file(c, SYNTH_START);
+		return ret; /* said, but for -ENOMEM */
+	ret = output__begin(&r->out, r->unw);
 	if (ret == -E2BIG && opts->pipe_output)
 		pr_err("too many event ids for one pipe record (fewer CPUs or threads, or record to a file with -o)");
 	else if (ret)
@@ -290,20 +272,14 @@ static int recording__drain_init(struct recording *r)
 	struct drain *drain = &r->drain;
 	int ret;
 
-	ret = drain__init(drain, r->evlist.rings, r->evlist.nr_rings, r->c.w,
+	ret = drain__init(drain, r->evlist.rings, r->evlist.nr_rings, NULL,
 			  evlist__sample_time_offset(&r->evlist));
-	drain->track = r->c.track;
 	/* --mmap-flush: at most a quarter of the ring, as perf. */
 	drain->flush = opts->mmap_flush > r->data_bytes / 4 ? r->data_bytes / 4 : opts->mmap_flush;
 	if (opts->mmap_flush)
 		pr_verbose("mmap flush: %llu\n", (unsigned long long)drain->flush);
-	if (opts->switch_time_ms)
-		drain->timeout_ms = 100; /* the period is checked between passes */
-	r->c.drain = drain;
-	record__set_cap(&r->c);
-	if (opts->switch_output)
-		drain->sblog = &r->c.sblog;
-	drain->unwind = r->unw;
+	if (!ret)
+		ret = output__attach(&r->out, drain);
 	if (!ret && opts->pipe_output) {
 		/* The stream's fd joins the poll set: POLLERR when its reader exits. */
 		struct pollfd *more = realloc(r->pfd, ((size_t)r->nr_pfd + 1) * sizeof(*r->pfd));
@@ -334,7 +310,7 @@ static int recording__stop(struct recording *r, int ret)
 		/* For whoever checks the order: no sample is later than this. */
 		pr_verbose("events disabled at %lld.%09ld (-k clock)\n",
 			   (long long)disabled_at.tv_sec, disabled_at.tv_nsec);
-	if (!ret && !r->c.size_limit) {
+	if (!ret && !r->out.size_limit) {
 		ret = drain__tail(&r->drain, signals__stop_again, NULL);
 		if (ret >= 0) {
 			pr_verbose("the tail after the disable took %d pass(es) with data%s\n", ret,
@@ -355,10 +331,8 @@ static void recording__exit(struct recording *r)
 	cpu_map__delete(r->cpus);
 	thread_map__delete(r->threads);
 	drain__exit(&r->drain);
-	rec_ctx__exit(&r->c);
+	output__exit(&r->out);
 	unwinder__delete(r->unw);
-	free(r->wev);
-	free(r->idbuf);
 	sysinfo__exit(&r->si);
 	evlist__exit(&r->evlist);
 	event_specs__exit(&r->specs);
@@ -376,8 +350,6 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 	int status, ret;
 
 	*fatal_sig = 0;
-	r->c = (struct rec_ctx){ .opts = opts, .evlist = &r->evlist, .si = &r->si, .clk = &r->clk,
-				 .wl = &r->wl, .argc = argc, .argv = argv, .output = opts->output };
 	park_std_fds();
 
 	/* 1. The events, the command and the clock, checked. 2. The machine. */
@@ -397,7 +369,7 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 
 	/* 5. The output and its front. 6. The drain. */
 	status = PREC_EXIT_FAILURE;
-	if (recording__begin_output(r) || recording__drain_init(r))
+	if (recording__begin_output(r, argc, argv) || recording__drain_init(r))
 		goto out_abort; /* nothing to abort when the output did not open */
 
 	/* 7. Go: the kernel enables the events at exec. The reference reading
@@ -416,38 +388,32 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 	/* 8. Drain until the command ends, every target thread is gone, or
 	 * prec is told to stop. */
 	ret = drain__run(&r->drain, r->pfd, r->nr_pfd, !opts->argc && !opts->system_wide &&
-			 !opts->cpu_list, should_stop, &r->c, &r->orig);
-	if (r->c.err)
-		ret = r->c.err; /* a rotation failed: what came after it does not count */
+			 !opts->cpu_list, should_stop, &r->wl, &r->orig);
 out_stopped:
 	/* 9. Stop: the events, their tail, the command. */
 	ret = recording__stop(r, ret);
 	if (ret == -ECANCELED)
-		goto out_abort; /* a rotation failed and said why */
+		goto out_abort; /* a rotation failed and said why; what came after
+				 * it does not count */
 	if (ret) {
 		write_error("write", opts->output, ret);
 		goto out_abort;
 	}
 
 	/* 10. Finish: feature sections, final header, summary. */
-	ret = record__end_file(&r->c, true);
+	ret = output__finish(&r->out);
 	if (ret) {
 		write_error("finish", opts->output, ret);
 		goto out_abort;
 	}
-	if (r->unw)
-		unwinder__summary(r->unw, &r->drain.stats);
-	r->drain.stats.samples -= r->c.samples_at_file_start;
-	print_summary(&r->drain.stats, r->c.file_bytes, r->c.final_name, r->c.comp_in,
-		      r->c.comp_out);
+	output__summary(&r->out);
 	/* --max-size ended it on purpose: the recording is complete. */
-	status = r->c.size_limit ? 0 : exit_status(&r->wl);
+	status = r->out.size_limit ? 0 : exit_status(&r->wl);
 	*fatal_sig = signals__stop_signal();
 	goto out_signals;
 
 out_abort:
-	writer__abort(r->c.w);
-	r->c.w = NULL;
+	output__abort(&r->out);
 out_kill:
 	workload__kill(&r->wl, SIGKILL);
 out_signals:

@@ -7,25 +7,20 @@
 #include <linux/perf_event.h>
 
 #include "prec/mmap.h"
-#include "prec/writer.h"
 #include "sideband_log.h"
+#include "synth/synthesize.h"
+
+/* What is kept: 1, and 2 for the records whose body starts with the pid of
+ * the process they are about (the child's for FORK), which an EXIT drops. */
+static const uint8_t kept_types[PERF_RECORD_MAX] = {
+	[PERF_RECORD_COMM] = 2,	  [PERF_RECORD_MMAP] = 2,    [PERF_RECORD_MMAP2] = 2,
+	[PERF_RECORD_FORK] = 2,	  [PERF_RECORD_EXIT] = 2,    [PERF_RECORD_NAMESPACES] = 2,
+	[PERF_RECORD_CGROUP] = 1, [PERF_RECORD_KSYMBOL] = 1, [PERF_RECORD_BPF_EVENT] = 1,
+};
 
 int sideband_log__wants(uint32_t type)
 {
-	switch (type) {
-	case PERF_RECORD_COMM:
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-	case PERF_RECORD_NAMESPACES:
-	case PERF_RECORD_CGROUP:
-	case PERF_RECORD_KSYMBOL:
-	case PERF_RECORD_BPF_EVENT:
-		return 1;
-	default:
-		return 0;
-	}
+	return type < PERF_RECORD_MAX && kept_types[type];
 }
 
 static uint8_t *sideband_log__room(struct sideband_log *l, size_t n)
@@ -74,25 +69,16 @@ void sideband_log__add_ring(struct sideband_log *l, const struct ring *r, uint64
 	l->len += size;
 }
 
-/* The pid a record is about (the child for FORK); -1 for none. */
+/* The pid a record is about (the child for FORK); -ENOENT when it is about
+ * no process. */
 static int64_t record_pid(const struct perf_event_header *h)
 {
 	uint32_t pid;
 
-	if (h->size < sizeof(*h) + 4)
-		return -1;
-	switch (h->type) {
-	case PERF_RECORD_COMM:
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-	case PERF_RECORD_NAMESPACES:
-		memcpy(&pid, (const uint8_t *)h + sizeof(*h), 4);
-		return pid;
-	default:
-		return -1;
-	}
+	if (h->size < sizeof(*h) + 4 || h->type >= PERF_RECORD_MAX || kept_types[h->type] != 2)
+		return -ENOENT;
+	memcpy(&pid, (const uint8_t *)h + sizeof(*h), 4);
+	return pid;
 }
 
 static bool in_set(const uint32_t *set, size_t n, uint32_t v)
@@ -103,10 +89,10 @@ static bool in_set(const uint32_t *set, size_t n, uint32_t v)
 	return false;
 }
 
-int sideband_log__replay(struct sideband_log *l, struct writer *w)
+int sideband_log__replay(struct sideband_log *l, struct synth_out *out)
 {
 	uint32_t *dead = NULL;
-	size_t nr_dead = 0, cap = 0, out = 0;
+	size_t nr_dead = 0, cap = 0, kept = 0;
 
 	/* The processes that exited: EXIT of a leader (pid == tid). */
 	for (size_t off = 0; off + sizeof(struct perf_event_header) <= l->len;) {
@@ -141,14 +127,14 @@ int sideband_log__replay(struct sideband_log *l, struct writer *w)
 			break;
 		pid = record_pid(h);
 		if (h->type != PERF_RECORD_EXIT && (pid < 0 || !in_set(dead, nr_dead, (uint32_t)pid))) {
-			memmove(l->buf + out, l->buf + off, sz);
-			out += sz;
+			memmove(l->buf + kept, l->buf + off, sz);
+			kept += sz;
 		}
 		off += sz;
 	}
-	l->len = out;
+	l->len = kept;
 	free(dead);
-	return out ? writer__write(w, l->buf, out) : 0;
+	return kept ? synth_out__write(out, l->buf, kept) : 0;
 }
 
 void sideband_log__exit(struct sideband_log *l)

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 struct ring;
-struct writer;
+struct synth_out;
 
 struct sideband_log {
 	uint8_t *buf;
@@ -31,10 +31,11 @@ void sideband_log__add_ring(struct sideband_log *l, const struct ring *r, uint64
 /* Appends a record from memory (len = its header.size). */
 void sideband_log__add(struct sideband_log *l, const void *rec, size_t len);
 
-/* Drops the records of processes that exited, then writes the rest to w in
- * their order. 0 or the writer's -errno. */
-int sideband_log__replay(struct sideband_log *l, struct writer *w);
+/* Drops the records of processes that exited, then writes the rest to out
+ * in their order. 0 or the writer's -errno. */
+int sideband_log__replay(struct sideband_log *l, struct synth_out *out);
 
+/* Frees the log's buffer. */
 void sideband_log__exit(struct sideband_log *l);
 
 #endif

@@ -36,9 +36,37 @@ static bool pmu_is_cpu(const struct sysinfo_pmu *p)
 	return p->name && !strcmp(p->name, "cpu");
 }
 
+static bool pmu_named(const struct sysinfo_pmu *p)
+{
+	return p->name != NULL;
+}
+
+/* PMU_CAPS counts every PMU but "cpu" (that is CPU_PMU_CAPS) with caps. */
+static bool pmu_caps_counted(const struct sysinfo_pmu *p)
+{
+	return p->name && !pmu_is_cpu(p) && p->nr_caps;
+}
+
 static bool pmus_ok(const struct sysinfo *si)
 {
 	return !si->nr_pmus || si->pmus;
+}
+
+/* How many of meta's PMUs counted() takes, in *nr. 0, -ENOENT without
+ * sysinfo, -EINVAL for a PMU list that is not there. */
+static int count_pmus(const struct writer_meta *meta, bool (*counted)(const struct sysinfo_pmu *),
+		      uint32_t *nr)
+{
+	const struct sysinfo *si = meta->si;
+
+	*nr = 0;
+	if (!si)
+		return -ENOENT;
+	if (!pmus_ok(si))
+		return -EINVAL;
+	for (uint32_t i = 0; i < si->nr_pmus; i++)
+		*nr += counted(&si->pmus[i]);
+	return 0;
 }
 
 /* u32 nr_caps, then {string name, string value} for each caps/ file. */
@@ -63,14 +91,11 @@ static int put_caps(struct feat_sink *s, const struct sysinfo_pmu *p)
 int feat__write_pmu_mappings(struct feat_sink *s, const struct writer_meta *meta)
 {
 	const struct sysinfo *si = meta->si;
-	uint32_t nr = 0;
+	uint32_t nr;
+	int err = count_pmus(meta, pmu_named, &nr);
 
-	if (!si)
-		return -ENOENT;
-	if (!pmus_ok(si))
-		return -EINVAL;
-	for (uint32_t i = 0; i < si->nr_pmus; i++)
-		nr += si->pmus[i].name != NULL;
+	if (err)
+		return err;
 	feat_sink__put_u32(s, nr);
 	for (uint32_t i = 0; i < si->nr_pmus; i++) {
 		const struct sysinfo_pmu *p = &si->pmus[i];
@@ -111,14 +136,11 @@ int feat__write_cpu_pmu_caps(struct feat_sink *s, const struct writer_meta *meta
 int feat__write_hybrid_topology(struct feat_sink *s, const struct writer_meta *meta)
 {
 	const struct sysinfo *si = meta->si;
-	uint32_t nr = 0;
+	uint32_t nr;
+	int err = count_pmus(meta, pmu_is_hybrid, &nr);
 
-	if (!si)
-		return -ENOENT;
-	if (!pmus_ok(si))
-		return -EINVAL;
-	for (uint32_t i = 0; i < si->nr_pmus; i++)
-		nr += pmu_is_hybrid(&si->pmus[i]);
+	if (err)
+		return err;
 	if (!nr)
 		return -ENOENT;
 	feat_sink__put_u32(s, nr);
@@ -131,12 +153,6 @@ int feat__write_hybrid_topology(struct feat_sink *s, const struct writer_meta *m
 		feat_sink__put_string(s, p->cpus);
 	}
 	return feat_sink__err(s);
-}
-
-/* PMU_CAPS counts every PMU but "cpu" (that is CPU_PMU_CAPS) with caps. */
-static bool pmu_caps_counted(const struct sysinfo_pmu *p)
-{
-	return p->name && !pmu_is_cpu(p) && p->nr_caps;
 }
 
 /*
@@ -154,21 +170,17 @@ static bool pmu_caps_counted(const struct sysinfo_pmu *p)
 int feat__write_pmu_caps(struct feat_sink *s, const struct writer_meta *meta)
 {
 	const struct sysinfo *si = meta->si;
-	uint32_t nr = 0;
+	uint32_t nr;
+	int err = count_pmus(meta, pmu_caps_counted, &nr);
 
-	if (!si)
-		return -ENOENT;
-	if (!pmus_ok(si))
-		return -EINVAL;
-	for (uint32_t i = 0; i < si->nr_pmus; i++)
-		nr += pmu_caps_counted(&si->pmus[i]);
+	if (err)
+		return err;
 	feat_sink__put_u32(s, nr);
 	if (!nr)
 		return feat_sink__err(s);
 	for (int pass = 1; pass >= 0; pass--) {
 		for (uint32_t i = 0; i < si->nr_pmus; i++) {
 			const struct sysinfo_pmu *p = &si->pmus[i];
-			int err;
 
 			if (!p->name || pmu_is_cpu(p) || pmu_is_hybrid(p) != pass)
 				continue;

@@ -13,7 +13,7 @@
 
 #include "prec/log.h"
 #include "features.h"
-#include "writer_int.h"
+#include "sink.h"
 
 /* R: perf 6.1 also sends it in pipe mode (FEAT_OPR); N: file only (FEAT_OPN). */
 #define FEAT_R(id, fn) [HEADER_##id] = { #id, fn, true }
@@ -101,26 +101,14 @@ static bool feature__optional(int id)
 	}
 }
 
-int features__write(struct writer *w, const struct writer_meta *meta,
+int features__write(struct sink *out, const struct writer_meta *meta, uint64_t at,
 		    uint64_t feat_bits[HEADER_FEAT_BITS / 64])
 {
 	struct perf_file_section sec[HEADER_LAST_FEATURE];
-	struct writer_meta with_events;
 	struct feat_sink payload;
 	uint64_t base;
 	unsigned int nr = 0;
 	int err = 0;
-
-	/* EVENT_DESC describes the events the file holds unless told otherwise. */
-	if (!meta || !meta->events) {
-		if (meta)
-			with_events = *meta;
-		else
-			memset(&with_events, 0, sizeof(with_events));
-		with_events.events = w->events;
-		with_events.nr_events = w->nr_events;
-		meta = &with_events;
-	}
 
 	memset(feat_bits, 0, HEADER_FEAT_BITS / 8);
 	feat_sink__init(&payload);
@@ -145,12 +133,12 @@ int features__write(struct writer *w, const struct writer_meta *meta,
 	}
 
 	/* The table sits at the end of the data; payload offsets follow it. */
-	base = w->header.data.offset + writer__data_size(w) + nr * sizeof(sec[0]);
+	base = at + nr * sizeof(sec[0]);
 	for (unsigned int i = 0; i < nr; i++)
 		sec[i].offset += base;
-	err = writer__write_raw(w, sec, nr * sizeof(sec[0]));
+	err = sink__write_raw(out, sec, nr * sizeof(sec[0]));
 	if (!err)
-		err = writer__write_raw(w, feat_sink__data(&payload), feat_sink__len(&payload));
+		err = sink__write_raw(out, feat_sink__data(&payload), feat_sink__len(&payload));
 	feat_sink__exit(&payload);
 	return err;
 }

@@ -14,7 +14,7 @@
 #include "prec/writer.h"
 #include "feat_sink.h"
 
-struct writer;
+struct sink;
 
 struct feat_ops {
 	const char *name; /* as perf names it in "missing features" */
@@ -37,11 +37,12 @@ int features__encode_one(int id, const struct writer_meta *meta, struct feat_sin
 
 /*
  * Writes the feature section table (one perf_file_section per feature
- * written, in bit order) and then the payloads, at the current file position:
- * the end of the data section. Sets the bits of the features written.
- * 0 or -errno (an I/O error; encoder failures only leave features out).
+ * written, in bit order) and then the payloads to out, whose file position
+ * is at, the end of the data section. meta names the events (EVENT_DESC).
+ * Sets the bits of the features written. 0 or -errno (an I/O error; encoder
+ * failures only leave features out).
  */
-int features__write(struct writer *w, const struct writer_meta *meta,
+int features__write(struct sink *out, const struct writer_meta *meta, uint64_t at,
 		    uint64_t feat_bits[HEADER_FEAT_BITS / 64]);
 
 /* feat_system.c */

@@ -17,9 +17,10 @@
 #include <errno.h>
 #include <string.h>
 
+#include "prec/writer.h"
 #include "feat_sink.h"
 #include "file_header.h"
-#include "writer_int.h"
+#include "sink.h"
 
 _Static_assert(sizeof(struct perf_event_attr) >= PREC_ATTR_SIZE,
 	       "linux/perf_event.h older than the attr size we write");
@@ -46,9 +47,9 @@ static int file_header__check(const struct writer_event *events, uint32_t nr_eve
 	return 0;
 }
 
-int file_header__begin(struct writer *w, const struct writer_event *events, uint32_t nr_events)
+int file_header__begin(struct perf_file_header *h, struct sink *out,
+		       const struct writer_event *events, uint32_t nr_events)
 {
-	struct perf_file_header *h = &w->header;
 	struct feat_sink sink;
 	uint64_t nr_ids = 0, ids_offset;
 	int err;
@@ -85,16 +86,15 @@ int file_header__begin(struct writer *w, const struct writer_event *events, uint
 	}
 	err = feat_sink__err(&sink);
 	if (!err)
-		err = writer__write_raw(w, feat_sink__data(&sink), feat_sink__len(&sink));
+		err = sink__write_raw(out, feat_sink__data(&sink), feat_sink__len(&sink));
 	feat_sink__exit(&sink);
 	return err;
 }
 
-int file_header__finish(struct writer *w, const uint64_t feat_bits[HEADER_FEAT_BITS / 64])
+int file_header__finish(struct perf_file_header *h, struct sink *out,
+			const uint64_t feat_bits[HEADER_FEAT_BITS / 64])
 {
-	struct perf_file_header *h = &w->header;
-
-	h->data.size = writer__data_size(w);
+	h->data.size = sink__data_size(out);
 	memcpy(h->adds_features, feat_bits, sizeof(h->adds_features));
-	return writer__pwrite_raw(w, h, sizeof(*h), 0);
+	return sink__pwrite(out, h, sizeof(*h), 0);
 }

@@ -7,17 +7,20 @@
 
 #include "prec/perf_file.h"
 
-struct writer;
+struct sink;
 struct writer_event;
 
 /* Writes the provisional header (data.size 0, no feature bits), every event's
- * ids and the attr section at offset 0; fills w->header. 0 or -errno
- * (-EINVAL for an event without attr, or with nr_ids but no ids). */
-int file_header__begin(struct writer *w, const struct writer_event *events, uint32_t nr_events);
+ * ids and the attr section to out (at offset 0); fills *h, which the caller
+ * keeps for file_header__finish. 0 or -errno (-EINVAL for an event without
+ * attr, or with nr_ids but no ids). */
+int file_header__begin(struct perf_file_header *h, struct sink *out,
+		       const struct writer_event *events, uint32_t nr_events);
 
-/* Rewrites the header at offset 0 with the final data size and feature bits.
+/* Rewrites h at offset 0 with out's data size and the feature bits.
  * 0 or -errno. */
-int file_header__finish(struct writer *w, const uint64_t feat_bits[HEADER_FEAT_BITS / 64]);
+int file_header__finish(struct perf_file_header *h, struct sink *out,
+			const uint64_t feat_bits[HEADER_FEAT_BITS / 64]);
 
 /* The PREC_ATTR_SIZE bytes written for attr, with attr.size forced to
  * PREC_ATTR_SIZE: the attr section and EVENT_DESC both use it. */

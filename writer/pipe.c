@@ -26,7 +26,7 @@
 #include "feat_sink.h"
 #include "file_header.h"
 #include "pipe.h"
-#include "writer_int.h"
+#include "sink.h"
 
 #define PIPE_REC_MAX 0xffffu
 
@@ -40,7 +40,7 @@ struct feature_rec_hdr {
 	uint64_t feat_id;
 };
 
-int pipe__begin(struct writer *w, const struct writer_event *events, uint32_t nr_events)
+int pipe__begin(struct sink *out, const struct writer_event *events, uint32_t nr_events)
 {
 	struct pipe_header ph = { PERF_MAGIC2, sizeof(ph) };
 	struct perf_event_header h = { .type = PERF_RECORD_HEADER_ATTR };
@@ -54,30 +54,30 @@ int pipe__begin(struct writer *w, const struct writer_event *events, uint32_t nr
 		if (events[i].nr_ids > (PIPE_REC_MAX - sizeof(h) - PREC_ATTR_SIZE) / 8)
 			return -E2BIG;
 	}
-	err = writer__put(w, &ph, sizeof(ph));
+	err = sink__append(out, &ph, sizeof(ph));
 	for (uint32_t i = 0; !err && i < nr_events; i++) {
 		h.size = (uint16_t)(sizeof(h) + PREC_ATTR_SIZE + events[i].nr_ids * 8);
 		file_header__attr_bytes(attr, events[i].attr);
-		err = writer__put(w, &h, sizeof(h));
+		err = sink__append(out, &h, sizeof(h));
 		if (!err)
-			err = writer__put(w, attr, sizeof(attr));
+			err = sink__append(out, attr, sizeof(attr));
 		if (!err)
-			err = writer__put(w, events[i].ids, events[i].nr_ids * sizeof(uint64_t));
+			err = sink__append(out, events[i].ids, events[i].nr_ids * sizeof(uint64_t));
 	}
 	return err;
 }
 
 /* One HEADER_FEATURE record around len payload bytes (len fits). */
-static int pipe__feature_record(struct writer *w, int id, const void *payload, size_t len)
+static int pipe__feature_record(struct sink *out, int id, const void *payload, size_t len)
 {
 	struct feature_rec_hdr fh = {
 		.header = { .type = PERF_RECORD_HEADER_FEATURE,
 			    .size = (uint16_t)(sizeof(fh) + len) },
 		.feat_id = (uint64_t)id,
 	};
-	int err = writer__put(w, &fh, sizeof(fh));
+	int err = sink__append(out, &fh, sizeof(fh));
 
-	return err ? err : writer__put(w, payload, len);
+	return err ? err : sink__append(out, payload, len);
 }
 
 static bool fits(const struct feat_sink *s)
@@ -90,7 +90,7 @@ static bool fits(const struct feat_sink *s)
  * complete EVENT_DESC of its own; perf's reader names the events of each.
  * An event that does not fit alone is left out (its name only is lost).
  */
-static int pipe__split_events(struct writer *w, const struct writer_meta *meta)
+static int pipe__split_events(struct sink *out, const struct writer_meta *meta)
 {
 	struct writer_meta part = *meta;
 	struct feat_sink s;
@@ -111,7 +111,7 @@ static int pipe__split_events(struct writer *w, const struct writer_meta *meta)
 			n = (n + 1) / 2;
 		}
 		if (!err && fits(&s)) {
-			err = pipe__feature_record(w, HEADER_EVENT_DESC, feat_sink__data(&s),
+			err = pipe__feature_record(out, HEADER_EVENT_DESC, feat_sink__data(&s),
 						   feat_sink__len(&s));
 			parts++;
 		} else if (!err) {
@@ -128,7 +128,7 @@ static int pipe__split_events(struct writer *w, const struct writer_meta *meta)
 }
 
 /* CMDLINE too large: perf's reader keeps one, so arguments go from the end. */
-static int pipe__reduce_cmdline(struct writer *w, const struct writer_meta *meta)
+static int pipe__reduce_cmdline(struct sink *out, const struct writer_meta *meta)
 {
 	struct writer_meta part = *meta;
 	struct feat_sink s;
@@ -145,7 +145,7 @@ static int pipe__reduce_cmdline(struct writer *w, const struct writer_meta *meta
 	if (!err && fits(&s) && feat_sink__len(&s)) {
 		pr_verbose("prec: CMDLINE sent with %d of %d arguments: too large for a pipe record\n",
 			   part.argc, meta->argc);
-		err = pipe__feature_record(w, HEADER_CMDLINE, feat_sink__data(&s),
+		err = pipe__feature_record(out, HEADER_CMDLINE, feat_sink__data(&s),
 					   feat_sink__len(&s));
 	} else if (!err) {
 		pr_verbose("prec: warning: feature CMDLINE left out: too large for a pipe record\n");
@@ -154,7 +154,7 @@ static int pipe__reduce_cmdline(struct writer *w, const struct writer_meta *meta
 	return err;
 }
 
-int pipe__features(struct writer *w, const struct writer_meta *meta)
+int pipe__features(struct sink *out, const struct writer_meta *meta)
 {
 	struct feature_rec_hdr end = {
 		.header = { .type = PERF_RECORD_HEADER_FEATURE, .size = sizeof(end) },
@@ -177,24 +177,25 @@ int pipe__features(struct writer *w, const struct writer_meta *meta)
 			continue;
 		}
 		if (fits(&s))
-			err = pipe__feature_record(w, id, feat_sink__data(&s), feat_sink__len(&s));
+			err = pipe__feature_record(out, id, feat_sink__data(&s),
+						   feat_sink__len(&s));
 		else if (id == HEADER_EVENT_DESC)
-			err = pipe__split_events(w, meta);
+			err = pipe__split_events(out, meta);
 		else if (id == HEADER_CMDLINE)
-			err = pipe__reduce_cmdline(w, meta);
+			err = pipe__reduce_cmdline(out, meta);
 		else
 			pr_verbose("prec: warning: feature %s left out: %zu bytes do not fit a pipe record\n",
 				   feat_ops[id].name, feat_sink__len(&s));
 	}
 	feat_sink__exit(&s);
 	if (!err)
-		err = writer__put(w, &end, sizeof(end));
+		err = sink__append(out, &end, sizeof(end));
 	if (!err && meta->tracing_data_len)
-		err = pipe__tracing_data(w, meta->tracing_data, meta->tracing_data_len);
+		err = pipe__tracing_data(out, meta->tracing_data, meta->tracing_data_len);
 	return err;
 }
 
-int pipe__tracing_data(struct writer *w, const void *blob, size_t len)
+int pipe__tracing_data(struct sink *out, const void *blob, size_t len)
 {
 	static const uint8_t zeros[8];
 	size_t padded = (len + 7) & ~(size_t)7;
@@ -211,15 +212,15 @@ int pipe__tracing_data(struct writer *w, const void *blob, size_t len)
 		return -E2BIG;
 	/* The blob follows the record, outside its size: readers read size more. */
 	rec.size = (uint32_t)padded;
-	err = writer__put(w, &rec, sizeof(rec));
+	err = sink__append(out, &rec, sizeof(rec));
 	if (!err)
-		err = writer__put(w, blob, len);
+		err = sink__append(out, blob, len);
 	if (!err && padded > len)
-		err = writer__put(w, zeros, padded - len);
+		err = sink__append(out, zeros, padded - len);
 	return err;
 }
 
-int pipe__finish(struct writer *w, const struct writer_meta *meta)
+int pipe__finish(struct sink *out, const struct writer_meta *meta)
 {
 	struct feat_sink s;
 	int err = 0;
@@ -237,7 +238,7 @@ int pipe__finish(struct writer *w, const struct writer_meta *meta)
 		if (!err)
 			err = feat_sink__err(&s);
 		if (!err)
-			err = writer__put(w, feat_sink__data(&s), feat_sink__len(&s));
+			err = sink__append(out, feat_sink__data(&s), feat_sink__len(&s));
 	}
 	feat_sink__exit(&s);
 	return err;

@@ -1,26 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef PREC_WRITER_PIPE_H
 #define PREC_WRITER_PIPE_H
-/* The pipe-mode stream's own records (pipe.c); writer.c calls these. */
+/* The pipe-mode stream's own records (pipe.c), written to the writer's sink;
+ * writer.c calls these. */
 #include <stddef.h>
 #include <stdint.h>
 
-struct writer;
+struct sink;
 struct writer_event;
 struct writer_meta;
 
 /* The pipe header and one HEADER_ATTR per event. 0, -E2BIG (an event with
  * more ids than a record holds) or -errno. */
-int pipe__begin(struct writer *w, const struct writer_event *events, uint32_t nr_events);
+int pipe__begin(struct sink *out, const struct writer_event *events, uint32_t nr_events);
 
 /* HEADER_FEATURE records for the features perf sends in a pipe, the end
  * marker, then HEADER_TRACING_DATA when meta has a tracing blob. 0 or -errno. */
-int pipe__features(struct writer *w, const struct writer_meta *meta);
+int pipe__features(struct sink *out, const struct writer_meta *meta);
 
 /* HEADER_TRACING_DATA and the blob after it, padded to 8 bytes. 0 or -errno. */
-int pipe__tracing_data(struct writer *w, const void *blob, size_t len);
+int pipe__tracing_data(struct sink *out, const void *blob, size_t len);
 
 /* HEADER_BUILD_ID records for meta's build-ids. 0 or -errno. */
-int pipe__finish(struct writer *w, const struct writer_meta *meta);
+int pipe__finish(struct sink *out, const struct writer_meta *meta);
 
 #endif

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The output file: creating it (with perf's .old backup), buffered and
- * vectored data writes, and the finish/abort ends of its life. The layout of
- * what goes in it lives in file_header.c and features.c.
+ * The writer object, on top of the writer's files: creating the output file
+ * (with perf's .old backup) or taking the stream, the data writes (through
+ * the sink, sink.c; compressed with compress.c), and the finish/abort ends
+ * of its life. The layout of what goes in it lives in file_header.c,
+ * features.c and pipe.c, which write to the sink and never call back here.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,11 +21,8 @@
 #include "file_header.h"
 #include "compress.h"
 #include "pipe.h"
+#include "sink.h"
 #include "writer_int.h"
-
-#ifndef IOV_MAX
-#define IOV_MAX 1024
-#endif
 
 /*
  * Fails with the errno open() would give when the directory of path cannot
@@ -117,10 +116,8 @@ int writer__open(struct writer **out, const char *path)
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
-	w->fd = -1;
 	w->path = strdup(path);
-	w->buf = malloc(WRITER_BUF_SIZE);
-	if (!w->path || !w->buf) {
+	if (sink__init(&w->sink, -1) || !w->path) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -137,22 +134,22 @@ int writer__open(struct writer **out, const char *path)
 		goto out;
 	/* Only a file this open creates may be removed by abort. */
 	created = stat(path, &st) && errno == ENOENT;
-	w->fd = open(path, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0600);
-	if (w->fd < 0) {
+	w->sink.fd = open(path, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0600);
+	if (w->sink.fd < 0) {
 		err = -errno;
 		goto out;
 	}
-	if (fstat(w->fd, &st))
+	if (fstat(w->sink.fd, &st))
 		err = -errno;
 	/* Again on what was opened: the path may have changed since. A device
 	 * that cannot seek (a terminal) cannot take the header at the end. */
 	if (!err)
 		err = writer__check_kind(st.st_mode);
-	if (!err && !S_ISREG(st.st_mode) && lseek(w->fd, 0, SEEK_CUR) < 0)
+	if (!err && !S_ISREG(st.st_mode) && lseek(w->sink.fd, 0, SEEK_CUR) < 0)
 		err = -errno;
 	if (err) {
-		close(w->fd);
-		w->fd = -1;
+		close(w->sink.fd);
+		w->sink.fd = -1;
 		goto out;
 	}
 	w->regular = S_ISREG(st.st_mode);
@@ -166,79 +163,12 @@ out:
 			rename(oldpath, path);
 		free(oldpath);
 		free(w->path);
-		free(w->buf);
+		sink__exit(&w->sink);
 		free(w);
 		return err;
 	}
 	free(oldpath);
 	*out = w;
-	return 0;
-}
-
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0) /* no progress and no errno: do not spin */
-			return -EIO;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-int writer__write_raw(struct writer *w, const void *buf, size_t len)
-{
-	int err;
-
-	if (w->err)
-		return w->err;
-	err = write_all(w->fd, buf, len);
-	if (err)
-		w->err = err;
-	return err;
-}
-
-int writer__pwrite_raw(struct writer *w, const void *buf, size_t len, uint64_t off)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = pwrite(w->fd, p, len, (off_t)off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
-}
-
-int writer__flush(struct writer *w)
-{
-	int err;
-
-	if (!w->buf_len)
-		return w->err;
-	err = writer__write_raw(w, w->buf, w->buf_len);
-	if (err)
-		return err;
-	w->data_flushed += w->buf_len;
-	w->buf_len = 0;
 	return 0;
 }
 
@@ -255,13 +185,11 @@ int writer__open_pipe(struct writer **out, int fd)
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
-	w->fd = fd;
 	w->pipe = true;
 	w->path = strdup("-");
-	w->buf = malloc(WRITER_BUF_SIZE);
-	if (!w->path || !w->buf) {
+	if (sink__init(&w->sink, fd) || !w->path) {
 		free(w->path);
-		free(w->buf);
+		sink__exit(&w->sink);
 		free(w);
 		return -ENOMEM;
 	}
@@ -282,13 +210,13 @@ int writer__begin(struct writer *w, const struct writer_event *events, uint32_t 
 		return -EINVAL;
 	if (w->pipe) {
 		w->begun = true; /* the stream's front goes through the buffer */
-		err = pipe__begin(w, events, nr_events);
+		err = pipe__begin(&w->sink, events, nr_events);
 		if (err) {
 			w->begun = false;
 			return err;
 		}
 	} else {
-		err = file_header__begin(w, events, nr_events);
+		err = file_header__begin(&w->header, &w->sink, events, nr_events);
 		if (err)
 			return err;
 	}
@@ -298,123 +226,50 @@ int writer__begin(struct writer *w, const struct writer_event *events, uint32_t 
 	return 0;
 }
 
+/* meta, or no meta, with the events given to writer__begin where it names
+ * none: EVENT_DESC describes the events the file holds unless told otherwise. */
+static const struct writer_meta *writer__meta(const struct writer *w,
+					      const struct writer_meta *meta,
+					      struct writer_meta *with_events)
+{
+	if (meta && meta->events)
+		return meta;
+	if (meta)
+		*with_events = *meta;
+	else
+		memset(with_events, 0, sizeof(*with_events));
+	with_events->events = w->events;
+	with_events->nr_events = w->nr_events;
+	return with_events;
+}
+
 int writer__send_features(struct writer *w, const struct writer_meta *meta)
 {
 	struct writer_meta with_events;
 
 	if (!w || !w->begun || !w->pipe || !meta)
 		return -EINVAL;
-	if (!meta->events) {
-		with_events = *meta;
-		with_events.events = w->events;
-		with_events.nr_events = w->nr_events;
-		meta = &with_events;
-	}
-	return pipe__features(w, meta);
-}
-
-void writer__set_observer(struct writer *w, void (*fn)(void *arg, const void *buf, size_t len),
-			  void *arg)
-{
-	w->observer = fn;
-	w->observer_arg = arg;
-}
-
-int writer__put(struct writer *w, const void *buf, size_t len)
-{
-	int err;
-
-	if (w->err)
-		return w->err;
-	if (len > WRITER_BUF_SIZE - w->buf_len) {
-		err = writer__flush(w);
-		if (err)
-			return err;
-	}
-	/* Too big to be worth a copy: it is one write either way. */
-	if (len >= WRITER_BUF_SIZE) {
-		err = writer__write_raw(w, buf, len);
-		if (err)
-			return err;
-		w->data_flushed += len;
-	} else if (len) {
-		memcpy(w->buf + w->buf_len, buf, len);
-		w->buf_len += len;
-	}
-	return 0;
+	return pipe__features(&w->sink, writer__meta(w, meta, &with_events));
 }
 
 int writer__write(struct writer *w, const void *buf, size_t len)
 {
-	int err;
-
 	if (!w || !w->begun || (!buf && len))
 		return -EINVAL;
-	err = writer__put(w, buf, len);
-	if (!err && w->observer && len)
-		w->observer(w->observer_arg, buf, len);
-	return err;
+	return sink__append(&w->sink, buf, len);
 }
 
 int writer__writev(struct writer *w, const struct iovec *iov, int cnt)
 {
-	int i = 0, err;
-
 	if (!w || !w->begun || cnt < 0 || (!iov && cnt))
 		return -EINVAL;
-	/* Records must land in order: what is buffered goes first. */
-	err = writer__flush(w);
-	if (err)
-		return err;
-	while (i < cnt) {
-		int n = cnt - i < IOV_MAX ? cnt - i : IOV_MAX;
-		ssize_t done = writev(w->fd, iov + i, n);
-		size_t left;
-
-		if (done < 0) {
-			if (errno == EINTR)
-				continue;
-			w->err = -errno;
-			return w->err;
-		}
-		w->data_flushed += (uint64_t)done;
-		left = (size_t)done;
-		/* Skip the spans written whole (and empty ones). */
-		while (i < cnt && left >= iov[i].iov_len) {
-			left -= iov[i].iov_len;
-			i++;
-		}
-		if (i == cnt)
-			break;
-		if (left) {
-			/* A short write stopped inside iov[i]: finish that span
-			 * with plain writes, then go on with writev. The caller's
-			 * array is const, so it is never adjusted in place. */
-			const char *p = (const char *)iov[i].iov_base + left;
-			size_t rest = iov[i].iov_len - left;
-
-			err = writer__write_raw(w, p, rest);
-			if (err)
-				return err;
-			w->data_flushed += rest;
-			i++;
-		} else if (done == 0) {
-			w->err = -EIO; /* no progress and no errno: do not spin */
-			return w->err;
-		}
-	}
-	return 0;
+	return sink__writev(&w->sink, iov, cnt);
 }
 
 /* compressor__push's sink: each COMPRESSED record straight to the file. */
 static int writer__emit(void *arg, const void *rec, size_t len)
 {
-	struct writer *w = arg;
-	int err = writer__write_raw(w, rec, len);
-
-	if (!err)
-		w->data_flushed += len;
-	return err;
+	return sink__write_data(arg, rec, len);
 }
 
 int writer__writev_ring(struct writer *w, const struct iovec *iov, int cnt, bool marker)
@@ -426,14 +281,12 @@ int writer__writev_ring(struct writer *w, const struct iovec *iov, int cnt, bool
 		return -EINVAL;
 	if (!w->comp)
 		return writer__writev(w, iov, cnt);
-	if (w->err)
-		return w->err;
-	err = writer__flush(w);
+	err = sink__flush(&w->sink);
 	if (!err && data)
-		err = compressor__push(w->comp, iov, data, writer__emit, w);
+		err = compressor__push(w->comp, iov, data, writer__emit, &w->sink);
 	if (err) {
-		if (!w->err)
-			w->err = err;
+		if (!w->sink.err)
+			w->sink.err = err;
 		return err;
 	}
 	/* The marker after the ring data goes as it is, as perf writes it. */
@@ -456,7 +309,7 @@ void writer__compression_stats(const struct writer *w, uint64_t *in, uint64_t *o
 
 uint64_t writer__data_size(const struct writer *w)
 {
-	return w->data_flushed + w->buf_len;
+	return sink__data_size(&w->sink);
 }
 
 uint64_t writer__file_size(const struct writer *w)
@@ -475,13 +328,14 @@ static void writer__free(struct writer *w)
 {
 	compressor__delete(w->comp);
 	free(w->path);
-	free(w->buf);
+	sink__exit(&w->sink);
 	free(w);
 }
 
 int writer__finish(struct writer *w, const struct writer_meta *meta)
 {
 	uint64_t feat_bits[HEADER_FEAT_BITS / 64] = { 0 };
+	struct writer_meta with_events;
 	int err;
 
 	if (!w)
@@ -490,29 +344,31 @@ int writer__finish(struct writer *w, const struct writer_meta *meta)
 		err = -EINVAL;
 		goto out;
 	}
-	err = writer__flush(w);
+	err = sink__flush(&w->sink);
 	if (err)
 		goto out;
 	if (w->pipe) {
 		/* The stream ends with the build-ids; nothing before it changes. */
-		err = pipe__finish(w, meta);
+		err = pipe__finish(&w->sink, meta);
 		if (!err)
-			err = writer__flush(w);
-		if (!err && close(w->fd) && errno != EINTR)
+			err = sink__flush(&w->sink);
+		if (!err && close(w->sink.fd) && errno != EINTR)
 			err = -errno;
-		w->fd = -1;
+		w->sink.fd = -1;
 		goto out;
 	}
-	err = features__write(w, meta, feat_bits);
+	/* The feature sections follow the data. */
+	err = features__write(&w->sink, writer__meta(w, meta, &with_events),
+			      w->header.data.offset + sink__data_size(&w->sink), feat_bits);
 	if (err)
 		goto out;
-	err = file_header__finish(w, feat_bits);
+	err = file_header__finish(&w->header, &w->sink, feat_bits);
 	if (err)
 		goto out;
 	/* close() is where NFS and full disks report late write errors. */
-	if (close(w->fd))
+	if (close(w->sink.fd))
 		err = -errno;
-	w->fd = -1;
+	w->sink.fd = -1;
 out:
 	if (err) {
 		writer__abort(w);
@@ -551,7 +407,7 @@ static void writer__undo(struct writer *w)
 		free(real);
 	}
 	/* Not ours to remove, or no longer at its name: empty, never torn. */
-	if (w->fd >= 0 && ftruncate(w->fd, 0))
+	if (w->sink.fd >= 0 && ftruncate(w->sink.fd, 0))
 		pr_debug("emptying %s: %s\n", w->path, strerror(errno));
 }
 
@@ -562,7 +418,7 @@ void writer__abort(struct writer *w)
 	/* A stream cannot be taken back: the reader sees it end early. */
 	if (!w->pipe && w->regular)
 		writer__undo(w);
-	if (w->fd >= 0)
-		close(w->fd);
+	if (w->sink.fd >= 0)
+		close(w->sink.fd);
 	writer__free(w);
 }

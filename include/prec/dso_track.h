@@ -24,9 +24,10 @@
  * Nothing is allocated per sample; processes, maps and DSO names grow
  * amortized. An allocation failure only loses hits (counted in the stats).
  *
- * Lifecycle: dso_track__new -> (writer__set_observer(w, dso_track__stream, t)
- * for the synthesized records; dso_track__ring_record or dso_track__event /
- * dso_track__sample for the ring's; dso_track__end_pass after each pass)
+ * Lifecycle: dso_track__new -> (dso_track__stream for the synthesized
+ * records, as the tap of the output's synth_out; dso_track__ring_record (a
+ * drain hook) or dso_track__event / dso_track__sample for the ring's;
+ * dso_track__end_pass after each pass that wrote)
  * -> dso_track__finish -> dso_track__delete. One thread; t is never NULL
  * except where a function says it accepts NULL.
  */
@@ -97,9 +98,9 @@ void dso_track__event(struct dso_track *t, const void *rec, size_t len);
 void dso_track__sample(struct dso_track *t, uint16_t misc, uint32_t pid, uint64_t ip);
 
 /*
- * A writer observer (writer__set_observer(w, dso_track__stream, t)): a stream
- * of whole records cut anywhere; a record split over calls is put back
- * together (up to 64 KiB, the largest record). arg is the dso_track.
+ * A stream of whole records cut anywhere (the tap of synthesize.h's
+ * synth_out); a record split over calls is put back together (up to 64 KiB,
+ * the largest record). arg is the dso_track.
  */
 void dso_track__stream(void *arg, const void *buf, size_t len);
 

@@ -145,15 +145,6 @@ int writer__begin(struct writer *w, const struct writer_event *events, uint32_t 
 int writer__write(struct writer *w, const void *buf, size_t len);
 
 /*
- * Has fn(arg, buf, len) called with every buffer writer__write accepts (the
- * synthesized records), after it is accepted. The buffers come in file order
- * but a record may be split over several calls (a header, then its entries).
- * writer__writev, the drain's path, does not call it. fn NULL: no observer.
- */
-void writer__set_observer(struct writer *w, void (*fn)(void *arg, const void *buf, size_t len),
-			  void *arg);
-
-/*
  * Appends cnt spans of records with as few syscalls as possible, straight from
  * the caller's memory (the ring mapping): nothing is copied. Returns 0 when all
  * bytes are written, or a negative errno.

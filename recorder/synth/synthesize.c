@@ -74,7 +74,7 @@ int modules__parse_line(const char *line, char *name, size_t name_len, uint64_t 
 	return 0;
 }
 
-static int write_mmap(struct writer *w, const char *filename, uint64_t start, uint64_t len,
+static int write_mmap(struct synth_out *w, const char *filename, uint64_t start, uint64_t len,
 		      uint64_t pgoff, size_t id_hdr_size)
 {
 	char buf[sizeof(struct prec_mmap_event) + 4096 + 64];
@@ -94,12 +94,12 @@ static int write_mmap(struct writer *w, const char *filename, uint64_t start, ui
 	ev->len = len;
 	ev->pgoff = pgoff;
 	memcpy(ev->filename, filename, name_len);
-	return writer__write(w, buf, size);
+	return synth_out__write(w, buf, size);
 }
 
 /* write_mmap's MMAP2 form (--buildid-mmap): prot and flags 0 as perf's, the
  * build-id when there is one (bid NULL: device and inode 0). */
-static int write_mmap2(struct writer *w, const char *filename, uint64_t start, uint64_t len,
+static int write_mmap2(struct synth_out *w, const char *filename, uint64_t start, uint64_t len,
 		       uint64_t pgoff, const struct build_id *bid, size_t id_hdr_size)
 {
 	char buf[sizeof(struct prec_mmap2_event) + 4096 + 64];
@@ -120,7 +120,7 @@ static int write_mmap2(struct writer *w, const char *filename, uint64_t start, u
 	memcpy(ev->filename, filename, name_len);
 	if (bid)
 		synth__mmap2_set_build_id(ev, bid);
-	return writer__write(w, buf, size);
+	return synth_out__write(w, buf, size);
 }
 
 /* "bpf_trampoline_<number>" or "bpf_dispatcher_<name>": the BPF images perf
@@ -197,7 +197,7 @@ void kallsyms_scan__exit(struct kallsyms_scan *ks)
 }
 
 /* The kernel map from a scan: MMAP, or MMAP2 with the kernel's build-id. */
-static int kernel_map(struct writer *w, const struct kallsyms_scan *ks, bool mmap2,
+static int kernel_map(struct synth_out *w, const struct kallsyms_scan *ks, bool mmap2,
 		      const char *sys_dir, size_t id_hdr_size)
 {
 	struct build_id bid;
@@ -215,18 +215,18 @@ static int kernel_map(struct writer *w, const struct kallsyms_scan *ks, bool mma
 			   buildid__read_kernel(sys_dir, &bid) ? NULL : &bid, id_hdr_size);
 }
 
-int synth__kernel_mmap_scan(struct writer *w, const struct kallsyms_scan *ks, size_t id_hdr_size)
+int synth__kernel_mmap_scan(struct synth_out *w, const struct kallsyms_scan *ks, size_t id_hdr_size)
 {
 	return kernel_map(w, ks, false, NULL, id_hdr_size);
 }
 
-int synth__kernel_mmap2_scan(struct writer *w, const struct kallsyms_scan *ks,
+int synth__kernel_mmap2_scan(struct synth_out *w, const struct kallsyms_scan *ks,
 			     const char *sys_dir, size_t id_hdr_size)
 {
 	return kernel_map(w, ks, true, sys_dir, id_hdr_size);
 }
 
-int synth__kernel_mmap(struct writer *w, const char *proc_dir, size_t id_hdr_size)
+int synth__kernel_mmap(struct synth_out *w, const char *proc_dir, size_t id_hdr_size)
 {
 	struct kallsyms_scan ks;
 	int ret = kallsyms__scan(proc_dir, &ks);
@@ -239,7 +239,7 @@ int synth__kernel_mmap(struct writer *w, const char *proc_dir, size_t id_hdr_siz
 }
 
 /* One map per module: MMAP, or MMAP2 with the module's build-id. */
-static int module_maps(struct writer *w, const char *proc_dir, bool mmap2, const char *sys_dir,
+static int module_maps(struct synth_out *w, const char *proc_dir, bool mmap2, const char *sys_dir,
 		       size_t id_hdr_size)
 {
 	char path[4096];
@@ -272,18 +272,18 @@ static int module_maps(struct writer *w, const char *proc_dir, bool mmap2, const
 	return ret;
 }
 
-int synth__module_mmaps(struct writer *w, const char *proc_dir, size_t id_hdr_size)
+int synth__module_mmaps(struct synth_out *w, const char *proc_dir, size_t id_hdr_size)
 {
 	return module_maps(w, proc_dir, false, NULL, id_hdr_size);
 }
 
-int synth__module_mmap2s(struct writer *w, const char *proc_dir, const char *sys_dir,
+int synth__module_mmap2s(struct synth_out *w, const char *proc_dir, const char *sys_dir,
 			 size_t id_hdr_size)
 {
 	return module_maps(w, proc_dir, true, sys_dir, id_hdr_size);
 }
 
-int synth__comm(struct writer *w, pid_t pid, pid_t tid, const char *comm, size_t id_hdr_size)
+int synth__comm(struct synth_out *w, pid_t pid, pid_t tid, const char *comm, size_t id_hdr_size)
 {
 	char buf[sizeof(struct prec_comm_event) + 24 + SYNTH_ID_HDR_MAX];
 	struct prec_comm_event *ev = (void *)buf;
@@ -298,10 +298,11 @@ int synth__comm(struct writer *w, pid_t pid, pid_t tid, const char *comm, size_t
 	ev->pid = (uint32_t)pid;
 	ev->tid = (uint32_t)tid;
 	memcpy(ev->comm, comm, len - 1);
-	return writer__write(w, buf, size);
+	return synth_out__write(w, buf, size);
 }
 
-int synth__fork(struct writer *w, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid, size_t id_hdr_size)
+int synth__fork(struct synth_out *w, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid,
+		size_t id_hdr_size)
 {
 	char buf[sizeof(struct prec_fork_event) + SYNTH_ID_HDR_MAX];
 	struct prec_fork_event *ev = (void *)buf;
@@ -318,13 +319,13 @@ int synth__fork(struct writer *w, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid, 
 	ev->ppid = (uint32_t)ppid;
 	ev->tid = (uint32_t)tid;
 	ev->ptid = (uint32_t)ptid;
-	return writer__write(w, buf, size);
+	return synth_out__write(w, buf, size);
 }
 
 /* perf's KSYM_NAME_LEN: the longest name it reads back, NUL included. */
 #define KSYM_NAME_MAX 512
 
-int synth__ksymbol(struct writer *w, uint64_t addr, uint32_t len, uint16_t ksym_type,
+int synth__ksymbol(struct synth_out *w, uint64_t addr, uint32_t len, uint16_t ksym_type,
 		   uint16_t flags, const char *name, size_t id_hdr_size)
 {
 	char buf[sizeof(struct prec_ksymbol_event) + KSYM_NAME_MAX + SYNTH_ID_HDR_MAX];
@@ -342,10 +343,10 @@ int synth__ksymbol(struct writer *w, uint64_t addr, uint32_t len, uint16_t ksym_
 	ev->ksym_type = ksym_type;
 	ev->flags = flags;
 	memcpy(ev->name, name, nlen);
-	return writer__write(w, buf, size);
+	return synth_out__write(w, buf, size);
 }
 
-int synth__bpf_event(struct writer *w, uint16_t type, uint16_t flags, uint32_t id,
+int synth__bpf_event(struct synth_out *w, uint16_t type, uint16_t flags, uint32_t id,
 		     const uint8_t tag[8], size_t id_hdr_size)
 {
 	char buf[sizeof(struct prec_bpf_event) + SYNTH_ID_HDR_MAX];
@@ -361,12 +362,12 @@ int synth__bpf_event(struct writer *w, uint16_t type, uint16_t flags, uint32_t i
 	ev->flags = flags;
 	ev->id = id;
 	memcpy(ev->tag, tag, sizeof(ev->tag));
-	return writer__write(w, buf, size);
+	return synth_out__write(w, buf, size);
 }
 
 /* KSYMBOLs then the PROG_LOAD of one program; a program whose arrays do not
  * add up is skipped (sysinfo already keeps only those perf keeps). */
-static int synth_bpf_prog(struct writer *w, const struct sysinfo_bpf *bpf,
+static int synth_bpf_prog(struct synth_out *w, const struct sysinfo_bpf *bpf,
 			  const struct sysinfo_bpf_prog *prog, size_t id_hdr_size)
 {
 	const struct bpf_prog_info *info = &prog->info;
@@ -403,7 +404,7 @@ static int synth_bpf_prog(struct writer *w, const struct sysinfo_bpf *bpf,
 	return synth__bpf_event(w, PERF_BPF_EVENT_PROG_LOAD, 0, info->id, info->tag, id_hdr_size);
 }
 
-int synth__bpf_scan(struct writer *w, const struct sysinfo_bpf *bpf,
+int synth__bpf_scan(struct synth_out *w, const struct sysinfo_bpf *bpf,
 		    const struct kallsyms_scan *ks, size_t id_hdr_size)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -420,7 +421,7 @@ int synth__bpf_scan(struct writer *w, const struct sysinfo_bpf *bpf,
 	return ret;
 }
 
-int synth__bpf(struct writer *w, const struct sysinfo_bpf *bpf, const char *proc_dir,
+int synth__bpf(struct synth_out *w, const struct sysinfo_bpf *bpf, const char *proc_dir,
 	       size_t id_hdr_size)
 {
 	struct kallsyms_scan ks;
@@ -433,11 +434,11 @@ int synth__bpf(struct writer *w, const struct sysinfo_bpf *bpf, const char *proc
 	return ret;
 }
 
-int synth__marker(struct writer *w, uint32_t type)
+int synth__marker(struct synth_out *w, uint32_t type)
 {
 	struct perf_event_header h = { .type = type, .misc = 0, .size = sizeof(h) };
 
-	return writer__write(w, &h, sizeof(h));
+	return synth_out__write(w, &h, sizeof(h));
 }
 
 /* The sample_id trailer in the attr's field order, for a record about one fd. */
@@ -461,7 +462,8 @@ static size_t put_id_trailer(uint64_t *t, uint64_t sample_type, pid_t pid, pid_t
 	return n * sizeof(uint64_t);
 }
 
-int synth__lost_samples(struct writer *w, const struct evlist *evlist, pid_t pid, uint64_t *total)
+int synth__lost_samples(struct synth_out *w, const struct evlist *evlist, pid_t pid,
+			uint64_t *total)
 {
 	const struct thread_map *threads = evlist->threads;
 
@@ -507,7 +509,7 @@ int synth__lost_samples(struct writer *w, const struct evlist *evlist, pid_t pid
 					   put_id_trailer(rec.trailer, evsel->attr.sample_type, pid,
 							  tid, evlist->cpus->cpu[c], evsel->id[i]));
 			*total += rec.lost;
-			ret = writer__write(w, &rec, rec.header.size);
+			ret = synth_out__write(w, &rec, rec.header.size);
 			if (ret)
 				return ret;
 		}

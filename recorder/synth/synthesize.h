@@ -2,11 +2,13 @@
 #define PREC_RECORDER_SYNTHESIZE_H
 /*
  * Records perf record writes before the kernel's. Each function appends to
- * the writer and returns 0 or a negative errno (the writer's own errors pass
- * through). Records that describe a task carry a zeroed sample_id trailer of
- * id_hdr_size bytes, as perf's do.
+ * a synth_out (the writer, and what else must see the records) and returns
+ * 0 or a negative errno (the writer's own errors pass through). Records
+ * that describe a task carry a zeroed sample_id trailer of id_hdr_size
+ * bytes, as perf's do.
  *
- * perf record 6.1 writes them in this order (record__synthesize), file mode:
+ * perf record 6.1 writes them in this order (its record__synthesize; ours is
+ * synth__sideband, sideband.h), file mode:
  *   TIME_CONV            synth__time_conv
  *   ID_INDEX             synth__id_index / synth__id_index_entries
  *   kernel MMAP          synth__kernel_mmap   (unless the kernel is excluded)
@@ -26,6 +28,26 @@
 #include <sys/types.h>
 
 struct writer;
+
+/*
+ * Where synthesized records go: appended to writer, then shown to tap when
+ * set (the output's build-id tracker: the records of a file's front tell it
+ * what runs). A buffer may hold several records or part of one; they come
+ * in file order. The writer itself calls nothing back.
+ */
+struct synth_out {
+	struct writer *writer;
+	void (*tap)(void *arg, const void *buf, size_t len);
+	void *tap_arg;
+};
+
+/* A synth_out on w without a tap, for a caller that needs no other reader
+ * (tests, tools); valid in the enclosing block. */
+#define SYNTH_OUT(w) (&(struct synth_out){ .writer = (w) })
+
+/* Appends len bytes of records (writer__write), then shows them to the
+ * tap. 0 or the writer's -errno (the tap then sees nothing). */
+int synth_out__write(struct synth_out *out, const void *buf, size_t len);
 struct evlist;
 struct perf_event_mmap_page;
 struct sysinfo_bpf;
@@ -51,7 +73,7 @@ int modules__parse_line(const char *line, char *name, size_t name_len, uint64_t 
  * does; proc_dir is "/proc" (tests pass a fixture). Returns 0, -ENOENT when
  * the symbols are missing, -EACCES when kptr_restrict hides the addresses.
  */
-int synth__kernel_mmap(struct writer *w, const char *proc_dir, size_t id_hdr_size);
+int synth__kernel_mmap(struct synth_out *w, const char *proc_dir, size_t id_hdr_size);
 
 /* What synthesis needs from proc_dir/kallsyms, read in one pass. */
 struct kallsyms_image {
@@ -73,10 +95,11 @@ int kallsyms__scan(const char *proc_dir, struct kallsyms_scan *ks);
 void kallsyms_scan__exit(struct kallsyms_scan *ks);
 
 /* synth__kernel_mmap from a scan. */
-int synth__kernel_mmap_scan(struct writer *w, const struct kallsyms_scan *ks, size_t id_hdr_size);
+int synth__kernel_mmap_scan(struct synth_out *w, const struct kallsyms_scan *ks,
+			    size_t id_hdr_size);
 
 /* One MMAP per module in proc_dir/modules; 0 when there are none. */
-int synth__module_mmaps(struct writer *w, const char *proc_dir, size_t id_hdr_size);
+int synth__module_mmaps(struct synth_out *w, const char *proc_dir, size_t id_hdr_size);
 
 /* ---- index, maps of threads and CPUs, time conversion ---- */
 
@@ -93,7 +116,7 @@ struct synth_id {
  * PERF_RECORD_ID_INDEX for nr entries, split over as many records as needed
  * (SYNTH_ID_INDEX_MAX each, as perf 6.1 splits). nr 0 writes nothing.
  */
-int synth__id_index_entries(struct writer *w, const struct synth_id *ids, size_t nr);
+int synth__id_index_entries(struct synth_out *w, const struct synth_id *ids, size_t nr);
 
 /*
  * ID_INDEX of every open fd of the evlist, event by event in [cpu][thread]
@@ -102,17 +125,18 @@ int synth__id_index_entries(struct writer *w, const struct synth_id *ids, size_t
  * tid is used for every entry when the evlist has no thread map. Ids of 0
  * (not open) are left out.
  */
-int synth__id_index(struct writer *w, const struct evlist *evlist, pid_t tid);
+int synth__id_index(struct synth_out *w, const struct evlist *evlist, pid_t tid);
 
 /* PERF_RECORD_THREAD_MAP of one thread (comm left empty, as perf writes it). */
-int synth__thread_map(struct writer *w, pid_t tid);
+int synth__thread_map(struct synth_out *w, pid_t tid);
 
 /*
  * PERF_RECORD_THREAD_MAP of nr threads, -1 meaning "any"; comms may be NULL
  * (empty, as perf record writes them) or nr names (15 chars kept). -E2BIG
  * past 2729 threads (the u16 record size), -EINVAL for nr 0.
  */
-int synth__thread_map_n(struct writer *w, const pid_t *tids, const char *const *comms, size_t nr);
+int synth__thread_map_n(struct synth_out *w, const pid_t *tids, const char *const *comms,
+			size_t nr);
 
 /* Which PERF_RECORD_CPU_MAP encoding to choose. */
 enum synth_cpu_map_form {
@@ -129,10 +153,11 @@ enum synth_cpu_map_form {
  * given form. -EINVAL for nr 0 or CPUs not ascending / out of u16,
  * -E2BIG when no encoding fits one record.
  */
-int synth__cpu_map_cpus(struct writer *w, const int *cpus, size_t nr, enum synth_cpu_map_form form);
+int synth__cpu_map_cpus(struct synth_out *w, const int *cpus, size_t nr,
+			enum synth_cpu_map_form form);
 
 /* PERF_RECORD_CPU_MAP of the evlist's CPUs, SYNTH_CPU_MAP_COMPAT. */
-int synth__cpu_map(struct writer *w, const struct evlist *evlist);
+int synth__cpu_map(struct synth_out *w, const struct evlist *evlist);
 
 /*
  * PERF_RECORD_TIME_CONV from a ring's control page, read under its seqlock
@@ -141,23 +166,24 @@ int synth__cpu_map(struct writer *w, const struct evlist *evlist);
  * offer cap_user_time_zero (perf's rule) or pc is NULL; -EBUSY when the page
  * never held still.
  */
-int synth__time_conv(struct writer *w, const struct perf_event_mmap_page *pc);
+int synth__time_conv(struct synth_out *w, const struct perf_event_mmap_page *pc);
 
 /* ---- task records ---- */
 
 /* PERF_RECORD_COMM for pid/tid with a zeroed sample_id trailer. */
-int synth__comm(struct writer *w, pid_t pid, pid_t tid, const char *comm, size_t id_hdr_size);
+int synth__comm(struct synth_out *w, pid_t pid, pid_t tid, const char *comm, size_t id_hdr_size);
 
 /* PERF_RECORD_FORK as perf synthesizes it (misc PERF_RECORD_MISC_FORK_EXEC,
  * time 0). */
-int synth__fork(struct writer *w, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid, size_t id_hdr_size);
+int synth__fork(struct synth_out *w, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid,
+		size_t id_hdr_size);
 
 /*
  * PERF_RECORD_NAMESPACES for pid/tid: dev and inode of each of
  * proc_dir/<tid>/ns/{net,uts,ipc,pid,user,mnt,cgroup}, zero where stat fails
  * (as perf). 0 or the writer's error.
  */
-int synth__namespaces(struct writer *w, const char *proc_dir, pid_t pid, pid_t tid,
+int synth__namespaces(struct synth_out *w, const char *proc_dir, pid_t pid, pid_t tid,
 		      size_t id_hdr_size);
 
 /* How synth__threads and synth__cgroups behave: perf record's options. */
@@ -201,7 +227,7 @@ struct synth_opts {
  * thread does not end the synthesis. Returns 0, -ENOENT/-EACCES when proc_dir
  * itself cannot be listed, -ENOMEM, or the writer's error.
  */
-int synth__threads(struct writer *w, const char *proc_dir, const pid_t *tids, size_t nr,
+int synth__threads(struct synth_out *w, const char *proc_dir, const pid_t *tids, size_t nr,
 		   const struct synth_opts *opts);
 
 /*
@@ -221,16 +247,16 @@ int synth__hugetlbfs_mount(const char *proc_dir, char *buf, size_t len);
  * that vanishes is skipped. 0, -errno when mnt cannot be read, or the
  * writer's error.
  */
-int synth__cgroups(struct writer *w, const char *mnt, size_t id_hdr_size);
+int synth__cgroups(struct synth_out *w, const char *mnt, size_t id_hdr_size);
 
 /* ---- BPF ---- */
 
 /* PERF_RECORD_KSYMBOL (name truncated to 511 chars). */
-int synth__ksymbol(struct writer *w, uint64_t addr, uint32_t len, uint16_t ksym_type,
+int synth__ksymbol(struct synth_out *w, uint64_t addr, uint32_t len, uint16_t ksym_type,
 		   uint16_t flags, const char *name, size_t id_hdr_size);
 
 /* PERF_RECORD_BPF_EVENT. */
-int synth__bpf_event(struct writer *w, uint16_t type, uint16_t flags, uint32_t id,
+int synth__bpf_event(struct synth_out *w, uint16_t type, uint16_t flags, uint32_t id,
 		     const uint8_t tag[8], size_t id_hdr_size);
 
 /*
@@ -241,10 +267,10 @@ int synth__bpf_event(struct writer *w, uint16_t type, uint16_t flags, uint32_t i
  * Programs without jitted symbols are skipped. 0 or the writer's error.
  */
 /* synth__bpf from a scan (NULL: no BPF images). */
-int synth__bpf_scan(struct writer *w, const struct sysinfo_bpf *bpf,
+int synth__bpf_scan(struct synth_out *w, const struct sysinfo_bpf *bpf,
 		    const struct kallsyms_scan *ks, size_t id_hdr_size);
 
-int synth__bpf(struct writer *w, const struct sysinfo_bpf *bpf, const char *proc_dir,
+int synth__bpf(struct synth_out *w, const struct sysinfo_bpf *bpf, const char *proc_dir,
 	       size_t id_hdr_size);
 
 /* ---- end ---- */
@@ -254,19 +280,20 @@ int synth__bpf(struct writer *w, const struct sysinfo_bpf *bpf, const char *proc
  * zero (samples the kernel dropped), as perf 6.1 writes them at the end.
  * *total is their sum.
  */
-int synth__lost_samples(struct writer *w, const struct evlist *evlist, pid_t pid, uint64_t *total);
+int synth__lost_samples(struct synth_out *w, const struct evlist *evlist, pid_t pid,
+			uint64_t *total);
 
 /* A payload-less user record (FINISHED_INIT, FINISHED_ROUND). */
-int synth__marker(struct writer *w, uint32_t type);
+int synth__marker(struct synth_out *w, uint32_t type);
 
 /* synthesize_pipe.c */
 
 /* One EVENT_UPDATE of type NAME, as perf sends it in a pipe. 0 or -errno
  * (-ENAMETOOLONG for a name over 500 bytes). */
-int synth__event_update_name(struct writer *w, uint64_t id, const char *name);
+int synth__event_update_name(struct synth_out *w, uint64_t id, const char *name);
 
 /* An EVENT_UPDATE NAME for every event with an open fd, by its first id. */
-int synth__event_update_names(struct writer *w, const struct evlist *evlist);
+int synth__event_update_names(struct synth_out *w, const struct evlist *evlist);
 
 /* synth_buildid.c: --buildid-mmap */
 
@@ -299,9 +326,9 @@ void synth_bids__fill(struct synth_bids *b, int procfd, struct prec_mmap2_event 
  * module's notes (sys_dir NULL: "/sys"), as perf 6.1 synthesizes them; a
  * kernel or module whose id cannot be read gets an MMAP2 without one.
  */
-int synth__kernel_mmap2_scan(struct writer *w, const struct kallsyms_scan *ks,
+int synth__kernel_mmap2_scan(struct synth_out *w, const struct kallsyms_scan *ks,
 			     const char *sys_dir, size_t id_hdr_size);
-int synth__module_mmap2s(struct writer *w, const char *proc_dir, const char *sys_dir,
+int synth__module_mmap2s(struct synth_out *w, const char *proc_dir, const char *sys_dir,
 			 size_t id_hdr_size);
 
 #endif

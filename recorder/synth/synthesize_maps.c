@@ -19,7 +19,7 @@
 
 #define ALIGN8(x) (((x) + 7) & ~(size_t)7)
 
-int synth__id_index_entries(struct writer *w, const struct synth_id *ids, size_t nr)
+int synth__id_index_entries(struct synth_out *w, const struct synth_id *ids, size_t nr)
 {
 	_Static_assert(sizeof(struct synth_id) == sizeof(struct prec_id_index_entry), "id");
 
@@ -32,9 +32,9 @@ int synth__id_index_entries(struct writer *w, const struct synth_id *ids, size_t
 		head.header.type = PERF_RECORD_ID_INDEX;
 		head.header.size = (uint16_t)(sizeof(head) + n * sizeof(*ids));
 		head.nr = n;
-		ret = writer__write(w, &head, sizeof(head));
+		ret = synth_out__write(w, &head, sizeof(head));
 		if (!ret)
-			ret = writer__write(w, ids, n * sizeof(*ids));
+			ret = synth_out__write(w, ids, n * sizeof(*ids));
 		if (ret)
 			return ret;
 		ids += n;
@@ -43,7 +43,7 @@ int synth__id_index_entries(struct writer *w, const struct synth_id *ids, size_t
 	return 0;
 }
 
-int synth__id_index(struct writer *w, const struct evlist *evlist, pid_t tid)
+int synth__id_index(struct synth_out *w, const struct evlist *evlist, pid_t tid)
 {
 	const struct cpu_map *cpus = evlist->cpus;
 	const struct thread_map *threads = evlist->threads;
@@ -85,12 +85,12 @@ int synth__id_index(struct writer *w, const struct evlist *evlist, pid_t tid)
 	return ret;
 }
 
-int synth__thread_map(struct writer *w, pid_t tid)
+int synth__thread_map(struct synth_out *w, pid_t tid)
 {
 	return synth__thread_map_n(w, &tid, NULL, 1);
 }
 
-int synth__thread_map_n(struct writer *w, const pid_t *tids, const char *const *comms, size_t nr)
+int synth__thread_map_n(struct synth_out *w, const pid_t *tids, const char *const *comms, size_t nr)
 {
 	size_t size =
 		sizeof(struct prec_thread_map_event) + nr * sizeof(struct prec_thread_map_entry);
@@ -113,7 +113,7 @@ int synth__thread_map_n(struct writer *w, const pid_t *tids, const char *const *
 			memcpy(ev->entries[i].comm, comms[i],
 			       strnlen(comms[i], sizeof(ev->entries[i].comm) - 1));
 	}
-	ret = writer__write(w, ev, size);
+	ret = synth_out__write(w, ev, size);
 	free(ev);
 	return ret;
 }
@@ -156,7 +156,8 @@ static void cpu_map_mask(void *rec, const int *cpus, size_t nr, size_t words, in
 	}
 }
 
-int synth__cpu_map_cpus(struct writer *w, const int *cpus, size_t nr, enum synth_cpu_map_form form)
+int synth__cpu_map_cpus(struct synth_out *w, const int *cpus, size_t nr,
+			enum synth_cpu_map_form form)
 {
 	size_t any, real, size, list_bytes, mask_bytes, words;
 	int type, long_size = 8, min, max;
@@ -217,18 +218,18 @@ int synth__cpu_map_cpus(struct writer *w, const int *cpus, size_t nr, enum synth
 	} else {
 		cpu_map_mask(rec, cpus, nr, words, long_size);
 	}
-	ret = writer__write(w, rec, size);
+	ret = synth_out__write(w, rec, size);
 	free(rec);
 	return ret;
 }
 
-int synth__cpu_map(struct writer *w, const struct evlist *evlist)
+int synth__cpu_map(struct synth_out *w, const struct evlist *evlist)
 {
 	return synth__cpu_map_cpus(w, evlist->cpus->cpu, (size_t)evlist->cpus->nr,
 				   SYNTH_CPU_MAP_COMPAT);
 }
 
-int synth__time_conv(struct writer *w, const struct perf_event_mmap_page *pc)
+int synth__time_conv(struct synth_out *w, const struct perf_event_mmap_page *pc)
 {
 	const volatile struct perf_event_mmap_page *p = pc;
 	struct prec_time_conv_event ev;
@@ -262,5 +263,5 @@ int synth__time_conv(struct writer *w, const struct perf_event_mmap_page *pc)
 	ev.header.size = sizeof(ev);
 	ev.cap_user_time_zero = (uint8_t)zero;
 	ev.cap_user_time_short = (uint8_t)shrt;
-	return writer__write(w, &ev, sizeof(ev));
+	return synth_out__write(w, &ev, sizeof(ev));
 }

@@ -15,7 +15,7 @@
  * of 16 bytes more than its padded length (its union's size). */
 #define EVENT_UPDATE_FIXED 40
 
-int synth__event_update_name(struct writer *w, uint64_t id, const char *name)
+int synth__event_update_name(struct synth_out *w, uint64_t id, const char *name)
 {
 	uint8_t rec[EVENT_UPDATE_FIXED + 512] = { 0 };
 	struct perf_event_header *h = (struct perf_event_header *)rec;
@@ -30,10 +30,10 @@ int synth__event_update_name(struct writer *w, uint64_t id, const char *name)
 	memcpy(rec + 8, &type, 8);
 	memcpy(rec + 16, &id, 8);
 	memcpy(rec + 24, name, len);
-	return writer__write(w, rec, size);
+	return synth_out__write(w, rec, size);
 }
 
-int synth__event_update_names(struct writer *w, const struct evlist *evlist)
+int synth__event_update_names(struct synth_out *w, const struct evlist *evlist)
 {
 	for (int i = 0; i < evlist->nr; i++) {
 		const struct evsel *evsel = &evlist->evsel[i];

@@ -36,7 +36,7 @@ static const char *const ns_names[NR_NAMESPACES] = {
 };
 
 struct synth_ctx {
-	struct writer *w;
+	struct synth_out *w;
 	int procfd;
 	const struct synth_opts *o;
 	size_t huge_len;
@@ -128,7 +128,7 @@ static int read_status(int procfd, const char *rel, struct task_status *st)
 }
 
 /* NAMESPACES from the ns links in procfd/dir (zeros where stat fails). */
-static int write_namespaces(struct writer *w, int procfd, const char *dir, pid_t pid, pid_t tid,
+static int write_namespaces(struct synth_out *w, int procfd, const char *dir, pid_t pid, pid_t tid,
 			    size_t id_hdr_size)
 {
 	char buf[sizeof(struct prec_namespaces_event) +
@@ -154,10 +154,10 @@ static int write_namespaces(struct writer *w, int procfd, const char *dir, pid_t
 			ev->link_info[i].ino = (uint64_t)st.st_ino;
 		}
 	}
-	return writer__write(w, buf, size);
+	return synth_out__write(w, buf, size);
 }
 
-int synth__namespaces(struct writer *w, const char *proc_dir, pid_t pid, pid_t tid,
+int synth__namespaces(struct synth_out *w, const char *proc_dir, pid_t pid, pid_t tid,
 		      size_t id_hdr_size)
 {
 	char dir[32];
@@ -245,7 +245,7 @@ static int synth_maps(struct synth_ctx *c, pid_t pid, pid_t tgid)
 		memcpy(ev->filename, name, nlen);
 		if (c->o->build_ids)
 			synth_bids__fill(&c->bids, c->procfd, ev);
-		ret = writer__write(c->w, ev, size);
+		ret = synth_out__write(c->w, ev, size);
 		if (timeout)
 			break;
 	}
@@ -346,7 +346,7 @@ static int synth_thread_list(struct synth_ctx *c, const pid_t *tids, size_t nr)
 	return ret;
 }
 
-int synth__threads(struct writer *w, const char *proc_dir, const pid_t *tids, size_t nr,
+int synth__threads(struct synth_out *w, const char *proc_dir, const pid_t *tids, size_t nr,
 		   const struct synth_opts *opts)
 {
 	struct synth_ctx *c;
@@ -407,7 +407,7 @@ out:
 
 /* ---- cgroups ---- */
 
-static int write_cgroup(struct writer *w, uint64_t id, const char *path, size_t id_hdr_size)
+static int write_cgroup(struct synth_out *w, uint64_t id, const char *path, size_t id_hdr_size)
 {
 	char buf[sizeof(struct prec_cgroup_event) + PATH_MAX + ID_HDR_MAX];
 	struct prec_cgroup_event *ev = (void *)buf;
@@ -421,11 +421,12 @@ static int write_cgroup(struct writer *w, uint64_t id, const char *path, size_t 
 	ev->header.size = (uint16_t)size;
 	ev->id = id;
 	memcpy(ev->path, path, len);
-	return writer__write(w, buf, size);
+	return synth_out__write(w, buf, size);
 }
 
 /* path holds the directory (PATH_MAX bytes of room); mnt_len its mount part. */
-static int walk_cgroup(struct writer *w, char *path, size_t mnt_len, size_t id_hdr_size, bool root)
+static int walk_cgroup(struct synth_out *w, char *path, size_t mnt_len, size_t id_hdr_size,
+		       bool root)
 {
 	size_t pos = strlen(path);
 	struct dirent *de;
@@ -467,7 +468,7 @@ static int walk_cgroup(struct writer *w, char *path, size_t mnt_len, size_t id_h
 	return ret;
 }
 
-int synth__cgroups(struct writer *w, const char *mnt, size_t id_hdr_size)
+int synth__cgroups(struct synth_out *w, const char *mnt, size_t id_hdr_size)
 {
 	char *path;
 	size_t len = strlen(mnt);

@@ -216,7 +216,7 @@ static void test_kernel_mmap(void **state)
 	size_t n, wn;
 
 	tw_proc_file(t, "kallsyms", kallsyms_ok);
-	assert_int_equal(synth__kernel_mmap(t->w, t->proc, 24), 0);
+	assert_int_equal(synth__kernel_mmap(SYNTH_OUT(t->w), t->proc, 24), 0);
 	n = tw_data(t, got, sizeof(got));
 	wn = build_mmap(want, "[kernel.kallsyms]_text", 0xffffffff81000000ULL, 0xe00000,
 			0xffffffff81000000ULL, 24);
@@ -249,7 +249,7 @@ static void test_kernel_mmap_no_id_hdr(void **state)
 	tw_proc_file(t, "kallsyms",
 		     "ffffffffa0e00000 T _etext\n"
 		     "ffffffffa0000000 T _text\n");
-	assert_int_equal(synth__kernel_mmap(t->w, t->proc, 0), 0);
+	assert_int_equal(synth__kernel_mmap(SYNTH_OUT(t->w), t->proc, 0), 0);
 	n = tw_data(t, got, sizeof(got));
 	wn = build_mmap(want, "[kernel.kallsyms]_text", 0xffffffffa0000000ULL, 0xe00000,
 			0xffffffffa0000000ULL, 0);
@@ -266,7 +266,7 @@ static void test_kernel_mmap_no_etext(void **state)
 	size_t n, wn;
 
 	tw_proc_file(t, "kallsyms", "ffffffff81000000 T _text\n");
-	assert_int_equal(synth__kernel_mmap(t->w, t->proc, 8), 0);
+	assert_int_equal(synth__kernel_mmap(SYNTH_OUT(t->w), t->proc, 8), 0);
 	n = tw_data(t, got, sizeof(got));
 	wn = build_mmap(want, "[kernel.kallsyms]_text", 0xffffffff81000000ULL,
 			~0ULL - 0xffffffff81000000ULL, 0xffffffff81000000ULL, 8);
@@ -306,7 +306,7 @@ static void test_kernel_mmap_errors(void **state)
 		unlink(p);
 		if (rows[i].kallsyms)
 			tw_proc_file(t, "kallsyms", rows[i].kallsyms);
-		ret = synth__kernel_mmap(t->w, t->proc, 24);
+		ret = synth__kernel_mmap(SYNTH_OUT(t->w), t->proc, 24);
 		if (ret != rows[i].ret) {
 			print_error("row %zu: ret %d, want %d\n", i, ret, rows[i].ret);
 			failed++;
@@ -331,7 +331,7 @@ static void test_module_mmaps(void **state)
 		     /* 62 characters: the longest names still fit */
 		     "a_long_module_name_0123456789_0123456789_0123456789_0123456789 8192 0 - Live "
 		     "0xffffffffc0100000\n");
-	assert_int_equal(synth__module_mmaps(t->w, t->proc, 16), 0);
+	assert_int_equal(synth__module_mmaps(SYNTH_OUT(t->w), t->proc, 16), 0);
 	n = tw_data(t, got, sizeof(got));
 	wn += build_mmap(want + wn, "[ext4]", 0xffffffffc0400000ULL, 1015808, 0, 16);
 	wn += build_mmap(want + wn, "[kvm_intel]", 0xffffffffc0200000ULL, 372736, 0, 16);
@@ -348,12 +348,12 @@ static void test_module_mmaps_none(void **state)
 	struct tw *t = *state;
 
 	/* A kernel without modules has no /proc/modules: nothing to do. */
-	assert_int_equal(synth__module_mmaps(t->w, t->proc, 24), 0);
+	assert_int_equal(synth__module_mmaps(SYNTH_OUT(t->w), t->proc, 24), 0);
 	tw_proc_file(t, "modules", "");
-	assert_int_equal(synth__module_mmaps(t->w, t->proc, 24), 0);
+	assert_int_equal(synth__module_mmaps(SYNTH_OUT(t->w), t->proc, 24), 0);
 	/* kptr_restrict: all addresses zero, every module skipped */
 	tw_proc_file(t, "modules", "ext4 1015808 3 - Live 0x0000000000000000\n");
-	assert_int_equal(synth__module_mmaps(t->w, t->proc, 24), 0);
+	assert_int_equal(synth__module_mmaps(SYNTH_OUT(t->w), t->proc, 24), 0);
 	assert_int_equal(writer__data_size(t->w), 0);
 }
 
@@ -366,8 +366,8 @@ static void test_fork(void **state)
 	uint32_t hdr[2] = { PERF_RECORD_FORK, (uint32_t)PERF_RECORD_MISC_FORK_EXEC | 64u << 16 };
 	uint32_t ids[4] = { 14859, 14859, 17169, 14859 };
 
-	assert_int_equal(synth__fork(t->w, 14859, 14859, 17169, 14859, 32), 0);
-	assert_int_equal(synth__fork(t->w, 1, 0, 1, 0, 1024), -E2BIG);
+	assert_int_equal(synth__fork(SYNTH_OUT(t->w), 14859, 14859, 17169, 14859, 32), 0);
+	assert_int_equal(synth__fork(SYNTH_OUT(t->w), 1, 0, 1, 0, 1024), -E2BIG);
 	/* perf 6.1's bytes for a thread of a running process (-a) */
 	memset(want, 0, sizeof(want));
 	memcpy(want, hdr, 8);
@@ -387,13 +387,13 @@ static void test_ksymbol_bpf_event(void **state)
 	memset(longname, 'x', sizeof(longname) - 1);
 	longname[sizeof(longname) - 1] = '\0';
 	assert_int_equal(
-		synth__ksymbol(t->w, 0x1000, 7, PERF_RECORD_KSYMBOL_TYPE_BPF, 0, "abcdefg", 0), 0);
+		synth__ksymbol(SYNTH_OUT(t->w), 0x1000, 7, PERF_RECORD_KSYMBOL_TYPE_BPF, 0, "abcdefg", 0), 0);
 	/* 511 characters at most, as perf's KSYM_NAME_LEN */
 	assert_int_equal(
-		synth__ksymbol(t->w, 0x2000, 8, PERF_RECORD_KSYMBOL_TYPE_OOL, 1, longname, 8), 0);
-	assert_int_equal(synth__bpf_event(t->w, PERF_BPF_EVENT_PROG_UNLOAD, 0, 7, tag, 8), 0);
-	assert_int_equal(synth__ksymbol(t->w, 0, 0, 1, 0, "x", 100), -E2BIG);
-	assert_int_equal(synth__bpf_event(t->w, 1, 0, 1, tag, 100), -E2BIG);
+		synth__ksymbol(SYNTH_OUT(t->w), 0x2000, 8, PERF_RECORD_KSYMBOL_TYPE_OOL, 1, longname, 8), 0);
+	assert_int_equal(synth__bpf_event(SYNTH_OUT(t->w), PERF_BPF_EVENT_PROG_UNLOAD, 0, 7, tag, 8), 0);
+	assert_int_equal(synth__ksymbol(SYNTH_OUT(t->w), 0, 0, 1, 0, "x", 100), -E2BIG);
+	assert_int_equal(synth__bpf_event(SYNTH_OUT(t->w), 1, 0, 1, tag, 100), -E2BIG);
 	assert_int_equal(tw_data(t, got, sizeof(got)), 32 + (24 + 512 + 8) + 32);
 	assert_int_equal(got[6], 32);
 	assert_string_equal((char *)got + 24, "abcdefg");
@@ -421,17 +421,17 @@ static void test_time_conv(void **state)
 	pc->time_cycles = 0x1111;
 	pc->time_mask = 0xffffffff;
 	/* no cap_user_time_zero: perf writes nothing */
-	assert_int_equal(synth__time_conv(t->w, pc), 0);
-	assert_int_equal(synth__time_conv(t->w, NULL), 0);
+	assert_int_equal(synth__time_conv(SYNTH_OUT(t->w), pc), 0);
+	assert_int_equal(synth__time_conv(SYNTH_OUT(t->w), NULL), 0);
 	assert_int_equal(writer__data_size(t->w), 0);
 
 	pc->cap_user_time_zero = 1;
-	assert_int_equal(synth__time_conv(t->w, pc), 0);
+	assert_int_equal(synth__time_conv(SYNTH_OUT(t->w), pc), 0);
 	pc->cap_user_time_short = 1;
-	assert_int_equal(synth__time_conv(t->w, pc), 0);
+	assert_int_equal(synth__time_conv(SYNTH_OUT(t->w), pc), 0);
 	/* a page the kernel is forever updating (odd sequence) */
 	pc->lock = 1;
-	assert_int_equal(synth__time_conv(t->w, pc), -EBUSY);
+	assert_int_equal(synth__time_conv(SYNTH_OUT(t->w), pc), -EBUSY);
 	free(pc);
 
 	assert_int_equal(tw_data(t, (uint8_t *)got, sizeof(got)), 112);
@@ -453,8 +453,8 @@ static void test_marker(void **state)
 	uint8_t got[32];
 	struct perf_event_header h;
 
-	assert_int_equal(synth__marker(t->w, PERF_RECORD_FINISHED_INIT), 0);
-	assert_int_equal(synth__marker(t->w, PERF_RECORD_FINISHED_ROUND), 0);
+	assert_int_equal(synth__marker(SYNTH_OUT(t->w), PERF_RECORD_FINISHED_INIT), 0);
+	assert_int_equal(synth__marker(SYNTH_OUT(t->w), PERF_RECORD_FINISHED_ROUND), 0);
 	assert_int_equal(tw_data(t, got, sizeof(got)), 16);
 	memcpy(&h, got, 8);
 	assert_int_equal(h.type, PERF_RECORD_FINISHED_INIT);

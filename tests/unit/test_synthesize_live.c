@@ -465,13 +465,13 @@ static void test_system_wide(void **state)
 	fd = (int)syscall(SYS_perf_event_open, &attr, -1, 0, -1, 0);
 	if (fd >= 0)
 		page = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd, 0);
-	assert_int_equal(synth__time_conv(o.w, page == MAP_FAILED ? NULL : page), 0);
-	assert_int_equal(synth__thread_map(o.w, -1), 0);
+	assert_int_equal(synth__time_conv(SYNTH_OUT(o.w), page == MAP_FAILED ? NULL : page), 0);
+	assert_int_equal(synth__thread_map(SYNTH_OUT(o.w), -1), 0);
 	assert_int_equal(cpu_map__online(&online), 0);
 	assert_int_equal(
-		synth__cpu_map_cpus(o.w, online->cpu, (size_t)online->nr, SYNTH_CPU_MAP_PERF61), 0);
+		synth__cpu_map_cpus(SYNTH_OUT(o.w), online->cpu, (size_t)online->nr, SYNTH_CPU_MAP_PERF61), 0);
 	cpu_map__delete(online);
-	assert_int_equal(synth__threads(o.w, "/proc", NULL, 0, &opts), 0);
+	assert_int_equal(synth__threads(SYNTH_OUT(o.w), "/proc", NULL, 0, &opts), 0);
 	ours_end(&o, &prec, perf.id_hdr_size);
 	if (page != MAP_FAILED)
 		munmap(page, (size_t)sysconf(_SC_PAGESIZE));
@@ -533,8 +533,8 @@ static void test_pid(void **state)
 	memset(&opts, 0, sizeof(opts));
 	opts.id_hdr_size = perf.id_hdr_size;
 	ours_begin(&o, l);
-	assert_int_equal(synth__thread_map_n(o.w, l->tids, NULL, 3), 0);
-	assert_int_equal(synth__threads(o.w, "/proc", l->tids, 3, &opts), 0);
+	assert_int_equal(synth__thread_map_n(SYNTH_OUT(o.w), l->tids, NULL, 3), 0);
+	assert_int_equal(synth__threads(SYNTH_OUT(o.w), "/proc", l->tids, 3, &opts), 0);
 	ours_end(&o, &prec, perf.id_hdr_size);
 
 	a = pick(&perf, task_types, 4, pids, 1, &alen);
@@ -602,7 +602,7 @@ static void test_bpf(void **state)
 	assert_int_equal(recs_load(l->perf_a, &perf), 0);
 	assert_int_equal(sysinfo__read_bpf(&bpf), 0);
 	ours_begin(&o, l);
-	assert_int_equal(synth__bpf(o.w, bpf, "/proc", perf.id_hdr_size), 0);
+	assert_int_equal(synth__bpf(SYNTH_OUT(o.w), bpf, "/proc", perf.id_hdr_size), 0);
 	ours_end(&o, &prec, perf.id_hdr_size);
 	sysinfo_bpf__delete(bpf);
 

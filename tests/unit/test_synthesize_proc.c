@@ -448,7 +448,7 @@ static void check_full(void **state, const struct synth_opts *o)
 	struct tw *t = *state;
 	struct bytes want = { 0 }, got;
 
-	assert_int_equal(synth__threads(t->w, proc_dir, NULL, 0, o), 0);
+	assert_int_equal(synth__threads(SYNTH_OUT(t->w), proc_dir, NULL, 0, o), 0);
 	got = tw_data(t);
 	x_full(&want, o);
 	assert_records(&got, &want);
@@ -498,9 +498,9 @@ static void test_full_no_proc(void **state)
 	struct tw *t = *state;
 	struct synth_opts o = { .id_hdr_size = 8 };
 
-	assert_int_equal(synth__threads(t->w, "/nonexistent/proc", NULL, 0, &o), -ENOENT);
+	assert_int_equal(synth__threads(SYNTH_OUT(t->w), "/nonexistent/proc", NULL, 0, &o), -ENOENT);
 	o.id_hdr_size = 4096;
-	assert_int_equal(synth__threads(t->w, proc_dir, NULL, 0, &o), -E2BIG);
+	assert_int_equal(synth__threads(SYNTH_OUT(t->w), proc_dir, NULL, 0, &o), -E2BIG);
 	assert_int_equal(writer__data_size(t->w), 0);
 }
 
@@ -513,7 +513,7 @@ static void test_list_thread_brings_leader(void **state)
 	const pid_t tids[] = { 1001, 2, 1500, -1, 1601 };
 	struct bytes want = { 0 }, got;
 
-	assert_int_equal(synth__threads(t->w, proc_dir, tids, 5, &o), 0);
+	assert_int_equal(synth__threads(SYNTH_OUT(t->w), proc_dir, tids, 5, &o), 0);
 	got = tw_data(t);
 	/* 1001: its COMM and namespaces, then its unlisted leader with maps */
 	x_comm(&want, 1000, 1001, "worker-thread-with", 16);
@@ -538,14 +538,14 @@ static void test_list_leader_twice(void **state)
 	struct bytes want = { 0 }, got;
 
 	/* Neither thread's leader is listed: perf brings it after each. */
-	assert_int_equal(synth__threads(t->w, proc_dir, two, 2, &o), 0);
+	assert_int_equal(synth__threads(SYNTH_OUT(t->w), proc_dir, two, 2, &o), 0);
 	for (int i = 0; i < 2; i++) {
 		x_comm(&want, 1000, (uint32_t)two[i], i ? "io" : "worker-thread-with", 8);
 		x_comm(&want, 1000, 1000, "my prog", 8);
 		x_maps(&want, maps_1000, sizeof(maps_1000) / sizeof(maps_1000[0]), 1000, &o);
 	}
 	/* -p: the whole process, leader first */
-	assert_int_equal(synth__threads(t->w, proc_dir, all, 3, &o), 0);
+	assert_int_equal(synth__threads(SYNTH_OUT(t->w), proc_dir, all, 3, &o), 0);
 	x_comm(&want, 1000, 1000, "my prog", 8);
 	x_maps(&want, maps_1000, sizeof(maps_1000) / sizeof(maps_1000[0]), 1000, &o);
 	x_comm(&want, 1000, 1001, "worker-thread-with", 8);
@@ -563,15 +563,15 @@ static void test_namespaces(void **state)
 	struct tw *t = *state;
 	struct bytes want = { 0 }, got;
 
-	assert_int_equal(synth__namespaces(t->w, proc_dir, 1000, 1001, 24), 0);
-	assert_int_equal(synth__namespaces(t->w, proc_dir, 2, 2, 0), 0);
+	assert_int_equal(synth__namespaces(SYNTH_OUT(t->w), proc_dir, 1000, 1001, 24), 0);
+	assert_int_equal(synth__namespaces(SYNTH_OUT(t->w), proc_dir, 2, 2, 0), 0);
 	x_ns(&want, 1000, 1001, "1001/ns", 24);
 	x_ns(&want, 2, 2, "2/ns", 0);
 	got = tw_data(t);
 	assert_records(&got, &want);
 	/* the fixture's links are real files: their inodes are not zero */
 	assert_true(got.b[32] || got.b[33] || got.b[34] || got.b[35]);
-	assert_int_equal(synth__namespaces(t->w, "/nonexistent", 1, 1, 0), -ENOENT);
+	assert_int_equal(synth__namespaces(SYNTH_OUT(t->w), "/nonexistent", 1, 1, 0), -ENOENT);
 	free(got.b);
 	free(want.b);
 }
@@ -608,12 +608,12 @@ static void test_cgroups(void **state)
 	const pid_t one[] = { 2 };
 	char path[512], slash[520];
 
-	assert_int_equal(synth__cgroups(t->w, cgroup_dir, 16), 0);
+	assert_int_equal(synth__cgroups(SYNTH_OUT(t->w), cgroup_dir, 16), 0);
 	/* a trailing slash changes nothing */
 	snprintf(slash, sizeof(slash), "%s/", cgroup_dir);
-	assert_int_equal(synth__cgroups(t->w, slash, 0), 0);
+	assert_int_equal(synth__cgroups(SYNTH_OUT(t->w), slash, 0), 0);
 	/* synth__threads writes the tree first when asked */
-	assert_int_equal(synth__threads(t->w, proc_dir, one, 1, &o), 0);
+	assert_int_equal(synth__threads(SYNTH_OUT(t->w), proc_dir, one, 1, &o), 0);
 	snprintf(path, sizeof(path), "%s", cgroup_dir);
 	x_cgroups(&want, path, strlen(path), 16);
 	x_cgroups(&want, path, strlen(path), 0);
@@ -623,7 +623,7 @@ static void test_cgroups(void **state)
 	assert_records(&got, &want);
 	/* root, system.slice, ssh.service, user.slice: four records a walk */
 	assert_int_equal(count_type(&got, PERF_RECORD_CGROUP), 12);
-	assert_int_equal(synth__cgroups(t->w, "/nonexistent/cgroup", 0), -ENOENT);
+	assert_int_equal(synth__cgroups(SYNTH_OUT(t->w), "/nonexistent/cgroup", 0), -ENOENT);
 	free(got.b);
 	free(want.b);
 }
@@ -672,13 +672,13 @@ static void test_bpf_images(void **state)
 	/* No programs: the trampolines and dispatchers of kallsyms only (not
 	 * the programs listed there, not empty names, not other modules, not
 	 * hidden addresses). */
-	assert_int_equal(synth__bpf(t->w, NULL, proc_dir, 16), 0);
+	assert_int_equal(synth__bpf(SYNTH_OUT(t->w), NULL, proc_dir, 16), 0);
 	x_ksymbol(&want, 0xffffffffc0004000ULL, page, "bpf_trampoline_6442453466", 16);
 	x_ksymbol(&want, 0xffffffffc0006000ULL, page, "bpf_dispatcher_xdp", 16);
 	got = tw_data(t);
 	assert_records(&got, &want);
 	/* no kallsyms at all is no error */
-	assert_int_equal(synth__bpf(t->w, NULL, "/nonexistent", 16), 0);
+	assert_int_equal(synth__bpf(SYNTH_OUT(t->w), NULL, "/nonexistent", 16), 0);
 	free(got.b);
 	free(want.b);
 }
@@ -753,7 +753,7 @@ static void test_bpf_progs(void **state)
 	bpf.progs = progs;
 	bpf.nr_progs = 3;
 
-	assert_int_equal(synth__bpf(t->w, &bpf, "/nonexistent", 32), 0);
+	assert_int_equal(synth__bpf(SYNTH_OUT(t->w), &bpf, "/nonexistent", 32), 0);
 	got = tw_data(t);
 	assert_true(got.n >= sizeof(perf_ksymbol) + sizeof(perf_bpf_event));
 	assert_memory_equal(got.b, perf_ksymbol, sizeof(perf_ksymbol));
@@ -842,20 +842,20 @@ static void test_perf_reads_everything(void **state)
 	bpf.progs = &p.prog;
 	bpf.nr_progs = 1;
 
-	assert_int_equal(synth__time_conv(t->w, pc), 0);
-	assert_int_equal(synth__id_index_entries(t->w, ids, 2), 0);
-	assert_int_equal(synth__thread_map_n(t->w, tids, NULL, 3), 0);
-	assert_int_equal(synth__cpu_map_cpus(t->w, list, 2, SYNTH_CPU_MAP_COMPAT), 0);
-	assert_int_equal(synth__cpu_map_cpus(t->w, list, 2, SYNTH_CPU_MAP_PERF61), 0);
-	assert_int_equal(synth__cpu_map_cpus(t->w, sparse, 7, SYNTH_CPU_MAP_COMPAT), 0);
-	assert_int_equal(synth__cpu_map_cpus(t->w, sparse, 7, SYNTH_CPU_MAP_PERF61), 0);
-	assert_int_equal(synth__cpu_map_cpus(t->w, far, 3, SYNTH_CPU_MAP_COMPAT), 0);
-	assert_int_equal(synth__cpu_map_cpus(t->w, evens, 40, SYNTH_CPU_MAP_COMPAT), 0);
-	assert_int_equal(synth__cpu_map_cpus(t->w, evens, 40, SYNTH_CPU_MAP_PERF61), 0);
-	assert_int_equal(synth__cpu_map_cpus(t->w, any, 1, SYNTH_CPU_MAP_PERF61), 0);
-	assert_int_equal(synth__bpf(t->w, &bpf, proc_dir, 16), 0);
-	assert_int_equal(synth__threads(t->w, proc_dir, NULL, 0, &o), 0);
-	assert_int_equal(synth__marker(t->w, PERF_RECORD_FINISHED_ROUND), 0);
+	assert_int_equal(synth__time_conv(SYNTH_OUT(t->w), pc), 0);
+	assert_int_equal(synth__id_index_entries(SYNTH_OUT(t->w), ids, 2), 0);
+	assert_int_equal(synth__thread_map_n(SYNTH_OUT(t->w), tids, NULL, 3), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), list, 2, SYNTH_CPU_MAP_COMPAT), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), list, 2, SYNTH_CPU_MAP_PERF61), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), sparse, 7, SYNTH_CPU_MAP_COMPAT), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), sparse, 7, SYNTH_CPU_MAP_PERF61), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), far, 3, SYNTH_CPU_MAP_COMPAT), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), evens, 40, SYNTH_CPU_MAP_COMPAT), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), evens, 40, SYNTH_CPU_MAP_PERF61), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), any, 1, SYNTH_CPU_MAP_PERF61), 0);
+	assert_int_equal(synth__bpf(SYNTH_OUT(t->w), &bpf, proc_dir, 16), 0);
+	assert_int_equal(synth__threads(SYNTH_OUT(t->w), proc_dir, NULL, 0, &o), 0);
+	assert_int_equal(synth__marker(SYNTH_OUT(t->w), PERF_RECORD_FINISHED_ROUND), 0);
 	assert_int_equal(writer__finish(t->w, NULL), 0);
 	t->w = NULL;
 	free(pc);

@@ -57,7 +57,7 @@ static void test_comm(void **state)
 	int failed = 0;
 
 	for (size_t i = 0; i < sizeof(comm_rows) / sizeof(comm_rows[0]); i++)
-		assert_int_equal(synth__comm(t->w, 4242, 4243, comm_rows[i].comm,
+		assert_int_equal(synth__comm(SYNTH_OUT(t->w), 4242, 4243, comm_rows[i].comm,
 					     comm_rows[i].id_hdr_size),
 				 0);
 	n = tw_data(t, got, sizeof(got));
@@ -95,7 +95,7 @@ static void test_comm_too_big(void **state)
 {
 	struct tw *t = *state;
 
-	assert_int_equal(synth__comm(t->w, 1, 1, "x", 4096), -E2BIG);
+	assert_int_equal(synth__comm(SYNTH_OUT(t->w), 1, 1, "x", 4096), -E2BIG);
 	assert_int_equal(writer__data_size(t->w), 0);
 }
 
@@ -107,7 +107,7 @@ static void test_thread_map(void **state)
 	uint16_t misc = 0, size = 40;
 	uint64_t nr = 1, pid = 31337;
 
-	assert_int_equal(synth__thread_map(t->w, 31337), 0);
+	assert_int_equal(synth__thread_map(SYNTH_OUT(t->w), 31337), 0);
 	assert_int_equal(tw_data(t, got, sizeof(got)), 40);
 	memset(want, 0, sizeof(want));
 	memcpy(want, &type, 4);
@@ -149,7 +149,7 @@ static void test_cpu_map(void **state)
 
 		memset(&evlist, 0, sizeof(evlist));
 		assert_int_equal(cpu_map__parse(&evlist.cpus, cpu_map_rows[i].cpus), 0);
-		assert_int_equal(synth__cpu_map(t->w, &evlist), 0);
+		assert_int_equal(synth__cpu_map(SYNTH_OUT(t->w), &evlist), 0);
 		cpu_map__delete(evlist.cpus);
 	}
 	n = tw_data(t, got, sizeof(got));
@@ -212,25 +212,25 @@ static void test_cpu_map_forms(void **state)
 	size_t n, wn = 0;
 
 	/* perf 5.x: the list unless {nr, long_size, longs} is smaller */
-	assert_int_equal(synth__cpu_map_cpus(t->w, seven, 7, SYNTH_CPU_MAP_COMPAT), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), seven, 7, SYNTH_CPU_MAP_COMPAT), 0);
 	wn += build_cpu_map(want + wn, 32, mask64_seven, sizeof(mask64_seven));
-	assert_int_equal(synth__cpu_map_cpus(t->w, any, 1, SYNTH_CPU_MAP_COMPAT), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), any, 1, SYNTH_CPU_MAP_COMPAT), 0);
 	wn += build_cpu_map(want + wn, 16, list_any, sizeof(list_any));
-	assert_int_equal(synth__cpu_map_cpus(t->w, high, 3, SYNTH_CPU_MAP_COMPAT), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), high, 3, SYNTH_CPU_MAP_COMPAT), 0);
 	wn += build_cpu_map(want + wn, 24, list_high, sizeof(list_high));
-	assert_int_equal(synth__cpu_map_cpus(t->w, two_words, 11, SYNTH_CPU_MAP_COMPAT), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), two_words, 11, SYNTH_CPU_MAP_COMPAT), 0);
 	wn += build_cpu_map(want + wn, 40, mask64_two, sizeof(mask64_two));
 	/* perf 6.1: a range when consecutive, else list or 32-bit mask */
-	assert_int_equal(synth__cpu_map_cpus(t->w, range, 4, SYNTH_CPU_MAP_PERF61), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), range, 4, SYNTH_CPU_MAP_PERF61), 0);
 	wn += build_cpu_map(want + wn, 16, range_4_7, sizeof(range_4_7));
-	assert_int_equal(synth__cpu_map_cpus(t->w, any_range, 3, SYNTH_CPU_MAP_PERF61), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), any_range, 3, SYNTH_CPU_MAP_PERF61), 0);
 	wn += build_cpu_map(want + wn, 16, range_any, sizeof(range_any));
-	assert_int_equal(synth__cpu_map_cpus(t->w, evens, 7, SYNTH_CPU_MAP_PERF61), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), evens, 7, SYNTH_CPU_MAP_PERF61), 0);
 	wn += build_cpu_map(want + wn, 24, mask32_evens, sizeof(mask32_evens));
-	assert_int_equal(synth__cpu_map_cpus(t->w, any, 1, SYNTH_CPU_MAP_PERF61), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), any, 1, SYNTH_CPU_MAP_PERF61), 0);
 	wn += build_cpu_map(want + wn, 16, list_any, sizeof(list_any));
 	/* the list, when the mask would be bigger (or -1 is present) */
-	assert_int_equal(synth__cpu_map_cpus(t->w, high, 3, SYNTH_CPU_MAP_PERF61), 0);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), high, 3, SYNTH_CPU_MAP_PERF61), 0);
 	wn += build_cpu_map(want + wn, 24, list_high, sizeof(list_high));
 	n = tw_data(t, got, sizeof(got));
 	assert_int_equal(n, wn);
@@ -247,19 +247,19 @@ static void test_cpu_map_limits(void **state)
 	uint64_t w;
 
 	assert_non_null(got);
-	assert_int_equal(synth__cpu_map_cpus(t->w, bad1, 0, SYNTH_CPU_MAP_COMPAT), -EINVAL);
-	assert_int_equal(synth__cpu_map_cpus(t->w, bad1, 2, SYNTH_CPU_MAP_COMPAT), -EINVAL);
-	assert_int_equal(synth__cpu_map_cpus(t->w, bad2, 2, SYNTH_CPU_MAP_PERF61), -EINVAL);
-	assert_int_equal(synth__cpu_map_cpus(t->w, bad3, 2, SYNTH_CPU_MAP_COMPAT), -EINVAL);
-	assert_int_equal(synth__cpu_map_cpus(t->w, bad4, 1, SYNTH_CPU_MAP_COMPAT), -EINVAL);
-	assert_int_equal(synth__cpu_map_cpus(t->w, bad5, 1, SYNTH_CPU_MAP_COMPAT), -EINVAL);
-	assert_int_equal(synth__cpu_map_cpus(t->w, bad6, 2, SYNTH_CPU_MAP_PERF61), -EINVAL);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), bad1, 0, SYNTH_CPU_MAP_COMPAT), -EINVAL);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), bad1, 2, SYNTH_CPU_MAP_COMPAT), -EINVAL);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), bad2, 2, SYNTH_CPU_MAP_PERF61), -EINVAL);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), bad3, 2, SYNTH_CPU_MAP_COMPAT), -EINVAL);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), bad4, 1, SYNTH_CPU_MAP_COMPAT), -EINVAL);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), bad5, 1, SYNTH_CPU_MAP_COMPAT), -EINVAL);
+	assert_int_equal(synth__cpu_map_cpus(SYNTH_OUT(t->w), bad6, 2, SYNTH_CPU_MAP_PERF61), -EINVAL);
 	assert_int_equal(writer__data_size(t->w), 0);
 
 	/* Every u16 CPU: too many for a list, 1024 words of mask (8216 bytes). */
 	memset(&evlist, 0, sizeof(evlist));
 	assert_int_equal(cpu_map__parse(&evlist.cpus, "0-65535"), 0);
-	assert_int_equal(synth__cpu_map(t->w, &evlist), 0);
+	assert_int_equal(synth__cpu_map(SYNTH_OUT(t->w), &evlist), 0);
 	cpu_map__delete(evlist.cpus);
 	assert_int_equal(tw_data(t, got, 65536), 8216);
 	assert_int_equal(got[8], 1); /* mask */
@@ -294,7 +294,7 @@ static void test_id_index(void **state)
 	evlist.evsel = evsel;
 	evlist.nr = 2;
 	assert_int_equal(cpu_map__parse(&evlist.cpus, "0,3"), 0);
-	assert_int_equal(synth__id_index(t->w, &evlist, 555), 0);
+	assert_int_equal(synth__id_index(SYNTH_OUT(t->w), &evlist, 555), 0);
 	cpu_map__delete(evlist.cpus);
 
 	memcpy(&want[0], &h, 8);
@@ -328,7 +328,7 @@ static void test_id_index_split(void **state)
 	evlist.nr = 1;
 
 	assert_int_equal(cpu_map__parse(&evlist.cpus, "0-2047"), 0);
-	assert_int_equal(synth__id_index(t->w, &evlist, -1), 0);
+	assert_int_equal(synth__id_index(SYNTH_OUT(t->w), &evlist, -1), 0);
 	cpu_map__delete(evlist.cpus);
 	/* 2047 open ids: 1364 + 683 */
 	assert_int_equal(tw_data(t, got, 2 * 65536), 16 + 1364 * 32 + 16 + 683 * 32);
@@ -352,7 +352,7 @@ static void test_id_index_split(void **state)
 	/* nothing open, nothing written */
 	memset(ids, 0, 2048 * sizeof(*ids));
 	assert_int_equal(cpu_map__parse(&evlist.cpus, "0-3"), 0);
-	assert_int_equal(synth__id_index(t->w, &evlist, -1), 0);
+	assert_int_equal(synth__id_index(SYNTH_OUT(t->w), &evlist, -1), 0);
 	cpu_map__delete(evlist.cpus);
 	assert_int_equal(writer__data_size(t->w), 16 + 1364 * 32 + 16 + 683 * 32);
 	free(got);
@@ -393,7 +393,7 @@ static void test_id_index_threads(void **state)
 	evlist.nr = 1;
 	evlist.threads = threads;
 	assert_int_equal(cpu_map__parse(&evlist.cpus, "1,3"), 0);
-	assert_int_equal(synth__id_index(t->w, &evlist, 555), 0);
+	assert_int_equal(synth__id_index(SYNTH_OUT(t->w), &evlist, 555), 0);
 	cpu_map__delete(evlist.cpus);
 
 	evlist.cpus = malloc(sizeof(*evlist.cpus) + sizeof(int));
@@ -402,7 +402,7 @@ static void test_id_index_threads(void **state)
 	evlist.cpus->cpu[0] = -1;
 	evsel.id = pt_ids;
 	evsel.nr_cpus = 1;
-	assert_int_equal(synth__id_index(t->w, &evlist, 555), 0);
+	assert_int_equal(synth__id_index(SYNTH_OUT(t->w), &evlist, 555), 0);
 	free(evlist.cpus);
 	free(threads);
 
@@ -425,7 +425,7 @@ static void test_thread_map_n(void **state)
 	uint64_t v;
 
 	assert_non_null(many);
-	assert_int_equal(synth__thread_map_n(t->w, tids, comms, 3), 0);
+	assert_int_equal(synth__thread_map_n(SYNTH_OUT(t->w), tids, comms, 3), 0);
 	assert_int_equal(tw_data(t, got, sizeof(got)), 88);
 	memset(want, 0, sizeof(want));
 	memcpy(want, &type, 4);
@@ -442,9 +442,9 @@ static void test_thread_map_n(void **state)
 	memcpy(want + 72, "a-name-longer-t", 15); /* NUL-terminated in 16 */
 	assert_memory_equal(got, want, 88);
 
-	assert_int_equal(synth__thread_map_n(t->w, tids, NULL, 0), -EINVAL);
-	assert_int_equal(synth__thread_map_n(t->w, many, NULL, 2730), -E2BIG);
-	assert_int_equal(synth__thread_map_n(t->w, many, NULL, 2729), 0);
+	assert_int_equal(synth__thread_map_n(SYNTH_OUT(t->w), tids, NULL, 0), -EINVAL);
+	assert_int_equal(synth__thread_map_n(SYNTH_OUT(t->w), many, NULL, 2730), -E2BIG);
+	assert_int_equal(synth__thread_map_n(SYNTH_OUT(t->w), many, NULL, 2729), 0);
 	assert_int_equal(writer__data_size(t->w), 88 + 16 + 2729 * 24);
 	free(many);
 }

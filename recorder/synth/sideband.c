@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The side-band a recording's file starts (or, with --tail-synthesize, ends) with. */
+/*
+ * The side-band a recording's file starts (or, with --tail-synthesize, ends)
+ * with: which records, in perf's order, from the synthesize*.c writers; and
+ * the process tree a later file names. The output (output.c) calls it at
+ * each file's front and end.
+ */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -14,10 +19,11 @@
 #include "prec/sysinfo.h"
 #include "prec/thread_map.h"
 #include "prec/writer.h"
-#include "record_int.h"
+#include "synth/sideband.h"
 #include "synth/synthesize.h"
 
-/* The parent pid in /proc/PID/stat (after the ")" that ends the comm). */
+/* The parent pid in /proc/PID/stat (after the ")" that ends the comm), or
+ * -errno (never a pid: the caller compares it with pids). */
 static pid_t proc__ppid(const char *proc_dir, pid_t pid)
 {
 	char path[96], buf[512], *p;
@@ -27,13 +33,13 @@ static pid_t proc__ppid(const char *proc_dir, pid_t pid)
 	snprintf(path, sizeof(path), "%s/%d/stat", proc_dir, (int)pid);
 	f = fopen(path, "re");
 	if (!f)
-		return -1;
+		return -errno;
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
 	p = strrchr(buf, ')');
 	if (!p || strlen(p) < 5)
-		return -1;
+		return -EINVAL;
 	return (pid_t)atoi(p + 4); /* ") S PPID" */
 }
 
@@ -152,8 +158,8 @@ out:
  * starts gets it all again (SYNTH_NEW_FILE), so it resolves on its own: a
  * forked command's side-band is then its process tree as /proc shows it.
  */
-int record__synthesize(struct writer *w, const struct evlist *evlist, const struct sysinfo *si,
-		       const struct record_opts *opts, pid_t pid, enum synth_when when)
+int synth__sideband(struct synth_out *w, const struct evlist *evlist, const struct sysinfo *si,
+		    const struct record_opts *opts, pid_t pid, enum synth_when when)
 {
 	const struct thread_map *threads = evlist->threads;
 	char cgroup_mnt[512], huge_mnt[512];
@@ -210,7 +216,7 @@ int record__synthesize(struct writer *w, const struct evlist *evlist, const stru
 			     synth__module_mmaps(w, "/proc", evlist->id_hdr_size)))
 		pr_verbose("Problems creating module maps, continuing anyway...\n");
 	/* A stream names its events here; a file does in EVENT_DESC. */
-	if (!ret && writer__is_pipe(w))
+	if (!ret && writer__is_pipe(w->writer))
 		ret = synth__event_update_names(w, evlist);
 	if (!ret)
 		ret = synth__thread_map_n(w, threads->pid, NULL, (size_t)threads->nr);

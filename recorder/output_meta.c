@@ -1,52 +1,46 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* What was recorded, turned into the file's metadata and the summary. */
+/*
+ * What the output writes about the recording besides the records
+ * (output_meta.h): the events with their ids and the metadata the features
+ * are made of, the build-ids of the hit DSOs included.
+ */
 #include <errno.h>
-#include <poll.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "prec/buildid_cache.h"
-#include "prec/clock.h"
-#include "prec/cpu_map.h"
-#include "prec/event.h"
+#include "prec/dso_track.h"
 #include "prec/evlist.h"
 #include "prec/log.h"
-#include "prec/parse_events.h"
 #include "prec/record.h"
-#include "prec/sysinfo.h"
-#include "prec/thread_map.h"
 #include "prec/tracing_data.h"
 #include "prec/version.h"
-#include "prec/workload.h"
 #include "prec/writer.h"
-#include "callchain.h"
 #include "drain.h"
-#include "prec/dso_track.h"
-#include "synth/synthesize.h"
-#include "target.h"
-#include "record_int.h"
+#include "output_meta.h"
 
 /*
  * The events as the file lists them, with the ids of the fds that opened
- * (a thread that exited before opening has none). The ids live in *idbuf,
- * which the caller frees.
+ * (a thread that exited before opening has none).
  */
-int fill_events(struct writer_event *out, const struct evlist *evlist, uint64_t **idbuf)
+int output_meta__list_events(const struct evlist *evlist, struct writer_event **wev,
+			     uint64_t **idbuf)
 {
 	size_t total = 0, n = 0;
+	struct writer_event *out;
 	uint64_t *ids;
 
 	for (int i = 0; i < evlist->nr; i++)
 		total += (size_t)evlist->evsel[i].nr_cpus * (size_t)evlist->evsel[i].nr_threads;
+	out = calloc((size_t)evlist->nr ? (size_t)evlist->nr : 1, sizeof(*out));
 	ids = calloc(total ? total : 1, sizeof(*ids));
-	if (!ids)
+	*wev = out;
+	*idbuf = ids;
+	if (!out || !ids)
 		return -ENOMEM;
 	for (int i = 0; i < evlist->nr; i++) {
 		const struct evsel *evsel = &evlist->evsel[i];
@@ -62,61 +56,7 @@ int fill_events(struct writer_event *out, const struct evlist *evlist, uint64_t 
 			out[i].nr_ids++;
 		}
 	}
-	*idbuf = ids;
 	return 0;
-}
-
-/*
- * Overwrite events kept only their newest records, in backward rings: pause
- * them and write what they hold, counted like the rest.
- */
-int drain_backward(struct evlist *evlist, struct writer *w, struct drain *fwd)
-{
-	struct drain bw;
-	int64_t n;
-
-	evlist__pause_backward(evlist);
-	n = drain__init(&bw, evlist->bw_rings, evlist->nr_bw_rings, w, fwd->time_off);
-	bw.unwind = fwd->unwind; /* the file's attrs say the samples are unwound */
-	if (!n)
-		n = drain__pass(&bw);
-	if (n >= 0) {
-		fwd->stats.samples += bw.stats.samples;
-		fwd->stats.lost += bw.stats.lost;
-		fwd->stats.lost_records += bw.stats.lost_records;
-		if (bw.stats.first_time &&
-		    (!fwd->stats.first_time || bw.stats.first_time < fwd->stats.first_time))
-			fwd->stats.first_time = bw.stats.first_time;
-		if (bw.stats.last_time > fwd->stats.last_time)
-			fwd->stats.last_time = bw.stats.last_time;
-	}
-	drain__exit(&bw);
-	return n < 0 ? (int)n : 0;
-}
-
-void print_summary(const struct drain_stats *st, uint64_t bytes, const char *path,
-		   uint64_t comp_in, uint64_t comp_out)
-{
-	pr_info("[ prec record: Woken up %llu times to write data ]\n",
-		(unsigned long long)st->wakeups);
-	if (st->lost_samples)
-		pr_warn("%llu samples lost: the kernel dropped them (try a lower -F)",
-			(unsigned long long)st->lost_samples);
-	if (st->lost)
-		pr_warn("%llu events lost in %llu chunks: the ring buffer filled up (try a larger -m or a lower -F)",
-			(unsigned long long)st->lost, (unsigned long long)st->lost_records);
-	if (st->unwound)
-		pr_info("[ prec record: Unwound %llu user stacks at record time, %llu incomplete (kept the frames found) ]\n",
-			(unsigned long long)st->unwound, (unsigned long long)st->unwind_partial);
-	if (comp_out)
-		/* perf's wording; "original" is what the data would have taken. */
-		pr_info("[ prec record: Captured and wrote %.3f MB %s (%llu samples), compressed (original %.3f MB, ratio is %.3f) ]\n",
-			(double)bytes / 1048576.0, path, (unsigned long long)st->samples,
-			(double)(bytes - comp_out + comp_in) / 1048576.0,
-			(double)comp_in / (double)comp_out);
-	else
-		pr_info("[ prec record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
-			(double)bytes / 1048576.0, path, (unsigned long long)st->samples);
 }
 
 /*
@@ -154,10 +94,10 @@ static void *tracing_blob(const struct evlist *evlist, size_t *len)
 	return blob;
 }
 
-int record_meta__init(struct record_meta *rm, const struct sysinfo *si,
-		     const struct writer_event *wev, const struct evlist *evlist,
-		     const struct clock_ref *clk, const struct record_opts *opts, int argc,
-		     char **argv)
+int output_meta__init(struct output_meta *rm, const struct sysinfo *si,
+		      const struct writer_event *wev, const struct evlist *evlist,
+		      const struct clock_ref *clk, const struct record_opts *opts, int argc,
+		      char **argv)
 {
 	ssize_t n = readlink("/proc/self/exe", rm->exe, sizeof(rm->exe) - 1);
 	struct writer_meta *meta = &rm->meta;
@@ -202,7 +142,7 @@ int record_meta__init(struct record_meta *rm, const struct sysinfo *si,
 	return 0;
 }
 
-void record_meta__exit(struct record_meta *rm)
+void output_meta__exit(struct output_meta *rm)
 {
 	free(rm->groups);
 	free((void *)rm->meta.tracing_data);
@@ -210,8 +150,8 @@ void record_meta__exit(struct record_meta *rm)
 	rm->meta.tracing_data = NULL;
 }
 
-int finish(struct writer *w, struct record_meta *rm, const struct drain_stats *st,
-	   struct dso_track *track)
+int output_meta__finish(struct output_meta *rm, struct writer *w, const struct drain_stats *st,
+			struct dso_track *track)
 {
 	struct writer_meta *meta = &rm->meta;
 
@@ -226,14 +166,13 @@ int finish(struct writer *w, struct record_meta *rm, const struct drain_stats *s
 	}
 	if (track) {
 		/* The hit set is complete: no more records will be written. */
-		writer__set_observer(w, NULL, NULL);
 		if (!dso_track__finish(track, &meta->buildids, &meta->nr_buildids))
 			pr_verbose("build-ids of %u hit DSOs\n", meta->nr_buildids);
 	}
 	return writer__finish(w, meta);
 }
 
-enum dso_track_buildids record__buildids(const struct record_opts *opts)
+enum dso_track_buildids output_meta__buildids(const struct record_opts *opts)
 {
 	/* perf: --buildid-mmap sets no_buildid (the ids travel in MMAP2). */
 	if (opts->no_buildid || opts->buildid_mmap)
@@ -241,7 +180,7 @@ enum dso_track_buildids record__buildids(const struct record_opts *opts)
 	return opts->buildid_all ? DSO_TRACK_BUILDIDS_ALL : DSO_TRACK_BUILDIDS_HIT;
 }
 
-void record__cache_buildids(const struct writer_meta *meta)
+void output_meta__cache_buildids(const struct writer_meta *meta)
 {
 	struct buildid_cache c;
 	struct timespec t0, t1;

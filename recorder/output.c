@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The life of each output file (output.h): opened, begun (header and attrs,
+ * a stream's features, its own build-id tracker, the side-band at its front,
+ * compression, the size cut), fed by the drain through the hooks given
+ * here, ended (the overwrite rings' snapshot, the tail side-band, the lost
+ * samples, the features, its final name), and between drain passes ended
+ * for --max-size or rotated for --switch-output (output_rotate.h decides
+ * when); then the summary.
+ *
+ * Every file --switch-output starts is whole on its own: its own header and
+ * features, the side-band of the threads alive at the switch (read from
+ * /proc, as at the start, plus what the rings said of those gone since),
+ * and the build-ids of what its own samples hit (a tracker per file, fed by
+ * that file's records).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "prec/dso_track.h"
+#include "prec/evlist.h"
+#include "prec/log.h"
+#include "prec/record.h"
+#include "prec/writer.h"
+#include "drain.h"
+#include "output.h"
+#include "output_rotate.h"
+#include "synth/sideband.h"
+#include "synth/synthesize.h"
+#include "unwind/unwind.h"
+
+/* The file's metadata from what the output was given; o->rm is o's to free
+ * from here on. 0 or -ENOMEM. */
+static int output__meta(struct output *o)
+{
+	o->have_meta = true;
+	return output_meta__init(&o->rm, o->src.si, o->wev, o->src.evlist, o->src.clk, o->src.opts,
+				 o->src.argc, o->src.argv);
+}
+
+/* --max-size and --switch-output=SIZE (the smaller): the ring bytes the
+ * current file may still take, counted down by output__cut. */
+static void output__set_cap(struct output *o)
+{
+	const struct record_opts *opts = o->src.opts;
+	uint64_t limit = opts->max_size, front;
+
+	if (opts->switch_size && !opts->pipe_output && (!limit || opts->switch_size < limit))
+		limit = opts->switch_size;
+	if (!limit)
+		return;
+	/* The ring data may fill what the file's front left of the limit. */
+	front = writer__file_size(o->w);
+	o->room = limit > front ? limit - front : 1;
+	o->capped = false;
+}
+
+/* Every drain's pass, the live one's and the snapshot's, counts for the
+ * current file (SAMPLE_TIME, the summary's samples) and the whole run. */
+static void output__count_pass(void *arg, const struct drain_stats *pass)
+{
+	struct output *o = arg;
+
+	drain_stats__add(&o->file, pass);
+	drain_stats__add(&o->total, pass);
+}
+
+/* The drain's hooks: each reads the output's current state, so a rotation
+ * needs no change in the drain. */
+
+/* --max-size / --switch-output=SIZE: whole records up to the room left. */
+static enum drain_verdict output__cut(void *arg, const struct ring *r, uint64_t pos,
+				      const struct perf_event_header *h)
+{
+	struct output *o = arg;
+
+	if (h->size > o->room) {
+		o->capped = true;
+		return DRAIN_CUT;
+	}
+	o->room -= h->size;
+	return DRAIN_KEEP;
+}
+
+/* The current file's build-id tracker sees every ring record it gets. */
+static enum drain_verdict output__track(void *arg, const struct ring *r, uint64_t pos,
+					const struct perf_event_header *h)
+{
+	struct output *o = arg;
+
+	if (o->track)
+		dso_track__ring_record(o->track, r, pos, h);
+	return DRAIN_KEEP;
+}
+
+/* A pass that wrote: the tracker looks again for the samples it kept. */
+static void output__track_pass(void *arg, const struct drain_stats *pass)
+{
+	struct output *o = arg;
+
+	if (o->track && pass->bytes)
+		dso_track__end_pass(o->track);
+}
+
+/* --switch-output: the kernel's side-band kept for the next file's front. */
+static enum drain_verdict output__log(void *arg, const struct ring *r, uint64_t pos,
+				      const struct perf_event_header *h)
+{
+	struct output *o = arg;
+
+	if (sideband_log__wants(h->type))
+		sideband_log__add_ring(&o->sblog, r, pos, h->size);
+	return DRAIN_KEEP;
+}
+
+/* --unwind=record: the unwinder copies the windows with the samples unwound. */
+static int output__unwind(void *arg, struct ring *rings, const bool *pending, int nr,
+			  struct iovec *iov)
+{
+	return unwinder__rewrite(arg, rings, pending, nr, iov);
+}
+
+static int output__add_unwind_hook(struct output *o, struct drain *d)
+{
+	struct drain_hook unwind = { .rewrite = output__unwind, .arg = o->unw };
+
+	return o->unw ? drain__add_hook(d, &unwind) : 0;
+}
+
+/*
+ * Overwrite events kept only their newest records, in backward rings: pause
+ * them and write what they hold, counted like the rest. Only the unwinder
+ * and the counts see them: the build-id tracker never did, and this change
+ * keeps the files as they were.
+ */
+static int output__snapshot(struct output *o)
+{
+	struct evlist *evlist = o->src.evlist;
+	struct drain_hook count = { .on_pass = output__count_pass, .arg = o };
+	struct drain bw;
+	int64_t n;
+
+	evlist__pause_backward(evlist);
+	n = drain__init(&bw, evlist->bw_rings, evlist->nr_bw_rings, o->w,
+			o->drain ? o->drain->time_off : -1);
+	/* The file's attrs say the samples are unwound. */
+	if (!n)
+		n = output__add_unwind_hook(o, &bw);
+	if (!n)
+		n = drain__add_hook(&bw, &count);
+	if (!n)
+		n = drain__pass(&bw);
+	drain__exit(&bw);
+	return n < 0 ? (int)n : 0;
+}
+
+int output__open(struct output *o, const struct output_src *src, const char *path)
+{
+	bool pipe = src->opts->pipe_output;
+	int ret;
+
+	memset(o, 0, sizeof(*o));
+	o->src = *src;
+	o->path = path;
+	ret = pipe ? writer__open_pipe(&o->w, STDOUT_FILENO) : writer__open(&o->w, path);
+	if (ret && pipe) {
+		pr_err("cannot write the stream to standard output: %s (run prec with its output open, e.g. piped into 'perf report -i -')",
+		       strerror(-ret));
+		return ret;
+	} else if (ret) {
+		pr_err("cannot create the output file '%s': %s (%s)", path, strerror(-ret),
+		       output__hint(path, ret));
+		return ret;
+	}
+	return output_meta__list_events(src->evlist, &o->wev, &o->idbuf);
+}
+
+static int output__begin_file(struct output *o, enum synth_when when)
+{
+	const struct evlist *evlist = o->src.evlist;
+	const struct record_opts *opts = o->src.opts;
+	struct dso_track_layout tl;
+	int ret;
+
+	ret = writer__begin(o->w, o->wev, (uint32_t)evlist->nr);
+	if (ret)
+		return ret;
+	if (opts->pipe_output) {
+		/* A stream cannot be patched: its features go first, from what is
+		 * known now, as perf sends them. */
+		ret = output__meta(o);
+		if (!ret)
+			ret = writer__send_features(o->w, &o->rm.meta);
+		if (ret)
+			return ret;
+	}
+	/* The build-id hit set sees every record of this file: synthesized
+	 * ones as the tap of their way out, the kernel's through the drain's
+	 * hook. */
+	dso_track__layout(evlist->evsel[0].attr.sample_type, evlist->evsel[0].attr.sample_id_all,
+			  &tl);
+	o->sout = (struct synth_out){ .writer = o->w };
+	if (!dso_track__new(&o->track, &tl)) {
+		dso_track__set_buildids(o->track, output_meta__buildids(opts));
+		o->sout.tap = dso_track__stream;
+		o->sout.tap_arg = o->track;
+	}
+	unwinder__set_track(o->unw, o->track);
+	if (o->drain)
+		o->drain->w = o->w;
+	ret = synth__sideband(&o->sout, evlist, o->src.si, opts, o->src.pid, when);
+	/* What the rings said of the processes still alive, for those /proc
+	 * no longer shows (gone while their samples waited). */
+	if (!ret && when == SYNTH_NEW_FILE)
+		ret = sideband_log__replay(&o->sblog, &o->sout);
+	/* -z: the ring data from here on; synthesized records stay raw, as perf. */
+	if (!ret && opts->comp_level)
+		ret = writer__set_compression(o->w, opts->comp_level);
+	if (!ret)
+		output__set_cap(o);
+	return ret;
+}
+
+int output__begin(struct output *o, struct unwinder *unw)
+{
+	o->unw = unw;
+	return output__begin_file(o, SYNTH_START);
+}
+
+static int output__end_file(struct output *o, bool at_exit)
+{
+	const struct record_opts *opts = o->src.opts;
+	struct evlist *evlist = o->src.evlist;
+	uint64_t in = 0, out = 0;
+	int ret = 0;
+
+	/* The overwrite rings hold the newest records: they go in now. */
+	if (evlist->nr_bw_rings) {
+		ret = output__snapshot(o);
+		/* Written: a snapshot lets the kernel go on at once (samples
+		 * that come while a ring is paused are lost). */
+		if (!at_exit)
+			evlist__resume_backward(evlist);
+	}
+	if (!ret && opts->tail_synthesize)
+		ret = synth__sideband(&o->sout, evlist, o->src.si, opts, o->src.pid, SYNTH_TAIL);
+	if (!ret && at_exit)
+		ret = synth__lost_samples(&o->sout, evlist, o->src.pid, &o->total.lost_samples);
+	if (ret)
+		return ret;
+	o->file_bytes = writer__data_size(o->w);
+	if (opts->comp_level)
+		writer__compression_stats(o->w, &in, &out);
+	o->comp_in = in;
+	o->comp_out = out;
+	if (!o->have_meta) {
+		ret = output__meta(o);
+		if (ret)
+			return ret;
+	}
+	ret = output_meta__finish(&o->rm, o->w, &o->file, o->track);
+	o->w = NULL;
+	o->sout = (struct synth_out){ 0 };
+	if (o->drain)
+		o->drain->w = NULL;
+	if (ret)
+		return ret;
+	if (!opts->no_buildid_cache)
+		output_meta__cache_buildids(&o->rm.meta);
+	unwinder__set_track(o->unw, NULL);
+	dso_track__delete(o->track);
+	o->track = NULL;
+	output_meta__exit(&o->rm);
+	o->have_meta = false;
+	output_rotate__name(&o->rot, opts, o->path, at_exit, o->final_name, sizeof(o->final_name));
+	return 0;
+}
+
+static int output__add_hooks(struct output *o, struct drain *d)
+{
+	const struct record_opts *opts = o->src.opts;
+	struct drain_hook cut = { .on_record = output__cut, .arg = o };
+	struct drain_hook track = { .on_record = output__track,
+				    .on_pass = output__track_pass,
+				    .arg = o };
+	struct drain_hook log = { .on_record = output__log, .arg = o };
+	struct drain_hook count = { .on_pass = output__count_pass, .arg = o };
+	int ret = 0;
+
+	o->drain = d;
+	d->w = o->w;
+	/* The cut first: the records it leaves in the rings reach no hook. */
+	if (opts->max_size || (opts->switch_size && !opts->pipe_output))
+		ret = drain__add_hook(d, &cut);
+	if (!ret)
+		ret = drain__add_hook(d, &track);
+	if (!ret && opts->switch_output)
+		ret = drain__add_hook(d, &log);
+	if (!ret)
+		ret = output__add_unwind_hook(o, d);
+	if (!ret)
+		ret = drain__add_hook(d, &count);
+	return ret;
+}
+
+/* SIGUSR2, a size or a period: this file ends and the next begins. */
+static int output__switch(struct output *o)
+{
+	int ret;
+
+	pr_info("[ prec record: dump data: Woken up %llu times ]\n",
+		(unsigned long long)(o->total.wakeups - o->wakeups_at_switch));
+	o->wakeups_at_switch = o->total.wakeups;
+	ret = output__end_file(o, false);
+	if (ret)
+		return ret;
+	/* SAMPLE_TIME and the summary's samples are per file. */
+	memset(&o->file, 0, sizeof(o->file));
+	ret = writer__open(&o->w, o->path);
+	if (ret) {
+		pr_err("cannot create the output file '%s': %s (%s)", o->path, strerror(-ret),
+		       output__hint(o->path, ret));
+		return -ECANCELED; /* said */
+	}
+	return output__begin_file(o, SYNTH_NEW_FILE);
+}
+
+/* The drain's after_pass, between passes: --max-size ends the recording
+ * (DRAIN_END), --switch-output ends this file and begins the next. A
+ * drain_next or -errno (-ECANCELED: said). */
+static int output__after_pass(void *arg)
+{
+	struct output *o = arg;
+	const struct record_opts *opts = o->src.opts;
+	bool requested = o->src.take_switch && o->src.take_switch();
+	uint64_t size;
+
+	if (!requested && !opts->max_size && !opts->switch_size && !opts->switch_time_ms)
+		return DRAIN_GO_ON;
+	size = writer__file_size(o->w);
+	switch (output_rotate__check(&o->rot, opts, size, o->capped, requested)) {
+	case OUTPUT_FULL:
+		pr_info("[ prec record: perf size limit reached (%llu KB), stopping session ]\n",
+			(unsigned long long)(size >> 10));
+		o->size_limit = true;
+		return DRAIN_END;
+	case OUTPUT_ROTATE:
+		return output__switch(o);
+	default:
+		return DRAIN_GO_ON;
+	}
+}
+
+int output__attach(struct output *o, struct drain *d)
+{
+	d->after_pass = output__after_pass;
+	d->after_arg = o;
+	if (o->src.opts->switch_time_ms)
+		d->timeout_ms = 100; /* the period is checked between passes */
+	return output__add_hooks(o, d);
+}
+
+int output__finish(struct output *o)
+{
+	return output__end_file(o, true);
+}
+
+void output__summary(struct output *o)
+{
+	struct drain_stats st = o->total;
+	uint64_t bytes = o->file_bytes, comp_in = o->comp_in, comp_out = o->comp_out;
+	const char *path = o->final_name;
+
+	if (o->unw)
+		unwinder__summary(o->unw, &st);
+	st.samples = o->file.samples; /* the last file's, as perf */
+	pr_info("[ prec record: Woken up %llu times to write data ]\n",
+		(unsigned long long)st.wakeups);
+	if (st.lost_samples)
+		pr_warn("%llu samples lost: the kernel dropped them (try a lower -F)",
+			(unsigned long long)st.lost_samples);
+	if (st.lost)
+		pr_warn("%llu events lost in %llu chunks: the ring buffer filled up (try a larger -m or a lower -F)",
+			(unsigned long long)st.lost, (unsigned long long)st.lost_records);
+	if (st.unwound)
+		pr_info("[ prec record: Unwound %llu user stacks at record time, %llu incomplete (kept the frames found) ]\n",
+			(unsigned long long)st.unwound, (unsigned long long)st.unwind_partial);
+	if (comp_out)
+		/* perf's wording; "original" is what the data would have taken. */
+		pr_info("[ prec record: Captured and wrote %.3f MB %s (%llu samples), compressed (original %.3f MB, ratio is %.3f) ]\n",
+			(double)bytes / 1048576.0, path, (unsigned long long)st.samples,
+			(double)(bytes - comp_out + comp_in) / 1048576.0,
+			(double)comp_in / (double)comp_out);
+	else
+		pr_info("[ prec record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
+			(double)bytes / 1048576.0, path, (unsigned long long)st.samples);
+}
+
+void output__abort(struct output *o)
+{
+	writer__abort(o->w);
+	o->w = NULL;
+	if (o->drain)
+		o->drain->w = NULL;
+}
+
+void output__exit(struct output *o)
+{
+	output_rotate__exit(&o->rot);
+	writer__abort(o->w);
+	o->w = NULL;
+	dso_track__delete(o->track);
+	o->track = NULL;
+	sideband_log__exit(&o->sblog);
+	if (o->have_meta)
+		output_meta__exit(&o->rm);
+	o->have_meta = false;
+	free(o->wev);
+	free(o->idbuf);
+	o->wev = NULL;
+	o->idbuf = NULL;
+}

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The one way synthesized records leave the synth/ files (synthesize.h's
+ * synth_out): into the writer, then past the tap. The tap lives here, on
+ * the recorder's side, so that the writer never calls back into it.
+ */
+#include "prec/writer.h"
+#include "synth/synthesize.h"
+
+int synth_out__write(struct synth_out *out, const void *buf, size_t len)
+{
+	int ret = writer__write(out->writer, buf, len);
+
+	if (!ret && out->tap && len)
+		out->tap(out->tap_arg, buf, len);
+	return ret;
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The fd and data buffer every part of the writer writes through (sink.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sink.h"
+
+#ifndef IOV_MAX
+#define IOV_MAX 1024
+#endif
+
+int sink__init(struct sink *s, int fd)
+{
+	memset(s, 0, sizeof(*s));
+	s->fd = fd;
+	s->buf = malloc(SINK_BUF_SIZE);
+	return s->buf ? 0 : -ENOMEM;
+}
+
+void sink__exit(struct sink *s)
+{
+	free(s->buf);
+	s->buf = NULL;
+	s->buf_len = 0;
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0) /* no progress and no errno: do not spin */
+			return -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int sink__write_raw(struct sink *s, const void *buf, size_t len)
+{
+	int err;
+
+	if (s->err)
+		return s->err;
+	err = write_all(s->fd, buf, len);
+	if (err)
+		s->err = err;
+	return err;
+}
+
+int sink__pwrite(struct sink *s, const void *buf, size_t len, uint64_t off)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = pwrite(s->fd, p, len, (off_t)off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+int sink__write_data(struct sink *s, const void *buf, size_t len)
+{
+	int err = sink__write_raw(s, buf, len);
+
+	if (!err)
+		s->data_flushed += len;
+	return err;
+}
+
+int sink__flush(struct sink *s)
+{
+	int err;
+
+	if (!s->buf_len)
+		return s->err;
+	err = sink__write_data(s, s->buf, s->buf_len);
+	if (!err)
+		s->buf_len = 0;
+	return err;
+}
+
+int sink__append(struct sink *s, const void *buf, size_t len)
+{
+	int err;
+
+	if (s->err)
+		return s->err;
+	if (len > SINK_BUF_SIZE - s->buf_len) {
+		err = sink__flush(s);
+		if (err)
+			return err;
+	}
+	/* Too big to be worth a copy: it is one write either way. */
+	if (len >= SINK_BUF_SIZE)
+		return sink__write_data(s, buf, len);
+	if (len) {
+		memcpy(s->buf + s->buf_len, buf, len);
+		s->buf_len += len;
+	}
+	return 0;
+}
+
+int sink__writev(struct sink *s, const struct iovec *iov, int cnt)
+{
+	int i = 0, err;
+
+	/* Records must land in order: what is buffered goes first. */
+	err = sink__flush(s);
+	if (err)
+		return err;
+	while (i < cnt) {
+		int n = cnt - i < IOV_MAX ? cnt - i : IOV_MAX;
+		ssize_t done = writev(s->fd, iov + i, n);
+		size_t left;
+
+		if (done < 0) {
+			if (errno == EINTR)
+				continue;
+			s->err = -errno;
+			return s->err;
+		}
+		s->data_flushed += (uint64_t)done;
+		left = (size_t)done;
+		/* Skip the spans written whole (and empty ones). */
+		while (i < cnt && left >= iov[i].iov_len) {
+			left -= iov[i].iov_len;
+			i++;
+		}
+		if (i == cnt)
+			break;
+		if (left) {
+			/* A short write stopped inside iov[i]: finish that span
+			 * with plain writes, then go on with writev. The caller's
+			 * array is const, so it is never adjusted in place. */
+			err = sink__write_data(s, (const char *)iov[i].iov_base + left,
+					       iov[i].iov_len - left);
+			if (err)
+				return err;
+			i++;
+		} else if (done == 0) {
+			s->err = -EIO; /* no progress and no errno: do not spin */
+			return s->err;
+		}
+	}
+	return 0;
+}
+
+uint64_t sink__data_size(const struct sink *s)
+{
+	return s->data_flushed + s->buf_len;
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PREC_WRITER_SINK_H
+#define PREC_WRITER_SINK_H
+/*
+ * The writer's lowest layer: one fd, its first write error, and the buffer
+ * the data section's small appends are batched in. writer.c, pipe.c,
+ * file_header.c and features.c all write through it and it calls none of
+ * them, so the writer's files form a tree with writer.c on top.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+/* Synthesis writes many small records; batch them into writes this large. */
+#define SINK_BUF_SIZE (256 * 1024)
+
+struct sink {
+	int fd;
+	/* First data write error: after it the data section is torn, so every
+	 * later append fails with it instead of producing a corrupt file. */
+	int err;
+	uint64_t data_flushed; /* data bytes already in the file */
+	uint8_t *buf; /* SINK_BUF_SIZE bytes of data not yet written */
+	size_t buf_len;
+};
+
+/* A sink on fd (not owned: sink__exit leaves it open). 0 or -ENOMEM. */
+int sink__init(struct sink *s, int fd);
+
+/* Frees the buffer; what is buffered is dropped. */
+void sink__exit(struct sink *s);
+
+/* len bytes at the file position, unbuffered and not counted as data (the
+ * header, the feature sections), retrying EINTR and short writes. The buffer
+ * must be flushed first. 0 or -errno, which s->err keeps. */
+int sink__write_raw(struct sink *s, const void *buf, size_t len);
+
+/* len bytes at offset off, the file position unmoved (the header patch).
+ * 0 or -errno. */
+int sink__pwrite(struct sink *s, const void *buf, size_t len, uint64_t off);
+
+/* len data bytes written now (a record too big or too late to buffer).
+ * 0 or -errno. */
+int sink__write_data(struct sink *s, const void *buf, size_t len);
+
+/* Appends len data bytes, buffered. 0 or -errno (s->err once one failed). */
+int sink__append(struct sink *s, const void *buf, size_t len);
+
+/* Writes out the buffered data. 0 or -errno. */
+int sink__flush(struct sink *s);
+
+/* cnt spans of data straight from the caller's memory, after what is
+ * buffered, with as few syscalls as possible. 0 or -errno. */
+int sink__writev(struct sink *s, const struct iovec *iov, int cnt);
+
+/* Data bytes so far, buffered ones included. */
+uint64_t sink__data_size(const struct sink *s);
+
+#endif
