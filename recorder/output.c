@@ -23,7 +23,7 @@
 #include "prec/dso_track.h"
 #include "prec/evlist.h"
 #include "prec/log.h"
-#include "prec/record.h"
+#include "prec/options.h"
 #include "prec/writer.h"
 #include "drain.h"
 #include "output.h"

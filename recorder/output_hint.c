@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "output.h"
+#include "output_hint.h"
 
 /* "X.old", where writer__open keeps the previous recording, when it is in the
  * way (a directory or another non-file); NULL otherwise. */

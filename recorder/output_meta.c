@@ -16,7 +16,7 @@
 #include "prec/dso_track.h"
 #include "prec/evlist.h"
 #include "prec/log.h"
-#include "prec/record.h"
+#include "prec/options.h"
 #include "prec/tracing_data.h"
 #include "prec/version.h"
 #include "prec/writer.h"

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "prec/log.h"
-#include "prec/record.h"
+#include "prec/options.h"
 #include "output_rotate.h"
 
 static uint64_t now_ms(void)

@@ -24,6 +24,7 @@
 #include "prec/evlist.h"
 #include "prec/log.h"
 #include "prec/parse_events.h"
+#include "prec/options.h"
 #include "prec/record.h"
 #include "prec/sysinfo.h"
 #include "prec/thread_map.h"

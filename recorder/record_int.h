@@ -2,16 +2,14 @@
 #define PREC_RECORDER_RECORD_INT_H
 /*
  * The orchestrator's helpers: record_prepare.c derives what the validated
- * options become on this machine, before any side effect. Where the records go is the
- * output object's (output.h).
+ * options become on this machine, before any side effect. Where the records
+ * go is the output object's (output.h).
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <limits.h>
 #include <sys/types.h>
-
-#include "output.h"
 
 struct event_specs;
 struct record_opts;

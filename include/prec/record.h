@@ -1,7 +1,8 @@
 #ifndef PREC_RECORD_H
 #define PREC_RECORD_H
 /* The one entry point that records what the (validated) options ask for. */
-#include "prec/options.h"
+
+struct record_opts;
 
 /* Exit statuses of prec itself (a workload's own status is passed through). */
 enum {

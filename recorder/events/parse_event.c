@@ -296,6 +296,98 @@ static int parse_breakpoint(struct pe_state *st, size_t *q, size_t off, bool in_
 	return 0;
 }
 
+/* The error for an event with no name: at a '}', a delimiter or a '{'. */
+static int empty_event_error(struct pe_state *st, const char *s, size_t off, bool in_group)
+{
+	if (s[0] == '}' && !in_group)
+		return pe_error(st, off, "a '}' closes a group opened with '{'", "unbalanced '}'");
+	if (is_delim(s[0], in_group))
+		return pe_error(st, off, "give an event name, e.g. cpu-clock", "empty event");
+	if (s[0] == '{')
+		return pe_error(st, off, "a group holds events, not groups",
+				"nested groups are not supported");
+	return pe_error(st, off, LIST_HINT, "missing event name before '%c'", s[0]);
+}
+
+/* rNNN (s is "r" and up to 16 hex digits, wlen long). 0 or -errno (said). */
+static int parse_raw(struct pe_state *st, const char *s, size_t wlen, size_t off,
+		     const char *what)
+{
+	uint64_t raw = 0;
+
+	for (size_t i = 1; i < wlen; i++) {
+		if (raw >> 60)
+			return pe_error(st, off, "rNNN is at most 16 hex digits",
+					"raw event %s too large", what);
+		raw = raw << 4 | (uint64_t)(isdigit((unsigned char)s[i]) ?
+						    s[i] - '0' :
+						    tolower((unsigned char)s[i]) - 'a' + 10);
+	}
+	return pe_event__new(st, PERF_TYPE_RAW, raw) ? 0 : -ENOMEM;
+}
+
+/* sys:name at s (word is sys, wlen long), either may be a glob; *q moves
+ * past name. what gets the tracepoint's description. 0 or -errno. */
+static int parse_sys_name(struct pe_state *st, const char *s, size_t wlen, const char *word,
+			  size_t off, size_t *q, char *what, size_t what_len)
+{
+	size_t elen = strcspn(s + wlen + 1, ",/:{}");
+	char *ename = strndup(s + wlen + 1, elen);
+	int ret;
+
+	if (!ename)
+		return -ENOMEM;
+	snprintf(what, what_len, "tracepoint '%s:%s'", word, ename);
+	ret = add_tracepoints(st, word, ename, off);
+	free(ename);
+	if (ret == -EINVAL && !tracepoint__is_glob(word) && !pe_state__pmus(st) &&
+	    st->pmus_err == -ENOMEM)
+		ret = -ENOMEM;
+	if (ret == -EINVAL && !tracepoint__is_glob(word) && pe_state__pmus(st)) {
+		/* alias:junk is a bad modifier of the alias, as perf's parser has it */
+		for (int i = 0; i < st->pmus.nr; i++)
+			if (pmu__alias(&st->pmus.v[i], word)) {
+				ret = pe_mods__check(st, s + wlen + 1, elen, *q + 1, off);
+				break;
+			}
+	}
+	*q += 1 + elen;
+	return ret;
+}
+
+/* After an event and its terms: its modifiers (":u", or "/u" directly after
+ * a '/'), then the delimiter that must follow. *q moves past them. 0 or
+ * -errno (said). */
+static int parse_event_tail(struct pe_state *st, size_t *q, int first, size_t off,
+			    bool in_group, enum mods_style style)
+{
+	int ret = 0;
+
+	if (style == MODS_COLON && st->str[*q] == ':') {
+		(*q)++;
+		ret = parse_mods(st, q, first, off, in_group, false);
+	} else if ((style == MODS_DIRECT || st->str[*q - 1] == '/') &&
+		   !is_delim(st->str[*q], in_group)) {
+		/* perf's optional sep_dc: r1a8/period=1/u as well as r1a8/period=1/:u */
+		if (st->str[*q] == ':')
+			ret = pe_error(
+				st, *q,
+				"modifiers follow the closing '/' directly, e.g. pmu/event/u",
+				"unexpected ':' after '%.*s'", SPAN(off, *q), st->str + off);
+		else
+			ret = parse_mods(st, q, first, off, in_group, false);
+	}
+	if (ret || is_delim(st->str[*q], in_group))
+		return ret;
+	if (st->str[*q] == '}')
+		return pe_error(st, *q, "a '}' closes a group opened with '{'",
+				"unbalanced '}' after '%.*s'", SPAN(off, *q), st->str + off);
+	return pe_error(st, *q,
+			in_group ? "events are separated by ',', a group ends with '}'" :
+				   "events are separated by ','",
+			"unexpected '%c' after '%.*s'", st->str[*q], SPAN(off, *q), st->str + off);
+}
+
 /*
  * One event (or the several a glob or a multi-PMU alias makes) at *p,
  * with its modifiers; leaves *p at the delimiter after it.
@@ -318,17 +410,7 @@ int parse_event(struct pe_state *st, size_t *p, bool in_group)
 		return -ENOMEM;
 	snprintf(what, sizeof(what), "'%.*s'", (int)(wlen > 100 ? 100 : wlen), s);
 	if (!wlen) {
-		if (s[0] == '}' && !in_group)
-			ret = pe_error(st, off, "a '}' closes a group opened with '{'",
-				       "unbalanced '}'");
-		else if (is_delim(s[0], in_group))
-			ret = pe_error(st, off, "give an event name, e.g. cpu-clock",
-				       "empty event");
-		else if (s[0] == '{')
-			ret = pe_error(st, off, "a group holds events, not groups",
-				       "nested groups are not supported");
-		else
-			ret = pe_error(st, off, LIST_HINT, "missing event name before '%c'", s[0]);
+		ret = empty_event_error(st, s, off, in_group);
 		goto out;
 	}
 	if (!strcmp(word, "mem") && s[wlen] == ':') {
@@ -364,20 +446,7 @@ int parse_event(struct pe_state *st, size_t *p, bool in_group)
 	} else if (wlen > 1 && s[0] == 'r' && strspn(s + 1, "0123456789abcdefABCDEF") == wlen - 1 &&
 		   strcmp(word, "read")) {
 		/* rNNN; "read" lexes as a cache operation in perf, never as raw 0xead */
-		uint64_t raw = 0;
-
-		for (size_t i = 1; i < wlen; i++) {
-			if (raw >> 60) {
-				ret = pe_error(st, off, "rNNN is at most 16 hex digits",
-					       "raw event %s too large", what);
-				goto out;
-			}
-			raw = raw << 4 |
-			      (uint64_t)(isdigit((unsigned char)s[i]) ?
-						 s[i] - '0' :
-						 tolower((unsigned char)s[i]) - 'a' + 10);
-		}
-		ret = pe_event__new(st, PERF_TYPE_RAW, raw) ? 0 : -ENOMEM;
+		ret = parse_raw(st, s, wlen, off, what);
 	} else if ((ret = hw_cache__parse(st, s, wlen, off, &v1)) != 0) {
 		if (ret < 0)
 			goto out;
@@ -387,28 +456,7 @@ int parse_event(struct pe_state *st, size_t *p, bool in_group)
 	} else if (s[wlen] == ':' && strcspn(s + wlen + 1, ",/:{}") &&
 		   !pe_mods__all_letters(s + wlen + 1, strcspn(s + wlen + 1, ",/:{}"))) {
 		/* sys:name, either may be a glob */
-		size_t elen = strcspn(s + wlen + 1, ",/:{}");
-		char *ename = strndup(s + wlen + 1, elen);
-
-		if (!ename) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		snprintf(what, sizeof(what), "tracepoint '%s:%s'", word, ename);
-		ret = add_tracepoints(st, word, ename, off);
-		free(ename);
-		if (ret == -EINVAL && !tracepoint__is_glob(word) && !pe_state__pmus(st) &&
-		    st->pmus_err == -ENOMEM)
-			ret = -ENOMEM;
-		if (ret == -EINVAL && !tracepoint__is_glob(word) && pe_state__pmus(st)) {
-			/* alias:junk is a bad modifier of the alias, as perf's parser has it */
-			for (int i = 0; i < st->pmus.nr; i++)
-				if (pmu__alias(&st->pmus.v[i], word)) {
-					ret = pe_mods__check(st, s + wlen + 1, elen, q + 1, off);
-					break;
-				}
-		}
-		q += 1 + elen;
+		ret = parse_sys_name(st, s, wlen, word, off, &q, what, sizeof(what));
 		tracepoint = true;
 	} else if (s[wlen] == '/') {
 		style = MODS_DIRECT;
@@ -439,37 +487,10 @@ after_terms:
 	for (int i = first; !ret && has_terms && i < st->nr_ev; i++)
 		ret = pe_terms__apply_common(st, &st->ev[i], &terms, what, tracepoint, false);
 mods:
+	if (!ret)
+		ret = parse_event_tail(st, &q, first, off, in_group, style);
 	if (ret)
 		goto out;
-	if (style == MODS_COLON && st->str[q] == ':') {
-		q++;
-		ret = parse_mods(st, &q, first, off, in_group, false);
-	} else if ((style == MODS_DIRECT || st->str[q - 1] == '/') &&
-		   !is_delim(st->str[q], in_group)) {
-		/* perf's optional sep_dc: r1a8/period=1/u as well as r1a8/period=1/:u */
-		if (st->str[q] == ':')
-			ret = pe_error(
-				st, q,
-				"modifiers follow the closing '/' directly, e.g. pmu/event/u",
-				"unexpected ':' after '%.*s'", SPAN(off, q), st->str + off);
-		else
-			ret = parse_mods(st, &q, first, off, in_group, false);
-	}
-	if (ret)
-		goto out;
-	if (!is_delim(st->str[q], in_group)) {
-		if (st->str[q] == '}')
-			ret = pe_error(st, q, "a '}' closes a group opened with '{'",
-				       "unbalanced '}' after '%.*s'", SPAN(off, q), st->str + off);
-		else
-			ret = pe_error(
-				st, q,
-				in_group ? "events are separated by ',', a group ends with '}'" :
-					   "events are separated by ','",
-				"unexpected '%c' after '%.*s'", st->str[q], SPAN(off, q),
-				st->str + off);
-		goto out;
-	}
 	for (int i = first; i < st->nr_ev; i++)
 		if (!st->ev[i].spec.name && !(st->ev[i].spec.name = strndup(s, name_len)))
 			ret = -ENOMEM;

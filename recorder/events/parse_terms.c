@@ -123,6 +123,32 @@ static int terms__push(struct pe_terms *t, struct pe_term *term)
 	return 0;
 }
 
+/* A term's number at s[*i]: decimal, or hex after "0x"; *i moves past it.
+ * Returns true when it does not fit 64 bits (*n is then meaningless). */
+static bool term_number(const char *s, size_t len, size_t *i, uint64_t *n)
+{
+	int base = 10;
+	bool overflow = false;
+
+	*n = 0;
+	if (s[*i] == '0' && *i + 2 < len && s[*i + 1] == 'x' && isxdigit((unsigned char)s[*i + 2])) {
+		base = 16;
+		*i += 2;
+	}
+	for (; *i < len && (base == 16 ? isxdigit((unsigned char)s[*i]) :
+					 isdigit((unsigned char)s[*i]));
+	     (*i)++) {
+		unsigned d = isdigit((unsigned char)s[*i]) ?
+				     (unsigned)(s[*i] - '0') :
+				     (unsigned)(tolower((unsigned char)s[*i]) - 'a' + 10);
+
+		if (*n > (UINT64_MAX - d) / (uint64_t)base)
+			overflow = true;
+		*n = *n * (uint64_t)base + d;
+	}
+	return overflow;
+}
+
 /* Error offsets: inside the user's text, or the alias term's own for sysfs text. */
 #define TERM_OFF(i) (alias ? off : off + (i))
 
@@ -180,29 +206,9 @@ int pe_terms__parse(struct pe_state *st, const char *s, size_t len, size_t off, 
 				want_str = true;
 				i = q + 1;
 			} else if (i < len && isdigit((unsigned char)s[i])) {
-				int base = 10;
-				uint64_t n = 0;
-				bool overflow = false;
+				uint64_t n;
 
-				if (s[i] == '0' && i + 2 < len && s[i + 1] == 'x' &&
-				    isxdigit((unsigned char)s[i + 2])) {
-					base = 16;
-					i += 2;
-				}
-				for (; i < len && (base == 16 ? isxdigit((unsigned char)s[i]) :
-								isdigit((unsigned char)s[i]));
-				     i++) {
-					unsigned d =
-						isdigit((unsigned char)s[i]) ?
-							(unsigned)(s[i] - '0') :
-							(unsigned)(tolower((unsigned char)s[i]) -
-								   'a' + 10);
-
-					if (n > (UINT64_MAX - d) / (uint64_t)base)
-						overflow = true;
-					n = n * (uint64_t)base + d;
-				}
-				if (overflow) {
+				if (term_number(s, len, &i, &n)) {
 					free(term.key);
 					ret = pe_error(
 						st, TERM_OFF(v), "values are 64-bit numbers",

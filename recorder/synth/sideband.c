@@ -15,7 +15,7 @@
 #include "prec/event.h"
 #include "prec/evlist.h"
 #include "prec/log.h"
-#include "prec/record.h"
+#include "prec/options.h"
 #include "prec/sysinfo.h"
 #include "prec/thread_map.h"
 #include "prec/writer.h"

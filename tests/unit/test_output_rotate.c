@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "prec/options.h"
 #include "prec/record.h"
 #include "recorder/output_rotate.h"
 
