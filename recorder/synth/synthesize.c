@@ -74,18 +74,26 @@ int modules__parse_line(const char *line, char *name, size_t name_len, uint64_t 
 	return 0;
 }
 
-static int write_mmap(struct synth_out *w, const char *filename, uint64_t start, uint64_t len,
-		      uint64_t pgoff, size_t id_hdr_size)
+/*
+ * A kernel or module map: MMAP, or its MMAP2 form (--buildid-mmap: prot and
+ * flags 0 as perf's, the build-id when there is one; bid NULL: device and
+ * inode 0). The two share their first fields, up to pgoff.
+ */
+static int write_kernel_map(struct synth_out *w, bool mmap2, const char *filename, uint64_t start,
+			    uint64_t len, uint64_t pgoff, const struct build_id *bid,
+			    size_t id_hdr_size)
 {
-	char buf[sizeof(struct prec_mmap_event) + 4096 + 64];
+	char buf[sizeof(struct prec_mmap2_event) + 4096 + 64];
 	struct prec_mmap_event *ev = (void *)buf;
+	struct prec_mmap2_event *ev2 = (void *)buf;
+	size_t head = mmap2 ? sizeof(*ev2) : sizeof(*ev);
 	size_t name_len = strlen(filename) + 1;
-	size_t size = sizeof(*ev) + ALIGN8(name_len) + id_hdr_size;
+	size_t size = head + ALIGN8(name_len) + id_hdr_size;
 
-	if (size > sizeof(buf))
+	if (size > head + 4096 + 64)
 		return -ENAMETOOLONG;
 	memset(buf, 0, size);
-	ev->header.type = PERF_RECORD_MMAP;
+	ev->header.type = mmap2 ? PERF_RECORD_MMAP2 : PERF_RECORD_MMAP;
 	ev->header.misc = PERF_RECORD_MISC_KERNEL;
 	ev->header.size = (uint16_t)size;
 	ev->pid = (uint32_t)-1; /* the host kernel */
@@ -93,33 +101,9 @@ static int write_mmap(struct synth_out *w, const char *filename, uint64_t start,
 	ev->start = start;
 	ev->len = len;
 	ev->pgoff = pgoff;
-	memcpy(ev->filename, filename, name_len);
-	return synth_out__write(w, buf, size);
-}
-
-/* write_mmap's MMAP2 form (--buildid-mmap): prot and flags 0 as perf's, the
- * build-id when there is one (bid NULL: device and inode 0). */
-static int write_mmap2(struct synth_out *w, const char *filename, uint64_t start, uint64_t len,
-		       uint64_t pgoff, const struct build_id *bid, size_t id_hdr_size)
-{
-	char buf[sizeof(struct prec_mmap2_event) + 4096 + 64];
-	struct prec_mmap2_event *ev = (void *)buf;
-	size_t name_len = strlen(filename) + 1;
-	size_t size = sizeof(*ev) + ALIGN8(name_len) + id_hdr_size;
-
-	if (size > sizeof(buf))
-		return -ENAMETOOLONG;
-	memset(buf, 0, size);
-	ev->header.type = PERF_RECORD_MMAP2;
-	ev->header.misc = PERF_RECORD_MISC_KERNEL;
-	ev->header.size = (uint16_t)size;
-	ev->pid = (uint32_t)-1;
-	ev->start = start;
-	ev->len = len;
-	ev->pgoff = pgoff;
-	memcpy(ev->filename, filename, name_len);
-	if (bid)
-		synth__mmap2_set_build_id(ev, bid);
+	memcpy(mmap2 ? ev2->filename : ev->filename, filename, name_len);
+	if (mmap2 && bid)
+		synth__mmap2_set_build_id(ev2, bid);
 	return synth_out__write(w, buf, size);
 }
 
@@ -209,10 +193,9 @@ static int kernel_map(struct synth_out *w, const struct kallsyms_scan *ks, bool 
 		return -EACCES; /* kptr_restrict shows every address as zero */
 	/* Without _etext perf's map runs to the end of the address space. */
 	len = ks->have_etext && ks->etext > ks->text ? ks->etext - ks->text : ~0ULL - ks->text;
-	if (!mmap2)
-		return write_mmap(w, "[kernel.kallsyms]_text", ks->text, len, ks->text, id_hdr_size);
-	return write_mmap2(w, "[kernel.kallsyms]_text", ks->text, len, ks->text,
-			   buildid__read_kernel(sys_dir, &bid) ? NULL : &bid, id_hdr_size);
+	return write_kernel_map(w, mmap2, "[kernel.kallsyms]_text", ks->text, len, ks->text,
+				mmap2 && !buildid__read_kernel(sys_dir, &bid) ? &bid : NULL,
+				id_hdr_size);
 }
 
 int synth__kernel_mmap_scan(struct synth_out *w, const struct kallsyms_scan *ks, size_t id_hdr_size)
@@ -253,20 +236,16 @@ static int module_maps(struct synth_out *w, const char *proc_dir, bool mmap2, co
 		return errno == ENOENT ? 0 : -errno; /* a kernel without modules */
 	while (!ret && fgets(line, sizeof(line), f)) {
 		char name[64], dso[72];
+		struct build_id bid;
 		uint64_t size, addr;
 
 		if (modules__parse_line(line, name, sizeof(name), &size, &addr) || !addr)
 			continue;
 		snprintf(dso, sizeof(dso), "[%s]", name);
-		if (mmap2) {
-			struct build_id bid;
-
-			ret = write_mmap2(w, dso, addr, size, 0,
-					  buildid__read_module(sys_dir, name, &bid) ? NULL : &bid,
-					  id_hdr_size);
-		} else {
-			ret = write_mmap(w, dso, addr, size, 0, id_hdr_size);
-		}
+		ret = write_kernel_map(w, mmap2, dso, addr, size, 0,
+				       mmap2 && !buildid__read_module(sys_dir, name, &bid) ? &bid :
+										 NULL,
+				       id_hdr_size);
 	}
 	fclose(f);
 	return ret;
