@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The one way synthesized records leave the synth/ files (synthesize.h's
- * synth_out): into the writer, then past the tap. The tap lives here, on
+ * synth_out): into the writer, then past the tap; and how each one starts. The tap lives here, on
  * the recorder's side, so that the writer never calls back into it.
  */
+#include <string.h>
+
+#include "prec/event.h"
 #include "prec/writer.h"
 #include "synth/synthesize.h"
 
@@ -14,4 +17,15 @@ int synth_out__write(struct synth_out *out, const void *buf, size_t len)
 	if (!ret && out->tap && len)
 		out->tap(out->tap_arg, buf, len);
 	return ret;
+}
+
+void *synth_record__init(void *buf, size_t size, uint32_t type, uint16_t misc)
+{
+	struct perf_event_header *h = buf;
+
+	memset(buf, 0, size);
+	h->type = type;
+	h->misc = misc;
+	h->size = (uint16_t)size;
+	return buf;
 }

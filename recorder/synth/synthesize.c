@@ -92,10 +92,8 @@ static int write_kernel_map(struct synth_out *w, bool mmap2, const char *filenam
 
 	if (size > head + 4096 + 64)
 		return -ENAMETOOLONG;
-	memset(buf, 0, size);
-	ev->header.type = mmap2 ? PERF_RECORD_MMAP2 : PERF_RECORD_MMAP;
-	ev->header.misc = PERF_RECORD_MISC_KERNEL;
-	ev->header.size = (uint16_t)size;
+	synth_record__init(buf, size, mmap2 ? PERF_RECORD_MMAP2 : PERF_RECORD_MMAP,
+			   PERF_RECORD_MISC_KERNEL);
 	ev->pid = (uint32_t)-1; /* the host kernel */
 	ev->tid = 0;
 	ev->start = start;
@@ -271,9 +269,7 @@ int synth__comm(struct synth_out *w, pid_t pid, pid_t tid, const char *comm, siz
 
 	if (size > sizeof(buf))
 		return -E2BIG;
-	memset(buf, 0, size);
-	ev->header.type = PERF_RECORD_COMM;
-	ev->header.size = (uint16_t)size;
+	synth_record__init(buf, size, PERF_RECORD_COMM, 0);
 	ev->pid = (uint32_t)pid;
 	ev->tid = (uint32_t)tid;
 	memcpy(ev->comm, comm, len - 1);
@@ -289,11 +285,8 @@ int synth__fork(struct synth_out *w, pid_t pid, pid_t ppid, pid_t tid, pid_t pti
 
 	if (id_hdr_size > SYNTH_ID_HDR_MAX)
 		return -E2BIG;
-	memset(buf, 0, size);
-	ev->header.type = PERF_RECORD_FORK;
 	/* perf marks its synthesized forks so that report keeps the comm */
-	ev->header.misc = PERF_RECORD_MISC_FORK_EXEC;
-	ev->header.size = (uint16_t)size;
+	synth_record__init(buf, size, PERF_RECORD_FORK, PERF_RECORD_MISC_FORK_EXEC);
 	ev->pid = (uint32_t)pid;
 	ev->ppid = (uint32_t)ppid;
 	ev->tid = (uint32_t)tid;
@@ -314,9 +307,7 @@ int synth__ksymbol(struct synth_out *w, uint64_t addr, uint32_t len, uint16_t ks
 
 	if (id_hdr_size > SYNTH_ID_HDR_MAX)
 		return -E2BIG;
-	memset(buf, 0, size);
-	ev->header.type = PERF_RECORD_KSYMBOL;
-	ev->header.size = (uint16_t)size;
+	synth_record__init(buf, size, PERF_RECORD_KSYMBOL, 0);
 	ev->addr = addr;
 	ev->len = len;
 	ev->ksym_type = ksym_type;
@@ -334,9 +325,7 @@ int synth__bpf_event(struct synth_out *w, uint16_t type, uint16_t flags, uint32_
 
 	if (id_hdr_size > SYNTH_ID_HDR_MAX)
 		return -E2BIG;
-	memset(buf, 0, size);
-	ev->header.type = PERF_RECORD_BPF_EVENT;
-	ev->header.size = (uint16_t)size;
+	synth_record__init(buf, size, PERF_RECORD_BPF_EVENT, 0);
 	ev->type = type;
 	ev->flags = flags;
 	ev->id = id;

@@ -48,6 +48,10 @@ struct synth_out {
 /* Appends len bytes of records (writer__write), then shows them to the
  * tap. 0 or the writer's -errno (the tap then sees nothing). */
 int synth_out__write(struct synth_out *out, const void *buf, size_t len);
+
+/* Zeroes the first size bytes of buf and fills in its record header (type,
+ * misc, size): the start of every synthesized record. Returns buf. */
+void *synth_record__init(void *buf, size_t size, uint32_t type, uint16_t misc);
 struct evlist;
 struct perf_event_mmap_page;
 struct sysinfo_bpf;

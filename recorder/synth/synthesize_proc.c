@@ -138,9 +138,7 @@ static int write_namespaces(struct synth_out *w, int procfd, const char *dir, pi
 
 	if (id_hdr_size > ID_HDR_MAX)
 		return -E2BIG;
-	memset(buf, 0, size);
-	ev->header.type = PERF_RECORD_NAMESPACES;
-	ev->header.size = (uint16_t)size;
+	synth_record__init(buf, size, PERF_RECORD_NAMESPACES, 0);
 	ev->pid = (uint32_t)pid;
 	ev->tid = (uint32_t)tid;
 	ev->nr_namespaces = NR_NAMESPACES;
@@ -228,10 +226,7 @@ static int synth_maps(struct synth_ctx *c, pid_t pid, pid_t tgid)
 			nlen = 6;
 		}
 		size = sizeof(*ev) + ALIGN8(nlen + 1) + c->o->id_hdr_size;
-		memset(ev, 0, size);
-		ev->header.type = PERF_RECORD_MMAP2;
-		ev->header.misc = misc;
-		ev->header.size = (uint16_t)size;
+		synth_record__init(ev, size, PERF_RECORD_MMAP2, misc);
 		ev->pid = (uint32_t)tgid;
 		ev->tid = (uint32_t)pid;
 		ev->start = m.start;
@@ -416,9 +411,7 @@ static int write_cgroup(struct synth_out *w, uint64_t id, const char *path, size
 
 	if (len >= PATH_MAX)
 		return 0; /* perf's buffer is PATH_MAX too: no sane cgroup is longer */
-	memset(buf, 0, size);
-	ev->header.type = PERF_RECORD_CGROUP;
-	ev->header.size = (uint16_t)size;
+	synth_record__init(buf, size, PERF_RECORD_CGROUP, 0);
 	ev->id = id;
 	memcpy(ev->path, path, len);
 	return synth_out__write(w, buf, size);
