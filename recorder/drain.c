@@ -204,7 +204,7 @@ int64_t drain__pass(struct drain *d)
 	}
 	if (!bytes)
 		goto out;
-	ret = drain__flush(d, from, d->nr_rings, cnt, true);
+	ret = drain__flush(d, from, d->nr_rings, cnt, !d->no_round);
 	if (!ret)
 		d->pass.bytes = bytes;
 out:

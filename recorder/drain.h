@@ -94,6 +94,9 @@ struct drain {
 	uint64_t flush; /* --mmap-flush: a ring with fewer bytes waits (not at the end) */
 	int timeout_ms; /* the longest sleep between passes; 0: until data or a signal */
 	bool no_tail; /* after_pass said DRAIN_END: do not drain what is left */
+	/* No FINISHED_ROUND: a stream of a perf.data directory (--threads),
+	 * whose reader orders the streams' records itself, as perf writes them. */
+	bool no_round;
 	uint64_t batch_bytes; /* DRAIN_BATCH_BYTES (drain__init's); tests lower it */
 };
 

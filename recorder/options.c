@@ -39,6 +39,7 @@ enum opt_id {
 	OPT_FILTER,
 	OPT_EXCLUDE_PERF,
 	OPT_COMPRESS,
+	OPT_THREADS,
 	OPT_CALLGRAPH_FP,
 	OPT_CALLGRAPH,
 	OPT_UNWIND,
@@ -150,7 +151,8 @@ static const struct opt_def opt_table[] = {
 	{ 0, 0, "group", OPT_LATER, 0, NULL, NULL },
 	{ 0, 0, "aio", OPT_LATER, 2, NULL, NULL },
 	{ 0, 0, "affinity", OPT_LATER, 1, NULL, NULL },
-	{ 0, 0, "threads", OPT_LATER, 2, NULL, NULL },
+	{ 0, 0, "threads", OPT_THREADS, 2, "spec",
+	  "drain in parallel, one thread per stream: cpu, core, package, numa or masks CPUS/AFFINITY[:...]; writes a perf.data directory" },
 	{ 0, 0, "control", OPT_LATER, 1, NULL, NULL },
 };
 
@@ -393,6 +395,11 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		opts->comp_level = (int)v;
 		return 0;
 	}
+	case OPT_THREADS:
+		/* The spec is read against the machine's topology later. */
+		opts->threads = true;
+		opts->threads_spec = arg ? arg : "";
+		return 0;
 	case OPT_OUTPUT_MGMT:
 		return output_opts__apply((enum output_opt)o->flag_off, arg, opts, err, errlen);
 	case OPT_LATER:

@@ -109,6 +109,31 @@ static int resolve_output(struct record_opts *opts, const struct options_env *en
 	return 0;
 }
 
+/* --threads writes a directory of streams, which some outputs cannot be;
+ * perf refuses the same combinations (it only warns for --switch-output and
+ * --timestamp-filename, and drops them: here they are refused, never dropped). */
+static int check_threads(const struct record_opts *opts, char *err, size_t errlen)
+{
+	const char *msg = NULL;
+
+	if (!opts->threads)
+		return 0;
+	if (opts->pipe_output)
+		msg = "parallel trace streaming (--threads) is not available in pipe mode (give -o DIR)";
+	else if (opts->per_thread)
+		msg = "--per-thread option is mutually exclusive to parallel streaming mode (--threads)";
+	else if (opts->switch_output || opts->timestamp_filename)
+		msg = "--switch-output and --timestamp-filename are not available with --threads (drop one)";
+	else if (opts->max_size)
+		msg = "--max-size is not supported with --threads yet (drop one)";
+	else if (opts->unwind_record)
+		msg = "--unwind=record is not supported with --threads yet (drop one)";
+	if (!msg)
+		return 0;
+	snprintf(err, errlen, "%s", msg);
+	return -EINVAL;
+}
+
 int options__validate(struct record_opts *opts, const struct options_env *env, char *err,
 		      size_t errlen)
 {
@@ -145,5 +170,6 @@ int options__validate(struct record_opts *opts, const struct options_env *env, c
 	/* -c wins over the default frequency (an explicit -F stays, unused). */
 	if (!opts->period && !opts->freq && !opts->freq_max)
 		opts->freq = PREC_DEFAULT_FREQ;
-	return resolve_output(opts, env, err, errlen);
+	ret = resolve_output(opts, env, err, errlen);
+	return ret ? ret : check_threads(opts, err, errlen);
 }

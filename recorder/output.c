@@ -27,7 +27,9 @@
 #include "prec/writer.h"
 #include "drain.h"
 #include "output.h"
+#include "output_dir.h"
 #include "output_rotate.h"
+#include "prec/writer_dir.h"
 #include "synth/sideband.h"
 #include "synth/synthesize.h"
 #include "unwind/unwind.h"
@@ -165,6 +167,10 @@ int output__open(struct output *o, const struct output_src *src, const char *pat
 	memset(o, 0, sizeof(*o));
 	o->src = *src;
 	o->path = path;
+	if (src->opts->threads) {
+		ret = output_dir__open(o); /* said */
+		return ret ? ret : output_meta__list_events(src->evlist, &o->wev, &o->idbuf);
+	}
 	ret = pipe ? writer__open_pipe(&o->w, STDOUT_FILENO) : writer__open(&o->w, path);
 	if (ret && pipe) {
 		pr_err("cannot write the stream to standard output: %s (run prec with its output open, e.g. piped into 'perf report -i -')",
@@ -251,15 +257,22 @@ static int output__end_file(struct output *o, bool at_exit)
 		ret = synth__lost_samples(&o->sout, evlist, o->src.pid, &o->total.lost_samples);
 	if (ret)
 		return ret;
-	o->file_bytes = writer__data_size(o->w);
+	if (at_exit)
+		output_dir__track(o);
+	o->file_bytes = writer__data_size(o->w) + o->streams_bytes;
 	if (opts->comp_level)
 		writer__compression_stats(o->w, &in, &out);
-	o->comp_in = in;
-	o->comp_out = out;
+	o->comp_in = in + o->streams_in;
+	o->comp_out = out + o->streams_out;
 	if (!o->have_meta) {
 		ret = output__meta(o);
 		if (ret)
 			return ret;
+	}
+	if (o->dir) {
+		o->rm.meta.dir_version = WRITER_DIR_VERSION;
+		o->rm.extra_in = o->streams_in;
+		o->rm.extra_out = o->streams_out;
 	}
 	ret = output_meta__finish(&o->rm, o->w, &o->file, o->track);
 	o->w = NULL;
@@ -403,12 +416,14 @@ void output__abort(struct output *o)
 {
 	writer__abort(o->w);
 	o->w = NULL;
+	output_dir__abort(o);
 	if (o->drain)
 		o->drain->w = NULL;
 }
 
 void output__exit(struct output *o)
 {
+	output_dir__exit(o);
 	output_rotate__exit(&o->rot);
 	writer__abort(o->w);
 	o->w = NULL;

@@ -20,6 +20,7 @@
  *
  * Files, each calling only those below it: output.c (the life of each
  * file, the drain's hooks and after_pass, the snapshot, the summary), then
+ * output_dir.c (--threads: the perf.data directory and its stream files),
  * output_rotate.c (when a file ends and its name), output_meta.c (events and
  * metadata) and output_hint.c (the fixes named for errors).
  */
@@ -38,6 +39,7 @@
 #include "synth/synthesize.h"
 
 struct dso_track;
+struct writer_dir;
 struct evlist;
 struct record_opts;
 struct sysinfo;
@@ -83,6 +85,14 @@ struct output {
 			* still take (the drain cuts at a record boundary) */
 	bool capped; /* the cut was made: the file is full */
 	bool size_limit; /* --max-size was reached: the recording ended on purpose */
+	/* --threads (output_dir.c): path is a perf.data directory, w its
+	 * data file, and each drain stream writes its own data.N. */
+	struct writer_dir *dir;
+	struct writer **streams; /* [nr_streams]; NULL once finished */
+	struct drain_stats *stream_stats; /* what each stream wrote */
+	int nr_streams;
+	uint64_t streams_bytes; /* the data.N files' bytes */
+	uint64_t streams_in, streams_out; /* and their compression (-z) */
 };
 
 /*
@@ -111,6 +121,17 @@ void output__summary(struct output *o);
 
 /* A failed recording: the file being written is removed (a stream ends). */
 void output__abort(struct output *o);
+
+/* --threads, after output__begin: creates the nr stream files data.N
+ * (compressed with -z). 0 or -errno (not said). */
+int output__open_streams(struct output *o, int nr);
+
+/* Stream i's writer, for its drain (owned by o). */
+struct writer *output__stream_writer(struct output *o, int i);
+
+/* --threads, before output__finish: stream i's file is complete with what
+ * st counted (added to the file's and the run's counts). 0 or -errno. */
+int output__end_stream(struct output *o, int i, const struct drain_stats *st);
 
 /* Frees what o holds. Accepts an o never opened (zeroed). */
 void output__exit(struct output *o);

@@ -161,6 +161,8 @@ int output_meta__finish(struct output_meta *rm, struct writer *w, const struct d
 		uint64_t in, out;
 
 		writer__compression_stats(w, &in, &out);
+		in += rm->extra_in;
+		out += rm->extra_out;
 		/* perf rounds the ratio to the nearest integer. */
 		meta->comp_ratio = out ? (uint32_t)((double)in / (double)out + 0.5) : 0;
 	}

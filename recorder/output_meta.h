@@ -30,6 +30,8 @@ struct output_meta {
 	struct writer_meta meta;
 	char exe[PATH_MAX];
 	struct writer_group *groups;
+	/* --threads -z: the stream files' compression, beside the writer's */
+	uint64_t extra_in, extra_out;
 };
 
 /* The events as the file lists them, with the ids of the fds that opened:

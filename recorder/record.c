@@ -36,6 +36,8 @@
 #include "record_int.h"
 #include "signals.h"
 #include "target.h"
+#include "threads.h"
+#include "threads_stream.h"
 
 /* Everything one recording holds; released at the end of prec_record. */
 struct recording {
@@ -53,6 +55,8 @@ struct recording {
 	int nr_pfd;
 	struct unwinder *unw;
 	struct drain drain;
+	struct threads_masks masks; /* --threads: the streams' CPUs */
+	struct streams streams; /* --threads: the drain loops, one thread each */
 	struct clock_ref clk;
 	struct output out;
 	sigset_t orig; /* the signal mask before prec blocked its four */
@@ -197,11 +201,27 @@ static int recording__machine(struct recording *r)
 			return PREC_EXIT_FAILURE;
 	}
 	sysinfo__read(&r->si, sysroot);
+	if (r->opts->threads) {
+		char err[256];
+
+		if (threads_masks__for_machine(r->opts->threads_spec, &r->si, r->cpus, &r->masks, err,
+					       sizeof(err))) {
+			pr_err("%s", err);
+			return PREC_EXIT_USAGE;
+		}
+		pr_verbose("--threads: %u drain streams\n", r->masks.nr);
+	}
 	if (event_specs__for_machine(&r->specs, sysroot ? NULL : &r->si))
 		return PREC_EXIT_FAILURE;
 	if (!event_specs__scan_pmus(&r->specs))
 		sysinfo__pmus_perf_record_order(&r->si);
 	return 0;
+}
+
+/* -p/-t: the recording ends when every target thread is gone. */
+static bool recording__stop_on_hup(const struct record_opts *opts)
+{
+	return !opts->argc && !opts->system_wide && !opts->cpu_list;
 }
 
 /* Step 4: fork the command corked, find the threads, open the events, map
@@ -266,6 +286,19 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 	return ret;
 }
 
+/* --threads: one drain loop per mask, each writing its own stream file. */
+static int recording__streams_init(struct recording *r)
+{
+	int ret = streams__init(&r->streams, &r->masks, r->evlist.rings, r->evlist.nr_rings,
+				r->drain.time_off, r->drain.flush, recording__stop_on_hup(r->opts));
+
+	if (!ret)
+		ret = output__open_streams(&r->out, r->streams.nr);
+	for (int i = 0; !ret && i < r->streams.nr; i++)
+		r->streams.s[i].d.w = output__stream_writer(&r->out, i);
+	return ret;
+}
+
 /* Step 6: the drain, ready before anything can stop the recording. */
 static int recording__drain_init(struct recording *r)
 {
@@ -273,7 +306,9 @@ static int recording__drain_init(struct recording *r)
 	struct drain *drain = &r->drain;
 	int ret;
 
-	ret = drain__init(drain, r->evlist.rings, r->evlist.nr_rings, NULL,
+	/* --threads: the rings are the streams'; this drain, with none, only
+	 * carries the output's hooks for the data file. */
+	ret = drain__init(drain, r->evlist.rings, opts->threads ? 0 : r->evlist.nr_rings, NULL,
 			  evlist__sample_time_offset(&r->evlist));
 	/* --mmap-flush: at most a quarter of the ring, as perf. */
 	drain->flush = opts->mmap_flush > r->data_bytes / 4 ? r->data_bytes / 4 : opts->mmap_flush;
@@ -281,6 +316,8 @@ static int recording__drain_init(struct recording *r)
 		pr_verbose("mmap flush: %llu\n", (unsigned long long)drain->flush);
 	if (!ret)
 		ret = output__attach(&r->out, drain);
+	if (!ret && opts->threads)
+		ret = recording__streams_init(r);
 	if (!ret && opts->pipe_output) {
 		/* The stream's fd joins the poll set: POLLERR when its reader exits. */
 		struct pollfd *more = realloc(r->pfd, ((size_t)r->nr_pfd + 1) * sizeof(*r->pfd));
@@ -311,6 +348,8 @@ static int recording__stop(struct recording *r, int ret)
 		/* For whoever checks the order: no sample is later than this. */
 		pr_verbose("events disabled at %lld.%09ld (-k clock)\n",
 			   (long long)disabled_at.tv_sec, disabled_at.tv_nsec);
+	if (!ret && !r->out.size_limit && r->opts->threads)
+		ret = streams__tail(&r->streams, signals__stop_again, NULL);
 	if (!ret && !r->out.size_limit) {
 		ret = drain__tail(&r->drain, signals__stop_again, NULL);
 		if (ret >= 0) {
@@ -324,6 +363,18 @@ static int recording__stop(struct recording *r, int ret)
 	return ret;
 }
 
+/* Step 8 with --threads: the loops on their threads, this one waiting. */
+static int recording__run_streams(struct recording *r)
+{
+	int ret = streams__start(&r->streams);
+
+	if (ret)
+		pr_err("cannot start the drain threads: %s (lower the number of streams, e.g. --threads=numa)",
+		       strerror(-ret));
+	ret = streams__wait(&r->streams, should_stop, &r->wl, &r->orig) ?: ret;
+	return ret;
+}
+
 static void recording__exit(struct recording *r)
 {
 	if (r->cgroup_fd >= 0)
@@ -331,6 +382,8 @@ static void recording__exit(struct recording *r)
 	free(r->pfd);
 	cpu_map__delete(r->cpus);
 	thread_map__delete(r->threads);
+	streams__exit(&r->streams);
+	threads_masks__exit(&r->masks);
 	drain__exit(&r->drain);
 	output__exit(&r->out);
 	unwinder__delete(r->unw);
@@ -388,8 +441,9 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 
 	/* 8. Drain until the command ends, every target thread is gone, or
 	 * prec is told to stop. */
-	ret = drain__run(&r->drain, r->pfd, r->nr_pfd, !opts->argc && !opts->system_wide &&
-			 !opts->cpu_list, should_stop, &r->wl, &r->orig);
+	ret = opts->threads ? recording__run_streams(r) :
+			      drain__run(&r->drain, r->pfd, r->nr_pfd, recording__stop_on_hup(opts),
+					 should_stop, &r->wl, &r->orig);
 out_stopped:
 	/* 9. Stop: the events, their tail, the command. */
 	ret = recording__stop(r, ret);
@@ -401,8 +455,11 @@ out_stopped:
 		goto out_abort;
 	}
 
-	/* 10. Finish: feature sections, final header, summary. */
-	ret = output__finish(&r->out);
+	/* 10. Finish: the stream files, feature sections, final header, summary. */
+	for (int i = 0; i < r->streams.nr && !ret; i++)
+		ret = output__end_stream(&r->out, i, &r->streams.s[i].d.stats);
+	if (!ret)
+		ret = output__finish(&r->out);
 	if (ret) {
 		write_error("finish", opts->output, ret);
 		goto out_abort;

@@ -316,6 +316,8 @@ uint64_t writer__file_size(const struct writer *w)
 {
 	if (!w->begun)
 		return 0;
+	if (w->raw)
+		return writer__data_size(w);
 	return w->header.data.offset + writer__data_size(w);
 }
 
@@ -357,6 +359,8 @@ int writer__finish(struct writer *w, const struct writer_meta *meta)
 		w->sink.fd = -1;
 		goto out;
 	}
+	if (w->raw)
+		goto close; /* a directory's stream file: records only */
 	/* The feature sections follow the data. */
 	err = features__write(&w->sink, writer__meta(w, meta, &with_events),
 			      w->header.data.offset + sink__data_size(&w->sink), feat_bits);
@@ -365,6 +369,7 @@ int writer__finish(struct writer *w, const struct writer_meta *meta)
 	err = file_header__finish(&w->header, &w->sink, feat_bits);
 	if (err)
 		goto out;
+close:
 	/* close() is where NFS and full disks report late write errors. */
 	if (close(w->sink.fd))
 		err = -errno;

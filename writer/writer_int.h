@@ -21,6 +21,7 @@ struct writer {
 	char *path;
 	bool begun;
 	bool pipe; /* a stream (writer__open_pipe): nothing is patched or removed */
+	bool raw; /* a stream file of a directory (dir.c): records only, no header */
 	/* What abort may undo. Only a regular file is ever removed or cut, and
 	 * only the one this writer opened (dev, ino): created is set when the
 	 * open made it, so abort unlinks it; a regular file that was there

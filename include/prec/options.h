@@ -36,6 +36,8 @@ struct record_opts {
 	const char *tid_list; /* -t */
 	const char *uid_str; /* -u: a user name or uid */
 	bool per_thread; /* --per-thread: one ring per thread, events on any CPU */
+	bool threads; /* --threads: parallel drain streams, a perf.data directory */
+	const char *threads_spec; /* its SPEC ("" for none: one per CPU), recorder/threads.h */
 	bool no_inherit; /* -i */
 	const char *cgroup; /* -G (with -a/-C) */
 	long delay_ms; /* -D: enable after this many ms; -1 start disabled */

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PREC_WRITER_DIR_H
+#define PREC_WRITER_DIR_H
+/*
+ * A perf.data directory, as perf record --threads writes it: PATH/data is
+ * an ordinary perf.data file (header, attrs, the synthesized side-band,
+ * features with DIR_FORMAT) opened with writer__open, and PATH/data.N holds
+ * stream N's records with no header at all, in perf's order, read by
+ * perf as one more data section each.
+ */
+#include <stdint.h>
+
+struct writer;
+struct writer_dir;
+
+/* The DIR_FORMAT version perf 6.1 writes and reads. */
+#define WRITER_DIR_VERSION 1
+
+/*
+ * Makes the directory path (mode 0700). What is at path already (a
+ * recording, file or directory) is first moved to path.old, replacing an
+ * older recording there, as perf does; anything else at path.old (a
+ * directory with files perf did not write) is left and -EEXIST returned.
+ * 0 and *out (owned until writer_dir__delete or __abort), or -errno with
+ * nothing created or moved.
+ */
+int writer_dir__create(struct writer_dir **out, const char *path);
+
+/* PATH/data, for writer__open (owned by d). */
+const char *writer_dir__header_path(const struct writer_dir *d);
+
+/*
+ * Creates PATH/data.idx as a stream file: a writer whose writes go to it as
+ * records only (writer__writev_ring, writer__set_compression work as for a
+ * file; writer__finish flushes and closes it, writer__abort removes it).
+ * 0 and *out, or -errno.
+ */
+int writer_dir__open_stream(struct writer_dir *d, int idx, struct writer **out);
+
+/* A failed recording: the directory's files (data, data.N) and the
+ * directory go, then d is freed. Accepts NULL. */
+void writer_dir__abort(struct writer_dir *d);
+
+/* Frees d; the directory stays. Accepts NULL. */
+void writer_dir__delete(struct writer_dir *d);
+
+#endif

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The --threads drain streams, one thread each (threads_stream.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "prec/log.h"
+#include "prec/mmap.h"
+#include "threads_stream.h"
+
+/* Which stream drains the ring of cpu: the first whose maps hold it, else
+ * the first stream (a user mask that leaves a CPU out loses nothing). */
+static int streams__owner(const struct threads_masks *m, int cpu)
+{
+	for (uint32_t i = 0; cpu >= 0 && i < m->nr; i++)
+		if (cpulist__has(&m->m[i].maps, (uint32_t)cpu))
+			return (int)i;
+	return 0;
+}
+
+/* Stream i's rings (copied: each loop walks a plain array of its own) and
+ * its poll set, the wake eventfd last. 0 or -ENOMEM. */
+static int stream__init(struct stream *st, struct streams *ss, const struct threads_masks *m,
+			int i, struct ring *rings, int nr_rings)
+{
+	int n = 0;
+
+	for (int r = 0; r < nr_rings; r++)
+		n += streams__owner(m, rings[r].cpu) == i;
+	st->set = ss;
+	st->affinity = &m->m[i].affinity;
+	st->rings = calloc((size_t)n + 1, sizeof(*st->rings));
+	st->pfd = calloc((size_t)n + 1, sizeof(*st->pfd));
+	if (!st->rings || !st->pfd)
+		return -ENOMEM;
+	for (int r = 0; r < nr_rings; r++) {
+		if (streams__owner(m, rings[r].cpu) != i)
+			continue;
+		st->rings[st->nr_pfd] = rings[r];
+		st->pfd[st->nr_pfd++] = (struct pollfd){ .fd = rings[r].fd, .events = POLLIN };
+	}
+	st->pfd[st->nr_pfd++] = (struct pollfd){ .fd = ss->wake_fd, .events = POLLIN };
+	return 0;
+}
+
+int streams__init(struct streams *ss, const struct threads_masks *m, struct ring *rings,
+		  int nr_rings, int time_off, uint64_t flush, bool stop_on_hup)
+{
+	memset(ss, 0, sizeof(*ss));
+	ss->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (ss->wake_fd < 0)
+		return -errno;
+	ss->stop_on_hup = stop_on_hup;
+	ss->s = calloc(m->nr, sizeof(*ss->s));
+	if (!ss->s)
+		return -ENOMEM;
+	ss->nr = (int)m->nr;
+	for (int i = 0; i < ss->nr; i++) {
+		struct stream *st = &ss->s[i];
+		int ret = stream__init(st, ss, m, i, rings, nr_rings);
+
+		if (!ret)
+			ret = drain__init(&st->d, st->rings, st->nr_pfd - 1, NULL, time_off);
+		if (ret)
+			return ret;
+		st->d.flush = flush;
+		st->d.no_round = true;
+		/* The wake eventfd sits where drain__run keeps a watched
+		 * output: left out of the live count, so -p/-t streams still
+		 * end when their tasks are gone; it never reports POLLERR. */
+		st->d.out_pfd = st->nr_pfd - 1;
+	}
+	return 0;
+}
+
+static bool streams__stopped(void *arg)
+{
+	struct streams *ss = arg;
+
+	return atomic_load_explicit(&ss->stop, memory_order_relaxed);
+}
+
+/* One stream's thread: bound near its CPUs, then its drain loop. */
+static void *stream__main(void *arg)
+{
+	struct stream *st = arg;
+	struct streams *ss = st->set;
+	sigset_t all;
+	cpu_set_t *set;
+	int max = cpulist__max(st->affinity);
+	size_t size = CPU_ALLOC_SIZE(max + 1);
+
+	set = max >= 0 ? CPU_ALLOC(max + 1) : NULL;
+	if (set) {
+		CPU_ZERO_S(size, set);
+		for (int c = cpulist__next(st->affinity, 0); c >= 0;
+		     c = cpulist__next(st->affinity, (uint32_t)c + 1))
+			CPU_SET_S(c, size, set);
+		/* A cpuset that forbids the mask leaves the thread where it
+		 * is: slower, never wrong. */
+		if (sched_setaffinity(0, size, set))
+			pr_debug("drain stream: cannot bind to its CPUs: %s\n", strerror(errno));
+		CPU_FREE(set);
+	}
+	sigfillset(&all);
+	st->ret = drain__run(&st->d, st->pfd, st->nr_pfd, ss->stop_on_hup, streams__stopped, ss,
+			     &all);
+	if (st->ret)
+		atomic_store(&ss->failed, true);
+	atomic_fetch_sub(&ss->running, 1);
+	return NULL;
+}
+
+int streams__start(struct streams *ss)
+{
+	sigset_t all, old;
+	int ret = 0;
+
+	/* Every signal stays with the main thread, which sleeps in ppoll. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	for (int i = 0; i < ss->nr && !ret; i++) {
+		atomic_fetch_add(&ss->running, 1);
+		ret = -pthread_create(&ss->s[i].tid, NULL, stream__main, &ss->s[i]);
+		if (ret)
+			atomic_fetch_sub(&ss->running, 1);
+		else
+			ss->s[i].started = true;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+/* Tells every loop to stop (the flag, then the eventfd they poll), joins. */
+static int streams__join(struct streams *ss)
+{
+	uint64_t one = 1;
+	int ret = 0;
+
+	atomic_store(&ss->stop, true);
+	if (write(ss->wake_fd, &one, sizeof(one)) < 0)
+		pr_debug("drain streams: waking them: %s\n", strerror(errno));
+	for (int i = 0; i < ss->nr; i++) {
+		if (!ss->s[i].started)
+			continue;
+		pthread_join(ss->s[i].tid, NULL);
+		ss->s[i].started = false;
+		if (!ret && ss->s[i].ret)
+			ret = ss->s[i].ret;
+	}
+	return ret;
+}
+
+int streams__wait(struct streams *ss, bool (*stop)(void *arg), void *arg,
+		  const sigset_t *sigmask)
+{
+	/* The main thread only watches: signals wake it at once, a loop's end
+	 * (all its tasks gone, a write error) within a tick. */
+	struct timespec tick = { 0, 100 * 1000000L };
+
+	while (atomic_load(&ss->running) > 0 && !stop(arg) && !atomic_load(&ss->failed))
+		ppoll(NULL, 0, &tick, sigmask);
+	return streams__join(ss);
+}
+
+int streams__tail(struct streams *ss, bool (*give_up)(void *arg), void *arg)
+{
+	for (int i = 0; i < ss->nr; i++) {
+		int ret = drain__tail(&ss->s[i].d, give_up, arg);
+
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+void streams__exit(struct streams *ss)
+{
+	if (ss->nr)
+		streams__join(ss);
+	for (int i = 0; i < ss->nr; i++) {
+		drain__exit(&ss->s[i].d);
+		free(ss->s[i].rings);
+		free(ss->s[i].pfd);
+	}
+	free(ss->s);
+	if (ss->wake_fd > 0)
+		close(ss->wake_fd);
+	memset(ss, 0, sizeof(*ss));
+	ss->wake_fd = -1;
+}

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The perf.data directory of --threads (prec/writer_dir.h): the directory
+ * itself, perf's backup of an older recording to PATH.old, and the stream
+ * files data.N, which are writers with no header (writer_int.h's raw).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "prec/writer_dir.h"
+#include "sink.h"
+#include "writer_int.h"
+
+struct writer_dir {
+	char *path;
+	char *header; /* path/data */
+	int max_stream; /* highest data.N created + 1, for abort */
+};
+
+/* Whether name is one of the files a perf.data directory holds. */
+static int dir__ours(const char *name)
+{
+	return !strcmp(name, "data") || !strncmp(name, "data.", 5);
+}
+
+/*
+ * Removes the recording at path: a file, or a directory of perf's files
+ * (only those; anything else in it stays and -EEXIST comes back). 0 when
+ * nothing is there any more.
+ */
+static int dir__remove_recording(const char *path)
+{
+	char name[PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	DIR *dir;
+
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path) ? -errno : 0;
+	dir = opendir(path);
+	if (!dir)
+		return -errno;
+	while ((de = readdir(dir))) {
+		if (!dir__ours(de->d_name))
+			continue;
+		snprintf(name, sizeof(name), "%s/%s", path, de->d_name);
+		unlink(name);
+	}
+	closedir(dir);
+	return rmdir(path) ? (errno == ENOTEMPTY ? -EEXIST : -errno) : 0;
+}
+
+/* perf's check_backup for a directory output: an earlier recording (a
+ * non-empty file or a directory) at path goes to path.old. */
+static int dir__backup(const char *path)
+{
+	char old[PATH_MAX];
+	struct stat st;
+	int ret;
+
+	if (stat(path, &st) || (S_ISREG(st.st_mode) && !st.st_size))
+		return 0; /* nothing there, or an empty file mkdir reports */
+	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return -EEXIST;
+	if (snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old))
+		return -ENAMETOOLONG;
+	ret = dir__remove_recording(old);
+	if (!ret && rename(path, old))
+		ret = -errno;
+	return ret;
+}
+
+int writer_dir__create(struct writer_dir **out, const char *path)
+{
+	struct writer_dir *d;
+	int ret;
+
+	*out = NULL;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	d->path = strdup(path);
+	if (!d->path || asprintf(&d->header, "%s/data", path) < 0) {
+		d->header = NULL;
+		writer_dir__delete(d);
+		return -ENOMEM;
+	}
+	ret = dir__backup(path);
+	if (!ret && mkdir(path, S_IRWXU))
+		ret = -errno;
+	if (ret) {
+		writer_dir__delete(d);
+		return ret;
+	}
+	*out = d;
+	return 0;
+}
+
+const char *writer_dir__header_path(const struct writer_dir *d)
+{
+	return d->header;
+}
+
+int writer_dir__open_stream(struct writer_dir *d, int idx, struct writer **out)
+{
+	struct writer *w = calloc(1, sizeof(*w));
+	struct stat st;
+	int ret = -ENOMEM;
+
+	*out = NULL;
+	if (!w)
+		return -ENOMEM;
+	w->sink.fd = -1;
+	if (asprintf(&w->path, "%s/data.%d", d->path, idx) < 0)
+		w->path = NULL;
+	if (!w->path || sink__init(&w->sink, -1))
+		goto fail;
+	w->sink.fd = open(w->path, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0600);
+	if (w->sink.fd < 0 || fstat(w->sink.fd, &st)) {
+		ret = -errno;
+		goto fail;
+	}
+	if (idx >= d->max_stream)
+		d->max_stream = idx + 1;
+	w->raw = true;
+	w->begun = true;
+	w->regular = w->created = true;
+	w->dev = st.st_dev;
+	w->ino = st.st_ino;
+	*out = w;
+	return 0;
+fail:
+	writer__abort(w); /* nothing was created when there is no fd */
+	return ret;
+}
+
+void writer_dir__abort(struct writer_dir *d)
+{
+	if (!d)
+		return;
+	dir__remove_recording(d->path);
+	writer_dir__delete(d);
+}
+
+void writer_dir__delete(struct writer_dir *d)
+{
+	if (!d)
+		return;
+	free(d->path);
+	free(d->header);
+	free(d);
+}
