@@ -63,7 +63,7 @@ static int masks__add(struct threads_masks *out, const struct threads_topo *topo
 	char list[128];
 	int ret;
 
-	snprintf(list, sizeof(list), "%.*s", (int)mlen, maps);
+	snprintf(list, sizeof(list), "%.*s/%.*s", (int)mlen, maps, (int)alen, aff);
 	ret = cpulist__parse_limit(maps, mlen, topo->nr_cpus, &m);
 	if (!ret)
 		ret = cpulist__parse_limit(aff, alen, topo->nr_cpus, &a);
