@@ -131,6 +131,30 @@ static void test_drain_pass(void **state)
 	assert_int_equal(access(f->path, F_OK), -1);
 }
 
+/* A stream of a perf.data directory (--threads): the records alone, no
+ * FINISHED_ROUND (the reader orders the streams itself, as perf writes them). */
+static void test_drain_no_round(void **state)
+{
+	struct fixture *f = *state;
+	struct stream s;
+	struct drain d;
+	uint64_t data_off;
+	uint8_t got[168];
+	struct writer *w = open_writer(f, &data_off);
+
+	std_stream(&s);
+	publish(f, TAIL, &s);
+	assert_int_equal(drain__init(&d, &f->ring, 1, w, TIME_OFF), 0);
+	d.no_round = true;
+	assert_int_equal(drain__pass(&d), 168);
+	assert_int_equal(writer__data_size(w), 168);
+	read_file(f->path, data_off, got, sizeof(got));
+	assert_memory_equal(got, s.b, 168);
+	assert_int_equal(f->ctl->data_tail, TAIL + 168);
+	drain__exit(&d);
+	writer__abort(w);
+}
+
 /* Without TIME in the samples, counting still works and no time is made up. */
 static void test_drain_no_time(void **state)
 {
@@ -627,6 +651,7 @@ int main(void)
 		cmocka_unit_test(test_drain_exit_twice),
 		cmocka_unit_test_setup_teardown(test_drain_hooks, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_drain_after_pass, fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_drain_no_round, fixture_setup, fixture_teardown),
 	};
 	/* clang-format on */
 
