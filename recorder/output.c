@@ -25,11 +25,10 @@
 #include "prec/log.h"
 #include "prec/options.h"
 #include "prec/writer.h"
+#include "prec/writer_dir.h"
 #include "drain.h"
 #include "output.h"
-#include "output_dir.h"
 #include "output_rotate.h"
-#include "prec/writer_dir.h"
 #include "synth/sideband.h"
 #include "synth/synthesize.h"
 #include "unwind/unwind.h"
@@ -168,7 +167,7 @@ int output__open(struct output *o, const struct output_src *src, const char *pat
 	o->src = *src;
 	o->path = path;
 	if (src->opts->threads) {
-		ret = output_dir__open(o); /* said */
+		ret = output_dir__open(&o->dir, path, &o->w); /* said */
 		return ret ? ret : output_meta__list_events(src->evlist, &o->wev, &o->idbuf);
 	}
 	ret = pipe ? writer__open_pipe(&o->w, STDOUT_FILENO) : writer__open(&o->w, path);
@@ -258,21 +257,21 @@ static int output__end_file(struct output *o, bool at_exit)
 	if (ret)
 		return ret;
 	if (at_exit)
-		output_dir__track(o);
-	o->file_bytes = writer__data_size(o->w) + o->streams_bytes;
+		output_dir__track(&o->dir, o->track, opts->comp_level);
+	o->file_bytes = writer__data_size(o->w) + o->dir.bytes;
 	if (opts->comp_level)
 		writer__compression_stats(o->w, &in, &out);
-	o->comp_in = in + o->streams_in;
-	o->comp_out = out + o->streams_out;
+	o->comp_in = in + o->dir.in;
+	o->comp_out = out + o->dir.out;
 	if (!o->have_meta) {
 		ret = output__meta(o);
 		if (ret)
 			return ret;
 	}
-	if (o->dir) {
+	if (o->dir.dir) {
 		o->rm.meta.dir_version = WRITER_DIR_VERSION;
-		o->rm.extra_in = o->streams_in;
-		o->rm.extra_out = o->streams_out;
+		o->rm.extra_in = o->dir.in;
+		o->rm.extra_out = o->dir.out;
 	}
 	ret = output_meta__finish(&o->rm, o->w, &o->file, o->track);
 	o->w = NULL;
@@ -381,6 +380,23 @@ int output__finish(struct output *o)
 	return output__end_file(o, true);
 }
 
+int output__open_streams(struct output *o, int nr)
+{
+	return output_dir__open_streams(&o->dir, nr, o->src.opts->comp_level);
+}
+
+struct writer *output__stream_writer(struct output *o, int i)
+{
+	return output_dir__stream(&o->dir, i);
+}
+
+int output__end_stream(struct output *o, int i, const struct drain_stats *st)
+{
+	drain_stats__add(&o->file, st);
+	drain_stats__add(&o->total, st);
+	return output_dir__end_stream(&o->dir, i, st, o->src.opts->comp_level);
+}
+
 void output__summary(struct output *o)
 {
 	struct drain_stats st = o->total;
@@ -416,14 +432,17 @@ void output__abort(struct output *o)
 {
 	writer__abort(o->w);
 	o->w = NULL;
-	output_dir__abort(o);
+	output_dir__abort(&o->dir);
 	if (o->drain)
 		o->drain->w = NULL;
 }
 
 void output__exit(struct output *o)
 {
-	output_dir__exit(o);
+	/* A directory whose data file never finished goes with it. */
+	if (o->w)
+		output_dir__abort(&o->dir);
+	output_dir__exit(&o->dir);
 	output_rotate__exit(&o->rot);
 	writer__abort(o->w);
 	o->w = NULL;

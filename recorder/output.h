@@ -32,6 +32,7 @@
 
 #include "prec/writer.h"
 #include "drain.h"
+#include "output_dir.h"
 #include "output_hint.h"
 #include "output_meta.h"
 #include "output_rotate.h"
@@ -39,7 +40,6 @@
 #include "synth/synthesize.h"
 
 struct dso_track;
-struct writer_dir;
 struct evlist;
 struct record_opts;
 struct sysinfo;
@@ -85,14 +85,9 @@ struct output {
 			* still take (the drain cuts at a record boundary) */
 	bool capped; /* the cut was made: the file is full */
 	bool size_limit; /* --max-size was reached: the recording ended on purpose */
-	/* --threads (output_dir.c): path is a perf.data directory, w its
-	 * data file, and each drain stream writes its own data.N. */
-	struct writer_dir *dir;
-	struct writer **streams; /* [nr_streams]; NULL once finished */
-	struct drain_stats *stream_stats; /* what each stream wrote */
-	int nr_streams;
-	uint64_t streams_bytes; /* the data.N files' bytes */
-	uint64_t streams_in, streams_out; /* and their compression (-z) */
+	/* --threads: path is a perf.data directory, w its data file, and
+	 * each drain stream writes its own data.N. */
+	struct output_dir dir;
 };
 
 /*

