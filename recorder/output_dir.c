@@ -77,10 +77,11 @@ int output_dir__end_stream(struct output_dir *od, int i, const struct drain_stat
 		od->in += in;
 		od->out += out;
 	}
-	pr_verbose("stream %d (data.%d): %llu samples, %llu wakeups, %llu events lost in %llu chunks, %llu bytes\n",
-		   i, i, (unsigned long long)st->samples, (unsigned long long)st->wakeups,
-		   (unsigned long long)st->lost, (unsigned long long)st->lost_records,
-		   (unsigned long long)writer__data_size(w));
+	pr_verbose(
+		"stream %d (data.%d): %llu samples, %llu wakeups, %llu events lost in %llu chunks, %llu bytes\n",
+		i, i, (unsigned long long)st->samples, (unsigned long long)st->wakeups,
+		(unsigned long long)st->lost, (unsigned long long)st->lost_records,
+		(unsigned long long)writer__data_size(w));
 	od->streams[i] = NULL;
 	return writer__finish(w, NULL);
 }
@@ -125,7 +126,8 @@ void output_dir__track(struct output_dir *od, struct dso_track *t, bool compress
 	if (!t || !od->nr)
 		return;
 	if (compressed) {
-		pr_verbose("--threads with -z: the build-ids of DSOs hit only in compressed streams are not collected\n");
+		pr_verbose(
+			"--threads with -z: the build-ids of DSOs hit only in compressed streams are not collected\n");
 		return;
 	}
 	for (int pass = 0; pass < 2; pass++) {

@@ -69,11 +69,15 @@ static int masks__add(struct threads_masks *out, const struct threads_topo *topo
 		ret = cpulist__parse_limit(aff, alen, topo->nr_cpus, &a);
 	if (ret) {
 		cpulist__exit(&m);
-		return masks__fail(out, ret == -ERANGE ? -ENODEV : ret == -ENOMEM ? -ENOMEM : -EINVAL,
-				   err, errlen,
-				   ret == -ERANGE ? "a mask names a CPU this machine does not have" :
-						    "invalid thread maps or affinity specs",
-				   NULL, "give CPUMASK/AFFINITYMASK pairs as cpu lists, e.g. 0-1/0:2-3/2");
+		return masks__fail(
+			out,
+			ret == -ERANGE ? -ENODEV :
+			ret == -ENOMEM ? -ENOMEM :
+					 -EINVAL,
+			err, errlen,
+			ret == -ERANGE ? "a mask names a CPU this machine does not have" :
+					 "invalid thread maps or affinity specs",
+			NULL, "give CPUMASK/AFFINITYMASK pairs as cpu lists, e.g. 0-1/0:2-3/2");
 	}
 	ret = cpulist__and(&m, cpus, &mi);
 	if (!ret)
@@ -81,7 +85,8 @@ static int masks__add(struct threads_masks *out, const struct threads_topo *topo
 	cpulist__exit(&m);
 	cpulist__exit(&a);
 	if (ret)
-		return masks__fail(out, ret, err, errlen, "out of memory", NULL, "free some memory");
+		return masks__fail(out, ret, err, errlen, "out of memory", NULL,
+				   "free some memory");
 	if (!cpulist__count(&mi) || !cpulist__count(&ai)) {
 		cpulist__exit(&mi);
 		cpulist__exit(&ai);
@@ -104,7 +109,8 @@ static int masks__add(struct threads_masks *out, const struct threads_topo *topo
 	if (!more) {
 		cpulist__exit(&mi);
 		cpulist__exit(&ai);
-		return masks__fail(out, -ENOMEM, err, errlen, "out of memory", NULL, "free some memory");
+		return masks__fail(out, -ENOMEM, err, errlen, "out of memory", NULL,
+				   "free some memory");
 	}
 	out->m = more;
 	out->m[out->nr++] = (struct threads_mask){ .maps = mi, .affinity = ai };
@@ -118,7 +124,8 @@ static int masks__per_cpu(struct threads_masks *out, const struct threads_topo *
 	for (int c = cpulist__next(cpus, 0); c >= 0; c = cpulist__next(cpus, (uint32_t)c + 1)) {
 		char one[16];
 		int len = snprintf(one, sizeof(one), "%d", c);
-		int ret = masks__add(out, topo, cpus, one, (size_t)len, one, (size_t)len, err, errlen);
+		int ret = masks__add(out, topo, cpus, one, (size_t)len, one, (size_t)len, err,
+				     errlen);
 
 		if (ret)
 			return ret;
@@ -175,9 +182,10 @@ static int masks__user(struct threads_masks *out, const struct threads_topo *top
 
 		slash = memchr(p, '/', len);
 		if (!slash || slash == p || slash + 1 == p + len)
-			return masks__fail(out, -EINVAL, err, errlen,
-					   "invalid thread maps or affinity specs", spec,
-					   "give cpu, core, package, numa or CPUMASK/AFFINITYMASK[:...], e.g. 0-1/0:2-3/2");
+			return masks__fail(
+				out, -EINVAL, err, errlen, "invalid thread maps or affinity specs",
+				spec,
+				"give cpu, core, package, numa or CPUMASK/AFFINITYMASK[:...], e.g. 0-1/0:2-3/2");
 		ret = masks__add(out, topo, cpus, p, (size_t)(slash - p), slash + 1,
 				 len - (size_t)(slash - p) - 1, err, errlen);
 		if (ret)

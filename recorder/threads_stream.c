@@ -26,8 +26,8 @@ static int streams__owner(const struct threads_masks *m, int cpu)
 
 /* Stream i's rings (copied: each loop walks a plain array of its own) and
  * its poll set, the wake eventfd last. 0 or -ENOMEM. */
-static int stream__init(struct stream *st, struct streams *ss, const struct threads_masks *m,
-			int i, struct ring *rings, int nr_rings)
+static int stream__init(struct stream *st, struct streams *ss, const struct threads_masks *m, int i,
+			struct ring *rings, int nr_rings)
 {
 	int n = 0;
 
@@ -157,8 +157,7 @@ static int streams__join(struct streams *ss)
 	return ret;
 }
 
-int streams__wait(struct streams *ss, bool (*stop)(void *arg), void *arg,
-		  const sigset_t *sigmask)
+int streams__wait(struct streams *ss, bool (*stop)(void *arg), void *arg, const sigset_t *sigmask)
 {
 	/* The main thread only watches: signals wake it at once, a loop's end
 	 * (all its tasks gone, a write error) within a tick. */

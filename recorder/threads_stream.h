@@ -65,8 +65,7 @@ int streams__start(struct streams *ss);
  * stop(arg), every loop has returned, or one failed; then stops and joins
  * them all. Returns 0 or the first stream's negative errno.
  */
-int streams__wait(struct streams *ss, bool (*stop)(void *arg), void *arg,
-		  const sigset_t *sigmask);
+int streams__wait(struct streams *ss, bool (*stop)(void *arg), void *arg, const sigset_t *sigmask);
 
 /* Each stream's tail (drain__tail) after the events were disabled, on
  * this thread. 0 or the first -errno. */

@@ -22,16 +22,26 @@ static const char *const smp_cores[] = { "0,4", "1,5", "2,6", "3,7" };
 static const char *const smp_packages[] = { "0-1,4-5", "2-3,6-7" };
 static const char *const smp_nodes[] = { "0-1,4-5", "", "2-3,6-7" }; /* node 1: memory only */
 static const struct threads_topo smp = {
-	.cores = smp_cores, .nr_cores = 4, .packages = smp_packages, .nr_packages = 2,
-	.nodes = smp_nodes, .nr_nodes = 3, .nr_cpus = 8,
+	.cores = smp_cores,
+	.nr_cores = 4,
+	.packages = smp_packages,
+	.nr_packages = 2,
+	.nodes = smp_nodes,
+	.nr_nodes = 3,
+	.nr_cpus = 8,
 };
 
 /* 4 CPUs present, CPU 2 offline: sysfs lists only the online ones. */
 static const char *const off_cores[] = { "0-1", "3" };
 static const char *const off_nodes[] = { "0-1,3" };
 static const struct threads_topo offline = {
-	.cores = off_cores, .nr_cores = 2, .packages = off_nodes, .nr_packages = 1,
-	.nodes = off_nodes, .nr_nodes = 1, .nr_cpus = 4,
+	.cores = off_cores,
+	.nr_cores = 2,
+	.packages = off_nodes,
+	.nr_packages = 1,
+	.nodes = off_nodes,
+	.nr_nodes = 1,
+	.nr_cpus = 4,
 };
 
 /* cl as a plain list of CPUs, "0,4". */
