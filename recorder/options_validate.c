@@ -88,6 +88,12 @@ static int resolve_output(struct record_opts *opts, const struct options_env *en
 		return 0;
 	}
 	opts->output = "-";
+	/* perf 6.1 queues them at lseek's offset, which a pipe has not. */
+	if (opts->nr_cblocks) {
+		snprintf(err, errlen,
+			 "--aio writes at file offsets: not with a pipe (give -o FILE, or leave --aio out)");
+		return -EINVAL;
+	}
 	if (opts->switch_output || opts->timestamp_filename) {
 		snprintf(
 			err, errlen,

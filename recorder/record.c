@@ -30,6 +30,7 @@
 #include "prec/thread_map.h"
 #include "prec/workload.h"
 #include "prec/writer.h"
+#include "affinity.h"
 #include "drain.h"
 #include "output.h"
 #include "unwind/unwind.h"
@@ -53,6 +54,7 @@ struct recording {
 	int nr_pfd;
 	struct unwinder *unw;
 	struct drain drain;
+	struct affinity aff; /* --affinity: the drain's before_ring step */
 	struct clock_ref clk;
 	struct output out;
 	sigset_t orig; /* the signal mask before prec blocked its four */
@@ -280,6 +282,8 @@ static int recording__drain_init(struct recording *r)
 	if (opts->mmap_flush)
 		pr_verbose("mmap flush: %llu\n", (unsigned long long)drain->flush);
 	if (!ret)
+		ret = affinity__attach(&r->aff, drain, opts->affinity, &r->si);
+	if (!ret)
 		ret = output__attach(&r->out, drain);
 	if (!ret && opts->pipe_output) {
 		/* The stream's fd joins the poll set: POLLERR when its reader exits. */
@@ -332,6 +336,7 @@ static void recording__exit(struct recording *r)
 	cpu_map__delete(r->cpus);
 	thread_map__delete(r->threads);
 	drain__exit(&r->drain);
+	affinity__exit(&r->aff);
 	output__exit(&r->out);
 	unwinder__delete(r->unw);
 	sysinfo__exit(&r->si);
@@ -365,6 +370,9 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 
 	/* 4. Fork the command corked, find the threads, open the events, map. */
 	status = recording__open(r);
+	/* -r after the fork, as perf: the command keeps its own policy. */
+	if (!status && opts->realtime_prio && affinity__set_realtime(opts->realtime_prio))
+		status = PREC_EXIT_FAILURE;
 	if (status)
 		goto out_kill; /* nothing to kill when the fork failed */
 
