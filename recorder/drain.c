@@ -183,6 +183,8 @@ int64_t drain__pass(struct drain *d)
 		 * last passes, with flush 0, take everything). */
 		if (d->flush > 1 && r->end - r->start < d->flush)
 			continue;
+		if (d->before_ring)
+			d->before_ring(d->ring_arg, r);
 		drain__scan(d, r);
 		if (r->end == r->start)
 			continue;

@@ -91,6 +91,10 @@ struct drain {
 	/* Index in drain__run's pfd of the output stream's fd, watched for its
 	 * reader going away (POLLERR); -1 (drain__init's) when not watched. */
 	int out_pfd;
+	/* Called before a ring with data is read (--affinity moves the thread
+	 * near it, affinity.h); NULL: nothing. */
+	void (*before_ring)(void *arg, const struct ring *r);
+	void *ring_arg;
 	uint64_t flush; /* --mmap-flush: a ring with fewer bytes waits (not at the end) */
 	int timeout_ms; /* the longest sleep between passes; 0: until data or a signal */
 	bool no_tail; /* after_pass said DRAIN_END: do not drain what is left */

@@ -43,6 +43,9 @@ enum opt_id {
 	OPT_CALLGRAPH_FP,
 	OPT_CALLGRAPH,
 	OPT_UNWIND,
+	OPT_REALTIME,
+	OPT_AFFINITY,
+	OPT_AIO,
 	OPT_OUTPUT_MGMT, /* output_opts.c; flag_off holds its enum output_opt */
 	OPT_LATER, /* a perf record option a later version of prec adds */
 };
@@ -126,7 +129,8 @@ static const struct opt_def opt_table[] = {
 	{ 'N', offsetof(struct record_opts, no_buildid_cache), "no-buildid-cache", OPT_FLAG, 0,
 	  NULL, "do not update the build-id cache (~/.debug)" },
 	{ 'S', 0, "snapshot", OPT_LATER, 2, NULL, NULL },
-	{ 'r', 0, "realtime", OPT_LATER, 1, NULL, NULL },
+	{ 'r', 0, "realtime", OPT_REALTIME, 1, "prio",
+	  "drain with this SCHED_FIFO priority (1..99)" },
 	{ 0, OUTPUT_OPT_MMAP_FLUSH, "mmap-flush", OPT_OUTPUT_MGMT, 1, "size",
 	  "drain a ring only when it holds this much (B/K/M/G; default 1 byte)" },
 	{ 0, OUTPUT_OPT_SWITCH, "switch-output", OPT_OUTPUT_MGMT, 2, "signal|size|time",
@@ -149,8 +153,10 @@ static const struct opt_def opt_table[] = {
 	  "build-ids in MMAP2 records (no HEADER_BUILD_ID, no build-id cache)" },
 	{ 0, 0, "strict-freq", OPT_LATER, 0, NULL, NULL },
 	{ 0, 0, "group", OPT_LATER, 0, NULL, NULL },
-	{ 0, 0, "aio", OPT_LATER, 2, NULL, NULL },
-	{ 0, 0, "affinity", OPT_LATER, 1, NULL, NULL },
+	{ 0, 0, "aio", OPT_AIO, 2, "n",
+	  "write the data with n asynchronous writes in flight (1..4, default 1)" },
+	{ 0, 0, "affinity", OPT_AFFINITY, 1, "node|cpu",
+	  "while reading a ring, run on its NUMA node (node) or its CPU (cpu)" },
 	{ 0, 0, "threads", OPT_THREADS, 2, "spec",
 	  "drain in parallel, one thread per stream: cpu, core, package, numa or masks CPUS/AFFINITY[:...]; writes a perf.data directory" },
 	{ 0, 0, "control", OPT_LATER, 1, NULL, NULL },
@@ -291,6 +297,44 @@ static int opt__apply_sampling(struct record_opts *opts, const struct opt_def *o
 	}
 }
 
+/* How the drain runs: -r, --affinity, --aio. Each value on its own; perf
+ * takes -r 100 and fails later, and silently turns --aio=abc into 1,
+ * --aio=5 into 4 and --affinity=x into the default: here each is refused. */
+static int opt__apply_drain(struct record_opts *opts, const struct opt_def *o, const char *arg,
+			    const char *label, char *err, size_t errlen)
+{
+	uint64_t v = 1;
+
+	switch (o->id) {
+	case OPT_REALTIME:
+		/* 0 is perf's "not set". */
+		if (output_opts__size_plain(arg, &v) || v > 99)
+			return bad_value(err, errlen, label, arg,
+					 "give a SCHED_FIFO priority from 1 to 99");
+		opts->realtime_prio = (int)v;
+		return 0;
+	case OPT_AFFINITY:
+		if (!strcmp(arg, "node"))
+			opts->affinity = RECORD_AFFINITY_NODE;
+		else if (!strcmp(arg, "cpu"))
+			opts->affinity = RECORD_AFFINITY_CPU;
+		else if (!strcmp(arg, "sys"))
+			opts->affinity = RECORD_AFFINITY_SYS;
+		else
+			return bad_value(err, errlen, label, arg,
+					 "use node or cpu; sys, the default, leaves it to the scheduler");
+		return 0;
+	case OPT_AIO:
+		if (arg && (output_opts__size_plain(arg, &v) || v < 1 || v > PREC_AIO_MAX))
+			return bad_value(err, errlen, label, arg,
+					 "give the writes in flight, 1 to 4");
+		opts->nr_cblocks = (int)v;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
 static int opt__apply(struct record_opts *opts, const struct opt_def *o, const char *arg,
 		      char *err, size_t errlen)
 {
@@ -400,6 +444,10 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		opts->threads = true;
 		opts->threads_spec = arg ? arg : "";
 		return 0;
+	case OPT_REALTIME:
+	case OPT_AFFINITY:
+	case OPT_AIO:
+		return opt__apply_drain(opts, o, arg, label, err, errlen);
 	case OPT_OUTPUT_MGMT:
 		return output_opts__apply((enum output_opt)o->flag_off, arg, opts, err, errlen);
 	case OPT_LATER:

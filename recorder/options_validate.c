@@ -88,6 +88,12 @@ static int resolve_output(struct record_opts *opts, const struct options_env *en
 		return 0;
 	}
 	opts->output = "-";
+	/* perf 6.1 queues them at lseek's offset, which a pipe has not. */
+	if (opts->nr_cblocks) {
+		snprintf(err, errlen,
+			 "--aio writes at file offsets: not with a pipe (give -o FILE, or leave --aio out)");
+		return -EINVAL;
+	}
 	if (opts->switch_output || opts->timestamp_filename) {
 		snprintf(
 			err, errlen,
@@ -122,6 +128,11 @@ static int check_threads(const struct record_opts *opts, char *err, size_t errle
 		msg = "parallel trace streaming (--threads) is not available in pipe mode (give -o DIR)";
 	else if (opts->per_thread)
 		msg = "--per-thread option is mutually exclusive to parallel streaming mode (--threads)";
+	else if (opts->affinity)
+		/* Each stream's thread is bound to its own mask already. */
+		msg = "--affinity option is mutually exclusive to parallel streaming mode (--threads binds each stream's thread: give masks, e.g. --threads=0-1/0:2-3/2)";
+	else if (opts->nr_cblocks)
+		msg = "asynchronous streaming mode (--aio) is mutually exclusive to parallel streaming mode (--threads) (drop one)";
 	else if (opts->switch_output || opts->timestamp_filename)
 		msg = "--switch-output and --timestamp-filename are not available with --threads (drop one)";
 	else if (opts->max_size)

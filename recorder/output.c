@@ -224,6 +224,8 @@ static int output__begin_file(struct output *o, enum synth_when when)
 	/* -z: the ring data from here on; synthesized records stay raw, as perf. */
 	if (!ret && opts->comp_level)
 		ret = writer__set_compression(o->w, opts->comp_level);
+	if (!ret && opts->nr_cblocks) /* --aio: the data from here on */
+		ret = writer__set_aio(o->w, opts->nr_cblocks);
 	if (!ret)
 		output__set_cap(o);
 	return ret;

@@ -30,6 +30,7 @@
 #include "prec/thread_map.h"
 #include "prec/workload.h"
 #include "prec/writer.h"
+#include "affinity.h"
 #include "drain.h"
 #include "output.h"
 #include "unwind/unwind.h"
@@ -55,6 +56,7 @@ struct recording {
 	int nr_pfd;
 	struct unwinder *unw;
 	struct drain drain;
+	struct affinity aff; /* --affinity: the drain's before_ring step */
 	struct threads_masks masks; /* --threads: the streams' CPUs */
 	struct streams streams; /* --threads: the drain loops, one thread each */
 	struct clock_ref clk;
@@ -315,6 +317,8 @@ static int recording__drain_init(struct recording *r)
 	if (opts->mmap_flush)
 		pr_verbose("mmap flush: %llu\n", (unsigned long long)drain->flush);
 	if (!ret)
+		ret = affinity__attach(&r->aff, drain, opts->affinity, &r->si);
+	if (!ret)
 		ret = output__attach(&r->out, drain);
 	if (!ret && opts->threads)
 		ret = recording__streams_init(r);
@@ -385,6 +389,7 @@ static void recording__exit(struct recording *r)
 	streams__exit(&r->streams);
 	threads_masks__exit(&r->masks);
 	drain__exit(&r->drain);
+	affinity__exit(&r->aff);
 	output__exit(&r->out);
 	unwinder__delete(r->unw);
 	sysinfo__exit(&r->si);
@@ -418,6 +423,9 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 
 	/* 4. Fork the command corked, find the threads, open the events, map. */
 	status = recording__open(r);
+	/* -r after the fork, as perf: the command keeps its own policy. */
+	if (!status && opts->realtime_prio && affinity__set_realtime(opts->realtime_prio))
+		status = PREC_EXIT_FAILURE;
 	if (status)
 		goto out_kill; /* nothing to kill when the fork failed */
 

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+struct aio_queue;
+
 /* Synthesis writes many small records; batch them into writes this large. */
 #define SINK_BUF_SIZE (256 * 1024)
 
@@ -22,6 +24,9 @@ struct sink {
 	uint64_t data_flushed; /* data bytes already in the file */
 	uint8_t *buf; /* SINK_BUF_SIZE bytes of data not yet written */
 	size_t buf_len;
+	/* --aio: sink__writev's spans are copied and written asynchronously at
+	 * the file position, which moves past them at once; NULL: writev. */
+	struct aio_queue *aio;
 };
 
 /* A sink on fd (not owned: sink__exit leaves it open). 0 or -ENOMEM. */
@@ -52,6 +57,10 @@ int sink__flush(struct sink *s);
 /* cnt spans of data straight from the caller's memory, after what is
  * buffered, with as few syscalls as possible. 0 or -errno. */
 int sink__writev(struct sink *s, const struct iovec *iov, int cnt);
+
+/* Writes out the buffered data and waits for the asynchronous writes in
+ * flight (--aio): everything is in the file. 0 or -errno. */
+int sink__sync(struct sink *s);
 
 /* Data bytes so far, buffered ones included. */
 uint64_t sink__data_size(const struct sink *s);

@@ -21,6 +21,7 @@
 #include "file_header.h"
 #include "compress.h"
 #include "pipe.h"
+#include "aio.h"
 #include "sink.h"
 #include "writer_int.h"
 
@@ -266,10 +267,13 @@ int writer__writev(struct writer *w, const struct iovec *iov, int cnt)
 	return sink__writev(&w->sink, iov, cnt);
 }
 
-/* compressor__push's sink: each COMPRESSED record straight to the file. */
+/* compressor__push's sink: each COMPRESSED record straight to the file
+ * (through --aio's queue when there is one). */
 static int writer__emit(void *arg, const void *rec, size_t len)
 {
-	return sink__write_data(arg, rec, len);
+	struct iovec iov = { (void *)rec, len };
+
+	return sink__writev(arg, &iov, 1);
 }
 
 int writer__writev_ring(struct writer *w, const struct iovec *iov, int cnt, bool marker)
@@ -299,6 +303,13 @@ int writer__set_compression(struct writer *w, int level)
 		return -EINVAL;
 	w->comp = compressor__new(level);
 	return w->comp ? 0 : -EINVAL;
+}
+
+int writer__set_aio(struct writer *w, int nr)
+{
+	if (!w || w->pipe || w->sink.aio)
+		return -EINVAL;
+	return aio_queue__new(&w->sink.aio, w->sink.fd, nr, AIO_BUF_SIZE, NULL);
 }
 
 void writer__compression_stats(const struct writer *w, uint64_t *in, uint64_t *out)
@@ -346,7 +357,7 @@ int writer__finish(struct writer *w, const struct writer_meta *meta)
 		err = -EINVAL;
 		goto out;
 	}
-	err = sink__flush(&w->sink);
+	err = sink__sync(&w->sink);
 	if (err)
 		goto out;
 	if (w->pipe) {
@@ -420,6 +431,9 @@ void writer__abort(struct writer *w)
 {
 	if (!w)
 		return;
+	/* --aio: no write may land after the file is emptied or closed. */
+	if (w->sink.aio)
+		aio_queue__sync(w->sink.aio);
 	/* A stream cannot be taken back: the reader sees it end early. */
 	if (!w->pipe && w->regular)
 		writer__undo(w);

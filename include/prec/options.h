@@ -13,6 +13,16 @@
 #define PREC_DEFAULT_OUTPUT "perf.data"
 #define PREC_DEFAULT_FREQ 4000
 
+/* --affinity: where the drain thread runs while it reads a ring. */
+enum record_affinity {
+	RECORD_AFFINITY_SYS, /* the default: wherever the scheduler puts it */
+	RECORD_AFFINITY_NODE, /* on the CPUs of the ring's NUMA node */
+	RECORD_AFFINITY_CPU, /* on the ring's CPU */
+};
+
+/* --aio: at most this many asynchronous writes in flight (perf's limit). */
+#define PREC_AIO_MAX 4
+
 /* A --filter (or --exclude-perf) and the -e argument it follows. */
 struct record_filter {
 	int after_events; /* how many -e arguments came before it */
@@ -66,6 +76,9 @@ struct record_opts {
 			    * implies no HEADER_BUILD_ID and no cache, as perf */
 	bool pipe_output; /* set by options__validate: -o -, or no -o and stdout a FIFO */
 	/* Output management (perf record's options of the same names). */
+	int realtime_prio; /* -r: SCHED_FIFO priority of the drain thread(s), 1..99; 0 none */
+	int affinity; /* --affinity: enum record_affinity */
+	int nr_cblocks; /* --aio[=N]: data writes in flight at once, 1..PREC_AIO_MAX; 0 none */
 	uint64_t mmap_flush; /* --mmap-flush: bytes a ring must hold to be drained; 0: 1 */
 	bool switch_output; /* --switch-output given (any mode) */
 	bool switch_signal; /* --switch-output[=signal]: SIGUSR2 rotates */

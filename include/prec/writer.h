@@ -165,6 +165,14 @@ int writer__writev_ring(struct writer *w, const struct iovec *iov, int cnt, bool
  */
 int writer__set_compression(struct writer *w, int level);
 
+/*
+ * --aio: from now on the data section's spans (ring data, COMPRESSED
+ * records) are copied into nr blocks and written asynchronously; finish and
+ * abort wait for them. A file only. 0, -EINVAL (a pipe, a second call, nr
+ * < 1) or -ENOMEM.
+ */
+int writer__set_aio(struct writer *w, int nr);
+
 /* -z: ring bytes compressed so far, and the bytes of COMPRESSED records they made. */
 void writer__compression_stats(const struct writer *w, uint64_t *in, uint64_t *out);
 

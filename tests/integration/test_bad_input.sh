@@ -85,7 +85,11 @@ bad err 'call-graph' 'nosuch' -- --call-graph nosuch -o @OUT@ -- true
 bad err 'stack dump size' -- --call-graph dwarf,70000 -o @OUT@ -- true
 bad err 'compression' '0' -- -z 0 -o @OUT@ -- true
 bad err 'compression' '23' -- -z 23 -o @OUT@ -- true
-bad err 'not supported yet' 'aio' -- --aio -o @OUT@ -- true
+bad err 'aio' '5' -- --aio=5 -o @OUT@ -- true
+bad err 'aio' '0' -- --aio=0 -o @OUT@ -- true
+bad err 'aio' 'abc' -- --aio=abc -o @OUT@ -- true
+bad err 'affinity' 'node or cpu' -- --affinity=x -o @OUT@ -- true
+bad err 'realtime' '100' -- -r 100 -o @OUT@ -- true
 # Output management (issue 5).
 bad err 'switch-output' '7q' -- --switch-output=7q -o @OUT@ -- true
 bad err 'switch-output' '10x' -- --switch-output=10x -o @OUT@ -- true

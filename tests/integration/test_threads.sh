@@ -112,9 +112,15 @@ grep_or_fail '^# compressed : Zstd, level = 1,' "$(header z.data)" "--threads -z
 prec_record_ok --threads -v -a -o v.data -- "$WORKLOAD" 100
 grep_or_fail '^stream 0 \(data\.0\): [0-9]+ samples, .* events lost' "$PREC_ERR" "-v"
 
+# -r: every stream's thread runs SCHED_FIFO, as the main one.
+prec_record_ok --threads -r 10 -a -o rt.data -- sh -c 'sleep 0.3; ps -L -o cls=,comm= -p $PPID'
+fifo=$(grep -c '^ *FF *prec$' "$PREC_OUT")
+((fifo == ncpu + 1)) || fail "--threads -r 10: $fifo SCHED_FIFO threads of prec, expected $((ncpu + 1))"
+
 # Bad input: one line, status 1..125, no file.
 for args in "--threads=foo" "--threads=0/" "--threads=0/0:0/1" "--threads=9999/0" \
-	"--threads=0/9999" "--threads --per-thread" "--threads --switch-output"; do
+	"--threads=0/9999" "--threads --per-thread" "--threads --switch-output" \
+	"--threads --affinity=cpu" "--threads --aio"; do
 	rm -rf bad.data
 	# shellcheck disable=SC2086
 	run_prec $args -o bad.data -- true

@@ -405,8 +405,14 @@ static const struct reject_row reject_rows[] = {
 	{ { "-z", "0", "true" }, "compression-level" },
 	{ { "-z23", "true" }, "compression-level" },
 	{ { "--compression-level=abc", "true" }, "compression-level" },
-	{ { "--affinity=cpu", "true" }, "not supported yet" },
-	{ { "--aio", "true" }, "not supported yet" },
+	{ { "--affinity=x", "true" }, "invalid --affinity value 'x' (use node or cpu" },
+	{ { "--affinity", "true" }, "invalid --affinity value 'true'" },
+	{ { "--aio=0", "true" }, "invalid --aio value '0' (give the writes in flight, 1 to 4)" },
+	{ { "--aio=5", "true" }, "invalid --aio value '5'" },
+	{ { "--aio=abc", "true" }, "invalid --aio value 'abc'" },
+	{ { "-r", "100", "true" }, "invalid -r/--realtime value '100' (give a SCHED_FIFO priority from 1 to 99)" },
+	{ { "--realtime=-1", "true" }, "invalid -r/--realtime value '-1'" },
+	{ { "-r", "abc", "true" }, "invalid -r/--realtime value 'abc'" },
 	{ { "--switch-output=7q", "true" }, "invalid --switch-output value '7q'" },
 	{ { "--switch-output=10", "true" }, "invalid --switch-output value '10'" },
 	{ { "--switch-output=M", "true" }, "invalid --switch-output value 'M'" },
@@ -538,9 +544,23 @@ static void test_error_messages(void **state)
 	int argc;
 
 	(void)state;
-	argc = build_argv(argv, (const char *const[]){ "-r", "1", "true", NULL });
+	argc = build_argv(argv, (const char *const[]){ "-S", "true", NULL });
 	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "option -r/--realtime is not supported yet");
+	assert_string_equal(err, "option -S/--snapshot is not supported yet");
+
+	/* How the drain runs: -r, --affinity, --aio (default 1). */
+	argc = build_argv(argv, (const char *const[]){ "-r", "10", "--affinity=node", "--aio", "true", NULL });
+	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), 0);
+	assert_int_equal(opts.realtime_prio, 10);
+	assert_int_equal(opts.affinity, RECORD_AFFINITY_NODE);
+	assert_int_equal(opts.nr_cblocks, 1);
+	options__exit(&opts);
+	argc = build_argv(argv, (const char *const[]){ "--affinity", "cpu", "--aio=4", "-r0", "true", NULL });
+	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), 0);
+	assert_int_equal(opts.realtime_prio, 0);
+	assert_int_equal(opts.affinity, RECORD_AFFINITY_CPU);
+	assert_int_equal(opts.nr_cblocks, 4);
+	options__exit(&opts);
 
 	/* -z takes digits after it as its level; otherwise 1. */
 	argc = build_argv(argv, (const char *const[]){ "-z", "7", "true", NULL });

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# How the drain runs (issue 12): -r/--realtime, --affinity, --aio with
+# --mmap-flush, on a system-wide recording and on a forked workload, judged
+# by stock perf (report and script read every file, the sample counts agree
+# with the summary, the attrs are those perf record makes: these options
+# change how data is drained, never the events; perf record 6.1 itself is
+# compared without them, since with --affinity=cpu it aborts in malloc here),
+# and -r refused with one line as a user without CAP_SYS_NICE.
+source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
+
+# Every sample the summary counts is in the file, as perf script reads it.
+check_file()
+{
+	local data=$1 what=$2 n s
+	require_valid "$data"
+	n=$(summary_samples "$PREC_ERR")
+	s=$("$PERF" script -i "$data" -F ip 2>/dev/null | wc -l)
+	((n > 0 && n == s)) || fail "$what: summary says $n samples, perf script reads $s"
+}
+
+opts_list=("-r 10" "--affinity=cpu" "--affinity=node" "--aio" "--aio=4 --mmap-flush=16K"
+	"--aio=2 -z" "-r 5 --affinity=cpu --aio=3")
+perf_record_ok -F 2000 -o p.data -- "$WORKLOAD" 50
+b=$(evlist p.data | head -n 1)
+i=0
+for o in "${opts_list[@]}"; do
+	i=$((i + 1))
+	# shellcheck disable=SC2086
+	prec_record_ok $o -F 2000 -o "w$i.data" -- "$WORKLOAD" 200
+	check_file "w$i.data" "prec $o -- workload"
+	# shellcheck disable=SC2086
+	prec_record_ok $o -a -F 2000 -o "a$i.data" -- "$WORKLOAD" 200
+	check_file "a$i.data" "prec $o -a"
+	a=$(evlist "w$i.data" | head -n 1)
+	for key in sample_type read_format sample_freq; do
+		[[ $(evlist_field "$a" $key) == $(evlist_field "$b" $key) ]] ||
+			fail "$o: $key is '$(evlist_field "$a" $key)', perf record's '$(evlist_field "$b" $key)'"
+	done
+	log "$o: $(summary_samples "$PREC_ERR") samples system-wide, perf reads them all"
+done
+
+# -r: the drain runs SCHED_FIFO; the command, forked before, does not.
+prec_record_ok -r 7 -o rt.data -- sh -c 'chrt -p $PPID; chrt -p $$'
+grep -q "SCHED_FIFO" <(sed -n 1p "$PREC_OUT") || fail "-r 7: prec is not SCHED_FIFO: $(cat "$PREC_OUT")"
+grep -q "priority: 7" "$PREC_OUT" || fail "-r 7: wrong priority: $(cat "$PREC_OUT")"
+grep -q "SCHED_OTHER" <(sed -n 3p "$PREC_OUT") || fail "-r 7: the command inherited it: $(cat "$PREC_OUT")"
+
+# --affinity=cpu: after reading a ring the drain sits on that ring's CPU.
+prec_record_ok --affinity=cpu -a -o aff.data -- sh -c 'i=0; while ((i < 20000)); do i=$((i+1)); done; taskset -p $PPID'
+mask=$(sed -n 's/.*current affinity mask: //p' "$PREC_OUT")
+[[ $mask =~ ^(1|2|4|8|10|20|40|80)0*$ ]] || fail "--affinity=cpu: the drain's mask is $mask, not one CPU"
+
+# -r as a user who may not: one line naming the fix, status 1..125, no file.
+if ((EUID == 0)); then
+	command -v setpriv >/dev/null || fail "setpriv not found (install util-linux)"
+	chmod 755 "$TMP"
+	mkdir -m 777 u
+	_run user setpriv --reuid=65534 --regid=65534 --clear-groups "$PREC" -r 10 -o u/rt.data -- "$WORKLOAD" 20
+	((LAST_RC >= 1 && LAST_RC <= 125)) || fail "-r as nobody: exit status $LAST_RC"
+	(($(grep -c . "$LAST_ERR") == 1)) || fail "-r as nobody: want one line, got: $(cat "$LAST_ERR")"
+	grep -q '^prec: cannot drain with SCHED_FIFO priority 10 (-r): Operation not permitted (.*CAP_SYS_NICE.*)$' \
+		"$LAST_ERR" || fail "-r as nobody: $(cat "$LAST_ERR")"
+	[[ -e u/rt.data ]] && fail "-r as nobody: a file was left behind"
+fi
+
+# --aio writes at file offsets: not into a pipe.
+_run pipe bash -c 'set -o pipefail; "$0" --aio -o - -- true | cat >/dev/null' "$PREC"
+((LAST_RC >= 1 && LAST_RC <= 125)) || fail "--aio -o -: exit status $LAST_RC"
+grep -q '^prec: --aio .*pipe' "$LAST_ERR" || fail "--aio -o -: $(cat "$LAST_ERR")"
+
+pass
