@@ -410,11 +410,13 @@ void output__summary(struct output *o)
 	st.samples = o->file.samples; /* the last file's, as perf */
 	pr_info("[ prec record: Woken up %llu times to write data ]\n",
 		(unsigned long long)st.wakeups);
+	/* Both mean a ring was full when the kernel had something to write: the
+	 * fixes are more room, a drain that gets its turn, or less data. */
 	if (st.lost_samples)
-		pr_warn("%llu samples lost: the kernel dropped them (try a lower -F)",
+		pr_warn("%llu samples lost: the kernel dropped them while the ring buffer was full (try a larger -m, -r 10 to drain with SCHED_FIFO, --threads, or fewer samples: a lower -F or a higher -c)",
 			(unsigned long long)st.lost_samples);
 	if (st.lost)
-		pr_warn("%llu events lost in %llu chunks: the ring buffer filled up (try a larger -m or a lower -F)",
+		pr_warn("%llu events lost in %llu chunks: the ring buffer filled up (try a larger -m, -r 10 to drain with SCHED_FIFO, --threads, or fewer samples: a lower -F or a higher -c)",
 			(unsigned long long)st.lost, (unsigned long long)st.lost_records);
 	if (st.unwound)
 		pr_info("[ prec record: Unwound %llu user stacks at record time, %llu incomplete (kept the frames found) ]\n",
