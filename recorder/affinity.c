@@ -150,3 +150,24 @@ int affinity__set_realtime(int prio)
 			      "give a priority from 1 to 99");
 	return -err;
 }
+
+int affinity__bind(const struct cpulist *cpus)
+{
+	int max = cpulist__max(cpus), ret = 0;
+	size_t size;
+	cpu_set_t *set;
+
+	if (max < 0)
+		return 0; /* no CPU named: nothing to bind to */
+	set = CPU_ALLOC(max + 1);
+	if (!set)
+		return -ENOMEM;
+	size = CPU_ALLOC_SIZE(max + 1);
+	CPU_ZERO_S(size, set);
+	for (int c = cpulist__next(cpus, 0); c >= 0; c = cpulist__next(cpus, (uint32_t)c + 1))
+		CPU_SET_S(c, size, set);
+	if (sched_setaffinity(0, size, set))
+		ret = -errno;
+	CPU_FREE(set);
+	return ret;
+}

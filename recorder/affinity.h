@@ -64,4 +64,8 @@ int affinity__attach(struct affinity *a, struct drain *d, int mode, const struct
  */
 int affinity__set_realtime(int prio);
 
+/* Binds the calling thread to the CPUs of cpus (a --threads stream's
+ * affinity mask). 0, -ENOMEM, or sched_setaffinity's -errno. */
+int affinity__bind(const struct cpulist *cpus);
+
 #endif

@@ -12,6 +12,7 @@
 
 #include "prec/log.h"
 #include "prec/mmap.h"
+#include "affinity.h"
 #include "threads_stream.h"
 
 /* Which stream drains the ring of cpu: the first whose maps hold it, else
@@ -92,22 +93,12 @@ static void *stream__main(void *arg)
 	struct stream *st = arg;
 	struct streams *ss = st->set;
 	sigset_t all;
-	cpu_set_t *set;
-	int max = cpulist__max(st->affinity);
-	size_t size = CPU_ALLOC_SIZE(max + 1);
+	int err = affinity__bind(st->affinity);
 
-	set = max >= 0 ? CPU_ALLOC(max + 1) : NULL;
-	if (set) {
-		CPU_ZERO_S(size, set);
-		for (int c = cpulist__next(st->affinity, 0); c >= 0;
-		     c = cpulist__next(st->affinity, (uint32_t)c + 1))
-			CPU_SET_S(c, size, set);
-		/* A cpuset that forbids the mask leaves the thread where it
-		 * is: slower, never wrong. */
-		if (sched_setaffinity(0, size, set))
-			pr_debug("drain stream: cannot bind to its CPUs: %s\n", strerror(errno));
-		CPU_FREE(set);
-	}
+	/* A cpuset that forbids the mask leaves the thread where it is:
+	 * slower, never wrong. */
+	if (err)
+		pr_debug("drain stream: cannot bind to its CPUs: %s\n", strerror(-err));
 	sigfillset(&all);
 	st->ret = drain__run(&st->d, st->pfd, st->nr_pfd, ss->stop_on_hup, streams__stopped, ss,
 			     &all);
