@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "prec/log.h"
 #include "prec/mmap.h"
@@ -148,6 +149,30 @@ int affinity__set_realtime(int prio)
 	pr_err("cannot drain with SCHED_FIFO priority %d (-r): %s (%s)", prio, strerror(err),
 	       err == EPERM ? "run prec as root or with CAP_SYS_NICE, or raise the limit: ulimit -r" :
 			      "give a priority from 1 to 99");
+	return -err;
+}
+
+int affinity__raise_drain(void)
+{
+	int cur, err;
+
+	errno = 0;
+	cur = getpriority(PRIO_PROCESS, 0);
+	if (errno)
+		return -errno;
+	if (cur != 0) {
+		pr_verbose("drain at nice %d, as prec was started\n", cur);
+		return 0;
+	}
+	/* PRIO_PROCESS 0 is the calling thread on Linux: the command, forked
+	 * before, keeps nice 0. */
+	if (!setpriority(PRIO_PROCESS, 0, AFFINITY_DRAIN_NICE)) {
+		pr_verbose("drain at nice %d\n", AFFINITY_DRAIN_NICE);
+		return 0;
+	}
+	err = errno;
+	pr_verbose("drain at nice 0: %s (CAP_SYS_NICE or ulimit -e would let it run first)\n",
+		   strerror(err));
 	return -err;
 }
 

@@ -64,6 +64,18 @@ int affinity__attach(struct affinity *a, struct drain *d, int mode, const struct
  */
 int affinity__set_realtime(int prio);
 
+/* The drain's nice without -r: above the workload's, so a busy command
+ * does not keep the drain off the CPU while its rings fill. */
+#define AFFINITY_DRAIN_NICE (-10)
+
+/*
+ * Without -r: the calling thread, and so the threads it starts after, at
+ * nice AFFINITY_DRAIN_NICE, when prec runs at nice 0 (a nice the user set
+ * is kept) and may raise itself (root, CAP_SYS_NICE, ulimit -e); said under
+ * -v either way. 0 or -errno (nothing changed).
+ */
+int affinity__raise_drain(void);
+
 /* Binds the calling thread to the CPUs of cpus (a --threads stream's
  * affinity mask). 0, -ENOMEM, or sched_setaffinity's -errno. */
 int affinity__bind(const struct cpulist *cpus);

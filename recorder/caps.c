@@ -29,6 +29,11 @@ bool caps__can_perfmon(void)
 	return cap_effective(CAP_SYS_ADMIN);
 }
 
+bool caps__can_lock_memory(void)
+{
+	return cap_effective(CAP_IPC_LOCK);
+}
+
 int caps__paranoid(void)
 {
 	return (int)sysinfo__sysctl_or("kernel/perf_event_paranoid", 2);

@@ -7,6 +7,10 @@
 /* True when the effective set holds CAP_PERFMON or CAP_SYS_ADMIN. */
 bool caps__can_perfmon(void);
 
+/* True when the effective set holds CAP_IPC_LOCK: the rings may pass
+ * perf_event_mlock_kb. */
+bool caps__can_lock_memory(void);
+
 /* kernel.perf_event_paranoid (2, perf's assumption, when unreadable). */
 int caps__paranoid(void);
 

@@ -173,6 +173,7 @@ int64_t drain__pass(struct drain *d)
 	uint64_t bytes = 0, batch = 0;
 	int ret = 0;
 
+	d->backlog = false;
 	for (int i = 0; i < d->nr_rings; i++) {
 		struct ring *r = &d->rings[i];
 
@@ -183,6 +184,8 @@ int64_t drain__pass(struct drain *d)
 		 * last passes, with flush 0, take everything). */
 		if (d->flush > 1 && r->end - r->start < d->flush)
 			continue;
+		if ((r->end - r->start) * DRAIN_BACKLOG_SHARE >= r->mask + 1)
+			d->backlog = true;
 		if (d->before_ring)
 			d->before_ring(d->ring_arg, r);
 		drain__scan(d, r);
@@ -236,12 +239,17 @@ int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
 			d->no_tail = true;
 		if (next != DRAIN_GO_ON || stop(arg) || (stop_on_hup && live == 0))
 			break;
-		if (n > 0) {
-			/* Busy: look again before sleeping, but let the signals in
-			 * first (they are blocked outside ppoll). Under saturation
-			 * every pass finds data, system-wide sampling of this very
-			 * loop included, and without this the command's end
-			 * (SIGCHLD) or a SIGINT would never be seen. */
+		if (n > 0 && d->backlog) {
+			/* Behind: look again before sleeping, but let the signals
+			 * in first (they are blocked outside ppoll). Under
+			 * saturation every pass finds data, system-wide sampling
+			 * of this very loop included, and without this the
+			 * command's end (SIGCHLD) or a SIGINT would never be seen.
+			 * A pass that found little sleeps instead: passing again
+			 * at once would take the records one or two at a time,
+			 * each pass's fixed cost (a write, a compressor flush)
+			 * paid per record, and under -r would keep the CPU from
+			 * the workload. */
 			static const struct timespec zero;
 
 			ppoll(NULL, 0, &zero, sigmask);

@@ -102,7 +102,15 @@ struct drain {
 	 * whose reader orders the streams' records itself, as perf writes them. */
 	bool no_round;
 	uint64_t batch_bytes; /* DRAIN_BATCH_BYTES (drain__init's); tests lower it */
+	/* The last pass found a ring at least 1/DRAIN_BACKLOG_SHARE full: the
+	 * next pass starts at once. Otherwise the loop sleeps until a ring's
+	 * wake-up mark (half of it) or a signal, and takes the next bite whole. */
+	bool backlog;
 };
+
+/* A ring this full (its share of the data area) after a pass means the
+ * drain is behind: pass again without sleeping. */
+#define DRAIN_BACKLOG_SHARE 4
 
 /* A pass writes the rings' windows in batches of at least this many bytes
  * (one writev each), releasing each batch's rings as soon as it is written;

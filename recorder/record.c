@@ -255,6 +255,8 @@ static int recording__open(struct recording *r)
 		pr_err("cannot set up the events: %s", strerror(-ret));
 		return PREC_EXIT_FAILURE;
 	}
+	if (!r->data_bytes)
+		r->data_bytes = options__default_ring_bytes(&r->evlist, r->si.total_mem_kb);
 	pr_verbose("mmap size %zuB\n", r->data_bytes + (size_t)sysconf(_SC_PAGESIZE));
 	if (evlist__open(&r->evlist) || evlist__mmap(&r->evlist, r->data_bytes))
 		return PREC_EXIT_FAILURE;
@@ -423,9 +425,12 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 
 	/* 4. Fork the command corked, find the threads, open the events, map. */
 	status = recording__open(r);
-	/* -r after the fork, as perf: the command keeps its own policy. */
+	/* -r (or the drain's nice) after the fork, as perf: the command keeps
+	 * its own policy. */
 	if (!status && opts->realtime_prio && affinity__set_realtime(opts->realtime_prio))
 		status = PREC_EXIT_FAILURE;
+	else if (!status && !opts->realtime_prio)
+		affinity__raise_drain(); /* best effort: said under -v */
 	if (status)
 		goto out_kill; /* nothing to kill when the fork failed */
 

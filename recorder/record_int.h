@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 struct event_specs;
+struct evlist;
 struct record_opts;
 
 /* record_prepare.c: what the final options become once the machine is known. */
@@ -28,9 +29,14 @@ int event_specs__parse_options(struct event_specs *specs, const struct record_op
 /* -F as the kernel will take it (perf's warning when lowered); read once. */
 uint64_t options__effective_freq(const struct record_opts *opts);
 
-/* Ring data bytes per CPU for -m (rounded as perf, with its message) or the
- * default perf_event_mlock_kb allows; read once. */
+/* Ring data bytes per CPU for -m (rounded as perf, with its message); 0
+ * without -m. */
 size_t options__ring_bytes(const struct record_opts *opts);
+
+/* Without -m: perf's default, or larger rings when the events' expected
+ * data rate needs them and prec may lock the memory (ring_size.h; said
+ * under -v). mem_total_kb: MemTotal, 0 unknown. */
+size_t options__default_ring_bytes(const struct evlist *evlist, uint64_t mem_total_kb);
 
 /* The events' narrow config from the final options, the effective -F and
  * -G's directory fd (-1 none); the one place the evlist's settings come from. */

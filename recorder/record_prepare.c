@@ -12,13 +12,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "prec/cpu_map.h"
+#include "prec/evlist.h"
 #include "prec/evlist_config.h"
 #include "prec/log.h"
 #include "prec/options.h"
 #include "prec/parse_events.h"
 #include "prec/sysinfo.h"
+#include "prec/thread_map.h"
 #include "callchain.h"
+#include "caps.h"
 #include "record_int.h"
+#include "ring_size.h"
 
 /* Whether perf's parser would have scanned the PMUs for these events: any
  * event but the default and the software ones (PMU_MAPPINGS order). */
@@ -128,23 +133,16 @@ static void size_label(char *buf, size_t len, uint64_t bytes)
 	snprintf(buf, len, "%llu%c", (unsigned long long)bytes, units[u]);
 }
 
-/* Ring data bytes per CPU: -m rounded up to a power of two of pages, or
- * perf's default (what perf_event_mlock_kb allows, 512 KiB here). */
+/* Ring data bytes per CPU for -m: rounded up to a power of two of pages,
+ * with perf's message; 0 without -m (options__default_ring_bytes then). */
 size_t options__ring_bytes(const struct record_opts *opts)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t pages, p2 = 1;
 	char label[32];
 
-	if (!opts->mmap_bytes) {
-		uint64_t kb = (uint64_t)sysinfo__sysctl_or("kernel/perf_event_mlock_kb", 516);
-
-		pages = kb * 1024 / page;
-		pages = pages > 1 ? pages - 1 : 1;
-		while (p2 * 2 <= pages)
-			p2 *= 2;
-		return p2 * page;
-	}
+	if (!opts->mmap_bytes)
+		return 0;
 	pages = opts->mmap_bytes / page;
 	while (p2 < pages)
 		p2 *= 2;
@@ -153,6 +151,26 @@ size_t options__ring_bytes(const struct record_opts *opts)
 		pr_info("rounding mmap pages size to %s (%zu pages)\n", label, p2);
 	}
 	return p2 * page;
+}
+
+size_t options__default_ring_bytes(const struct evlist *evlist, uint64_t mem_total_kb)
+{
+	bool per_thread = evlist->cpus->nr == 1 && evlist->cpus->cpu[0] == -1;
+	struct ring_size_in in = {
+		.page = (size_t)sysconf(_SC_PAGESIZE),
+		.mlock_kb = (uint64_t)sysinfo__sysctl_or("kernel/perf_event_mlock_kb", 516),
+		.may_lock_more = caps__can_lock_memory() || caps__paranoid() < 0,
+		.bytes_per_sec = ring_size__evlist_rate(evlist),
+		.mem_total_kb = mem_total_kb,
+		.nr_rings = (unsigned)(per_thread ? evlist->threads->nr : evlist->cpus->nr),
+	};
+	size_t size = ring_size__pick(&in);
+
+	if (size > ring_size__perf_default(in.page, in.mlock_kb))
+		pr_verbose("rings of %zu KiB: the events' expected %llu KB/s per ring, for %d ms (perf: %zu KiB)\n",
+			   size >> 10, (unsigned long long)(in.bytes_per_sec / 1000),
+			   RING_SIZE_WINDOW_MS, ring_size__perf_default(in.page, in.mlock_kb) >> 10);
+	return size;
 }
 
 void evlist_config__init(struct evlist_config *cfg, const struct record_opts *opts, uint64_t freq,

@@ -6,9 +6,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "prec/writer.h"
 #include "recorder/drain.h"
@@ -378,6 +380,13 @@ static void on_usr1(int sig)
 	got_usr1 = 1;
 }
 
+/* A backlog: a quarter of the ring each pass, so the loop never sleeps. */
+static void produce_backlog(struct endless *e)
+{
+	for (uint64_t n = 0; n < DATA_SIZE / DRAIN_BACKLOG_SHARE; n += e->s.n)
+		produce_every_pass(e);
+}
+
 static bool stop_on_usr1(void *arg)
 {
 	struct endless *e = arg;
@@ -386,7 +395,7 @@ static bool stop_on_usr1(void *arg)
 		return true; /* the signal was never let in: fail below, not hang */
 	if (asked == 3)
 		raise(SIGUSR1); /* pending: SIGUSR1 is blocked here */
-	produce_every_pass(e);
+	produce_backlog(e);
 	return got_usr1;
 }
 
@@ -412,7 +421,7 @@ static void test_drain_run_busy_sees_signals(void **state)
 	add_sample(&e.s, 0x403000, 5, 4000, 1);
 	f->ctl->data_tail = TAIL;
 	__atomic_store_n(&f->ctl->data_head, TAIL, __ATOMIC_RELEASE);
-	produce_every_pass(&e);
+	produce_backlog(&e);
 	assert_int_equal(drain__init(&d, &f->ring, 1, w, TIME_OFF), 0);
 	assert_int_equal(drain__run(&d, NULL, 0, false, stop_on_usr1, &e, &open_mask), 0);
 	assert_true(got_usr1);
@@ -421,6 +430,67 @@ static void test_drain_run_busy_sees_signals(void **state)
 	signal(SIGUSR1, SIG_DFL);
 	drain__exit(&d);
 	writer__abort(w);
+}
+
+/*
+ * A pass that found little sleeps in ppoll on the event fds before the next
+ * one (so each bite is taken whole, and -r leaves the CPU to the command);
+ * a backlog passes again at once. The fd here is a pipe whose writer is
+ * gone: only a loop that polled it sees the hang-up and ends there.
+ */
+static bool produce_small(void *arg)
+{
+	struct endless *e = arg;
+
+	if (e->calls >= 50)
+		return true;
+	return produce_every_pass(e);
+}
+
+static bool produce_big(void *arg)
+{
+	struct endless *e = arg;
+
+	if (e->calls >= 50)
+		return true;
+	produce_backlog(e);
+	return false;
+}
+
+static void run_until_hup(struct fixture *f, bool (*stop)(void *), struct endless *e)
+{
+	int p[2];
+	struct pollfd pfd;
+	sigset_t mask;
+	struct drain d;
+	uint64_t data_off;
+	struct writer *w = open_writer(f, &data_off);
+
+	assert_int_equal(pipe(p), 0);
+	close(p[1]);
+	pfd = (struct pollfd){ .fd = p[0], .events = POLLIN };
+	sigemptyset(&mask);
+	add_sample(&e->s, 0x403000, 5, 4000, 1);
+	f->ctl->data_tail = TAIL;
+	__atomic_store_n(&f->ctl->data_head, TAIL, __ATOMIC_RELEASE);
+	stop(e);
+	assert_int_equal(drain__init(&d, &f->ring, 1, w, TIME_OFF), 0);
+	assert_int_equal(drain__run(&d, &pfd, 1, true, stop, e, &mask), 0);
+	close(p[0]);
+	drain__exit(&d);
+	writer__abort(w);
+}
+
+static void test_drain_run_sleeps_between_small_bites(void **state)
+{
+	struct endless small = { .f = *state, .head = TAIL };
+	struct endless big = { .f = *state, .head = TAIL };
+
+	run_until_hup(*state, produce_small, &small);
+	/* The first bite, a pass, ppoll sees the hang-up, the last pass ends. */
+	assert_int_equal(small.calls, 3);
+	run_until_hup(*state, produce_big, &big);
+	assert_true(big.calls >= 50); /* never polled: stop() ended it */
 }
 
 /* A failed write releases nothing: the records stay in the ring. */
@@ -647,6 +717,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_drain_run_final_drain, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_drain_tail_bounded, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_drain_run_busy_sees_signals, fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_drain_run_sleeps_between_small_bites, fixture_setup,
+						fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_drain_write_error, fixture_setup, fixture_teardown),
 		cmocka_unit_test(test_drain_exit_twice),
 		cmocka_unit_test_setup_teardown(test_drain_hooks, fixture_setup, fixture_teardown),
