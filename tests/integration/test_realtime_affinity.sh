@@ -47,7 +47,9 @@ grep -q "priority: 7" "$PREC_OUT" || fail "-r 7: wrong priority: $(cat "$PREC_OU
 grep -q "SCHED_OTHER" <(sed -n 3p "$PREC_OUT") || fail "-r 7: the command inherited it: $(cat "$PREC_OUT")"
 
 # --affinity=cpu: after reading a ring the drain sits on that ring's CPU.
-prec_record_ok --affinity=cpu -a -o aff.data -- sh -c 'i=0; while ((i < 20000)); do i=$((i+1)); done; taskset -p $PPID'
+# Two-page rings reach their wake-up mark within the command's busy loop, so
+# the drain has read some before taskset looks.
+prec_record_ok --affinity=cpu -a -m 8K -o aff.data -- sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; taskset -p $PPID'
 mask=$(sed -n 's/.*current affinity mask: //p' "$PREC_OUT")
 [[ $mask =~ ^(1|2|4|8|10|20|40|80)0*$ ]] || fail "--affinity=cpu: the drain's mask is $mask, not one CPU"
 
