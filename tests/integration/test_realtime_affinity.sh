@@ -66,6 +66,39 @@ if ((EUID == 0)); then
 	[[ -e u/rt.data ]] && fail "-r as nobody: a file was left behind"
 fi
 
+# Without -r the drain runs at nice -10, the command (forked before) at 0;
+# a nice prec was started with is kept.
+prec_record_ok -o nice.data -- sh -c 'ps -o ni= -p $PPID; ps -o ni= -p $$'
+[[ "$(tr -d ' ' <"$PREC_OUT" | head -2 | paste -sd,)" == "-10,0" ]] ||
+	fail "drain nice: want -10 for prec and 0 for the command, got: $(cat "$PREC_OUT")"
+_run niced nice -n 5 "$PREC" -o nice5.data -- sh -c 'ps -o ni= -p $PPID'
+((LAST_RC == 0)) && [[ "$(tr -d ' ' <"$LAST_OUT" | head -1)" == 5 ]] ||
+	fail "nice -n 5 prec: the drain's nice became: $(cat "$LAST_OUT" "$LAST_ERR")"
+
+# Rings sized for the rate (-v says so): DWARF at 10 kHz per CPU gets 4 MiB
+# rings as root, perf's 512 KiB when the memory may not be locked (nobody)
+# and whenever -m is given; slow events keep perf's size.
+ring_bytes() { sed -n 's/^mmap size \([0-9]*\)B$/\1/p' "$LAST_ERR"; }
+_run dwarf "$PREC" -v -e cpu-clock -c 100000 --call-graph dwarf -o rs.data -- true
+# (Unless 1/32 of the memory shared by the CPUs' rings is less than that.)
+share=$(awk -v n="$(getconf _NPROCESSORS_ONLN)" '/^MemTotal:/ { print int($2 * 1024 / 32 / n) }' /proc/meminfo)
+if ((share >= 4 * 1024 * 1024)); then
+	[[ "$(ring_bytes)" == $((4 * 1024 * 1024 + $(getconf PAGESIZE))) ]] || fail "dwarf 10 kHz rings: $(grep -i 'mmap size\|rings of' "$LAST_ERR")"
+	grep -q "^rings of 4096 KiB: the events' expected [0-9]* KB/s per ring" "$LAST_ERR" || fail "no -v line for the ring size: $(cat "$LAST_ERR")"
+fi
+require_valid rs.data
+_run dwarfm "$PREC" -v -m 1M -e cpu-clock -c 100000 --call-graph dwarf -o rs.data -- true
+[[ "$(ring_bytes)" == $((1024 * 1024 + $(getconf PAGESIZE))) ]] || fail "-m 1M: $(grep 'mmap size' "$LAST_ERR")"
+_run slow "$PREC" -v -o rs.data -- true
+[[ "$(ring_bytes)" == $((512 * 1024 + $(getconf PAGESIZE))) ]] || fail "-F 4000: $(grep 'mmap size' "$LAST_ERR")"
+if ((EUID == 0)); then
+	_run udwarf setpriv --reuid=65534 --regid=65534 --clear-groups "$PREC" -v -e cpu-clock:u -c 100000 \
+		--call-graph dwarf -o u/rs.data -- true
+	((LAST_RC == 0)) || fail "dwarf as nobody: status $LAST_RC: $(cat "$LAST_ERR")"
+	[[ "$(ring_bytes)" == $((512 * 1024 + $(getconf PAGESIZE))) ]] || fail "dwarf as nobody: $(grep 'mmap size' "$LAST_ERR")"
+	grep -q "^drain at nice 0: Permission denied" "$LAST_ERR" || fail "nobody's drain nice: $(grep nice "$LAST_ERR")"
+fi
+
 # --aio writes at file offsets: not into a pipe.
 _run pipe bash -c 'set -o pipefail; "$0" --aio -o - -- true | cat >/dev/null' "$PREC"
 ((LAST_RC >= 1 && LAST_RC <= 125)) || fail "--aio -o -: exit status $LAST_RC"
