@@ -193,8 +193,6 @@ static enum drain_verdict stream_track__cut(void *arg, const struct ring *r, uin
 {
 	struct stream_track *s = arg;
 
-	(void)r;
-	(void)pos;
 	if (h->size > s->room && (atomic_load_explicit(&s->set->full, memory_order_relaxed) ||
 				  !stream_track__reserve(s, h->size))) {
 		s->capped = true;

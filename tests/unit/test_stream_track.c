@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A drain stream's inbound side-band queue (dso_inbox): records come out
- * whole and in push order, an empty inbox costs nothing, short records are
- * refused, the size cap drops and counts, and pushes from several threads
- * while the owner takes lose and tear nothing.
+ * The --threads pieces that need no rings: a drain stream's inbound
+ * side-band queue (dso_inbox: records come out whole and in push order, an
+ * empty inbox costs nothing, short records are refused, the size cap drops
+ * and counts, pushes from several threads while the owner takes lose and
+ * tear nothing) and the merge of the streams' hit sets (dso_track__merge).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +18,8 @@
 #include <string.h>
 #include <linux/perf_event.h>
 
+#include "prec/dso_track.h"
+#include "prec/writer.h"
 #include "recorder/dsos/dso_inbox.h"
 
 struct rec {
@@ -158,12 +161,81 @@ static void test_threads(void **state)
 	dso_inbox__exit(&in);
 }
 
+/* An MMAP2 of name at [start, start + 4096) in pid, carrying build-id byte
+ * id (so no file is read). */
+static void mmap2(struct dso_track *t, uint32_t pid, uint64_t start, const char *name, uint8_t id)
+{
+	uint8_t r[128] = { 0 };
+	struct perf_event_header h = { PERF_RECORD_MMAP2,
+				       PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID,
+				       (uint16_t)(72 + ((strlen(name) + 8) & ~7u)) };
+	uint64_t len = 4096;
+
+	memcpy(r, &h, sizeof(h));
+	memcpy(r + 8, &pid, 4);
+	memcpy(r + 12, &pid, 4);
+	memcpy(r + 16, &start, 8);
+	memcpy(r + 24, &len, 8);
+	r[40] = 20;
+	memset(r + 44, id, 20);
+	strcpy((char *)r + 72, name);
+	dso_track__event(t, r, h.size);
+}
+
+/* Lists name in the build-ids finish returned, with id? */
+static bool listed(const struct writer_buildid *b, uint32_t nr, const char *name, uint8_t id)
+{
+	for (uint32_t i = 0; i < nr; i++)
+		if (!strcmp(b[i].filename, name))
+			return b[i].id[0] == id && b[i].size == 20;
+	return false;
+}
+
+static void test_merge(void **state)
+{
+	struct dso_track_layout l;
+	struct dso_track *file, *s0, *s1;
+	const struct writer_buildid *b;
+	uint32_t nr;
+
+	(void)state;
+	assert_int_equal(dso_track__layout(PERF_SAMPLE_IP | PERF_SAMPLE_TID, true, &l), 0);
+	assert_int_equal(dso_track__new(&file, &l), 0);
+	assert_int_equal(dso_track__new(&s0, &l), 0);
+	assert_int_equal(dso_track__new(&s1, &l), 0);
+	/* The synthesized side-band: every tracker has /a and /b of pid 10. */
+	mmap2(file, 10, 0x10000, "/a", 0xa);
+	mmap2(file, 10, 0x20000, "/b", 0xb);
+	mmap2(s0, 10, 0x10000, "/a", 0xa);
+	mmap2(s0, 10, 0x20000, "/b", 0xb);
+	mmap2(s1, 10, 0x10000, "/a", 0xa);
+	mmap2(s1, 10, 0x20000, "/b", 0xb);
+	/* Stream 0 hits /a; stream 1 maps /c (the file never saw it) and a
+	 * sample of stream 0 waits for it (its map came through the inbox
+	 * only at the end). */
+	dso_track__sample(s0, PERF_RECORD_MISC_USER, 10, 0x10010);
+	dso_track__sample(s0, PERF_RECORD_MISC_USER, 11, 0x30010);
+	mmap2(s1, 11, 0x30000, "/c", 0xc);
+	mmap2(s0, 11, 0x30000, "/c", 0xc);
+	assert_int_equal(dso_track__merge(file, s0), 0);
+	assert_int_equal(dso_track__merge(file, s1), 0);
+	assert_int_equal(dso_track__finish(file, &b, &nr), 0);
+	assert_int_equal(nr, 2);
+	assert_true(listed(b, nr, "/a", 0xa));
+	assert_true(listed(b, nr, "/c", 0xc));
+	assert_false(listed(b, nr, "/b", 0xb)); /* mapped, never hit */
+	dso_track__delete(s0);
+	dso_track__delete(s1);
+	dso_track__delete(file);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_order_and_empty),
 		cmocka_unit_test(test_cap),
 		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_merge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
