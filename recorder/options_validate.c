@@ -135,10 +135,6 @@ static int check_threads(const struct record_opts *opts, char *err, size_t errle
 		msg = "asynchronous streaming mode (--aio) is mutually exclusive to parallel streaming mode (--threads) (drop one)";
 	else if (opts->switch_output || opts->timestamp_filename)
 		msg = "--switch-output and --timestamp-filename are not available with --threads (drop one)";
-	else if (opts->max_size)
-		msg = "--max-size is not supported with --threads yet (drop one)";
-	else if (opts->unwind_record)
-		msg = "--unwind=record is not supported with --threads yet (drop one)";
 	if (!msg)
 		return 0;
 	snprintf(err, errlen, "%s", msg);

@@ -183,6 +183,16 @@ int output__open(struct output *o, const struct output_src *src, const char *pat
 	return output_meta__list_events(src->evlist, &o->wev, &o->idbuf);
 }
 
+/* --threads: the synthesized side-band reaches the file's tracker and is
+ * kept for each stream's (stream_track.h). */
+static void output__tap_dir(void *arg, const void *buf, size_t len)
+{
+	struct output *o = arg;
+
+	dso_track__stream(o->track, buf, len);
+	stream_tracks__keep(&o->dir.tracks, buf, len);
+}
+
 static int output__begin_file(struct output *o, enum synth_when when)
 {
 	const struct evlist *evlist = o->src.evlist;
@@ -210,8 +220,8 @@ static int output__begin_file(struct output *o, enum synth_when when)
 	o->sout = (struct synth_out){ .writer = o->w };
 	if (!dso_track__new(&o->track, &tl)) {
 		dso_track__set_buildids(o->track, output_meta__buildids(opts));
-		o->sout.tap = dso_track__stream;
-		o->sout.tap_arg = o->track;
+		o->sout.tap = o->dir.dir ? output__tap_dir : dso_track__stream;
+		o->sout.tap_arg = o->dir.dir ? (void *)o : o->track;
 	}
 	unwinder__set_track(o->unw, o->track);
 	if (o->drain)
@@ -258,8 +268,8 @@ static int output__end_file(struct output *o, bool at_exit)
 		ret = synth__lost_samples(&o->sout, evlist, o->src.pid, &o->total.lost_samples);
 	if (ret)
 		return ret;
-	if (at_exit)
-		output_dir__track(&o->dir, o->track, opts->comp_level);
+	if (at_exit && o->dir.dir)
+		stream_tracks__merge(&o->dir.tracks, o->track);
 	o->file_bytes = writer__data_size(o->w) + o->dir.bytes;
 	if (opts->comp_level)
 		writer__compression_stats(o->w, &in, &out);
@@ -384,18 +394,30 @@ int output__finish(struct output *o)
 
 int output__open_streams(struct output *o, int nr)
 {
-	return output_dir__open_streams(&o->dir, nr, o->src.opts->comp_level);
+	const struct record_opts *opts = o->src.opts;
+	const struct evsel *ev = &o->src.evlist->evsel[0];
+	struct dso_track_layout tl;
+	int ret = output_dir__open_streams(&o->dir, nr, opts->comp_level);
+
+	dso_track__layout(ev->attr.sample_type, ev->attr.sample_id_all, &tl);
+	return ret ?: stream_tracks__open(&o->dir.tracks, nr, &tl, output_meta__buildids(opts),
+					  o->unw, opts->max_size, writer__file_size(o->w),
+					  &o->size_limit);
 }
 
-struct writer *output__stream_writer(struct output *o, int i)
+int output__attach_stream(struct output *o, int i, struct drain *d)
 {
-	return output_dir__stream(&o->dir, i);
+	d->w = output_dir__stream(&o->dir, i);
+	return stream_tracks__attach(&o->dir.tracks, i, d);
 }
 
 int output__end_stream(struct output *o, int i, const struct drain_stats *st)
 {
-	drain_stats__add(&o->file, st);
-	drain_stats__add(&o->total, st);
+	struct drain_stats all = *st;
+
+	stream_tracks__end(&o->dir.tracks, i, &all); /* its unwinder's counts */
+	drain_stats__add(&o->file, &all);
+	drain_stats__add(&o->total, &all);
 	return output_dir__end_stream(&o->dir, i, st, o->src.opts->comp_level);
 }
 
@@ -405,7 +427,7 @@ void output__summary(struct output *o)
 	uint64_t bytes = o->file_bytes, comp_in = o->comp_in, comp_out = o->comp_out;
 	const char *path = o->final_name;
 
-	if (o->unw)
+	if (o->unw && !o->dir.dir) /* --threads: each stream's unwinder, counted at its end */
 		unwinder__summary(o->unw, &st);
 	st.samples = o->file.samples; /* the last file's, as perf */
 	pr_info("[ prec record: Woken up %llu times to write data ]\n",

@@ -121,8 +121,10 @@ void output__abort(struct output *o);
  * (compressed with -z). 0 or -errno (not said). */
 int output__open_streams(struct output *o, int nr);
 
-/* Stream i's writer, for its drain (owned by o). */
-struct writer *output__stream_writer(struct output *o, int i);
+/* Stream i's drain d gets its writer (owned by o) and its hooks: its own
+ * build-id tracker, unwinder (--unwind=record) and share of --max-size.
+ * 0 or -ENOSPC. */
+int output__attach_stream(struct output *o, int i, struct drain *d);
 
 /* --threads, before output__finish: stream i's file is complete with what
  * st counted (added to the file's and the run's counts). 0 or -errno. */

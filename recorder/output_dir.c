@@ -4,23 +4,15 @@
  * data file is the output's usual file (header, side-band, features with
  * DIR_FORMAT) and whose data.N files take each drain stream's records,
  * written by that stream's thread alone. The streams' counts join the
- * output's when each ends, and their samples reach the one build-id
- * tracker by reading the files back at the end, as perf's own build-id
- * pass reads the recording: a tracker per stream would miss every sample
- * whose process mapped the DSO on another stream's CPU.
+ * output's when each ends. Each stream follows its build-ids and unwinds
+ * as it drains (stream_track.h, kept in od->tracks): nothing is read back.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "prec/dso_track.h"
-#include "prec/event.h"
 #include "prec/log.h"
 #include "prec/writer.h"
 #include "prec/writer_dir.h"
@@ -86,57 +78,6 @@ int output_dir__end_stream(struct output_dir *od, int i, const struct drain_stat
 	return writer__finish(w, NULL);
 }
 
-/* Feeds the records of stream file idx to t: the side-band the tracker
- * follows, or the samples. */
-static void output_dir__feed(struct output_dir *od, int idx, struct dso_track *t, bool samples)
-{
-	char path[PATH_MAX];
-	struct stat st;
-	uint8_t *p;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/data.%d", od->path, idx);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) || !st.st_size) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED)
-		return;
-	for (size_t off = 0; off + sizeof(struct perf_event_header) <= (size_t)st.st_size;) {
-		const struct perf_event_header *h = (const void *)(p + off);
-
-		if (h->size < sizeof(*h) || off + h->size > (size_t)st.st_size)
-			break;
-		/* EXIT is left out: a process's maps must outlive its samples,
-		 * which come in the second walk. */
-		if (samples ? h->type == PERF_RECORD_SAMPLE :
-			      (h->type != PERF_RECORD_SAMPLE && h->type != PERF_RECORD_EXIT))
-			dso_track__event(t, h, h->size);
-		off += h->size;
-	}
-	munmap(p, (size_t)st.st_size);
-}
-
-void output_dir__track(struct output_dir *od, struct dso_track *t, bool compressed)
-{
-	if (!t || !od->nr)
-		return;
-	if (compressed) {
-		pr_verbose(
-			"--threads with -z: the build-ids of DSOs hit only in compressed streams are not collected\n");
-		return;
-	}
-	for (int pass = 0; pass < 2; pass++) {
-		for (int i = 0; i < od->nr; i++)
-			output_dir__feed(od, i, t, pass == 1);
-		dso_track__end_pass(t);
-	}
-}
-
 void output_dir__abort(struct output_dir *od)
 {
 	for (int i = 0; i < od->nr; i++) {
@@ -154,5 +95,6 @@ void output_dir__exit(struct output_dir *od)
 	writer_dir__delete(od->dir);
 	free(od->streams);
 	free(od->stats);
+	stream_tracks__exit(&od->tracks);
 	*od = (struct output_dir){ 0 };
 }

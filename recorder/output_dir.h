@@ -4,15 +4,15 @@
  * The output's --threads part (output_dir.c), embedded in struct output
  * and called by output.c only: the perf.data directory and its data file,
  * the stream files data.N (one per drain stream, each written by its
- * stream's thread alone), their counts, the build-ids of their samples,
- * and the undoing.
+ * stream's thread alone), their counts, each stream's trackers
+ * (stream_track.h), and the undoing.
  */
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "drain.h"
+#include "stream_track.h"
 
-struct dso_track;
 struct writer;
 struct writer_dir;
 
@@ -24,6 +24,7 @@ struct output_dir {
 	int nr;
 	uint64_t bytes; /* the data.N files' bytes */
 	uint64_t in, out; /* and their compression (-z) */
+	struct stream_tracks tracks; /* each stream's build-ids, unwinder, size share */
 };
 
 /* Makes the directory path and opens its data file as *w. 0 or -errno,
@@ -41,13 +42,6 @@ struct writer *output_dir__stream(struct output_dir *od, int i);
  * kept (said under -v). 0 or -errno. */
 int output_dir__end_stream(struct output_dir *od, int i, const struct drain_stats *st,
 			   bool compressed);
-
-/*
- * Before the data file's features: t reads the stream files back, their
- * side-band first, then their samples, as a sample's mapping may be in
- * another stream. Nothing for compressed streams (said under -v).
- */
-void output_dir__track(struct output_dir *od, struct dso_track *t, bool compressed);
 
 /* A failed recording: the stream files and the directory go. */
 void output_dir__abort(struct output_dir *od);

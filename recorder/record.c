@@ -299,7 +299,7 @@ static int recording__streams_init(struct recording *r)
 	if (!ret)
 		ret = output__open_streams(&r->out, r->streams.nr);
 	for (int i = 0; !ret && i < r->streams.nr; i++)
-		r->streams.s[i].d.w = output__stream_writer(&r->out, i);
+		ret = output__attach_stream(&r->out, i, &r->streams.s[i].d);
 	return ret;
 }
 

@@ -87,6 +87,16 @@ static bool streams__stopped(void *arg)
 	return atomic_load_explicit(&ss->stop, memory_order_relaxed);
 }
 
+/* Tells every loop to stop: the flag, then the eventfd they poll. */
+static void streams__stop(struct streams *ss)
+{
+	uint64_t one = 1;
+
+	atomic_store(&ss->stop, true);
+	if (write(ss->wake_fd, &one, sizeof(one)) < 0)
+		pr_debug("drain streams: waking them: %s\n", strerror(errno));
+}
+
 /* One stream's thread: bound near its CPUs, then its drain loop. */
 static void *stream__main(void *arg)
 {
@@ -104,6 +114,9 @@ static void *stream__main(void *arg)
 			     &all);
 	if (st->ret)
 		atomic_store(&ss->failed, true);
+	/* --max-size: the stream that found the limit reached ends all. */
+	if (st->d.no_tail)
+		streams__stop(ss);
 	atomic_fetch_sub(&ss->running, 1);
 	return NULL;
 }
@@ -128,15 +141,12 @@ int streams__start(struct streams *ss)
 	return ret;
 }
 
-/* Tells every loop to stop (the flag, then the eventfd they poll), joins. */
+/* Tells every loop to stop, joins. */
 static int streams__join(struct streams *ss)
 {
-	uint64_t one = 1;
 	int ret = 0;
 
-	atomic_store(&ss->stop, true);
-	if (write(ss->wake_fd, &one, sizeof(one)) < 0)
-		pr_debug("drain streams: waking them: %s\n", strerror(errno));
+	streams__stop(ss);
 	for (int i = 0; i < ss->nr; i++) {
 		if (!ss->s[i].started)
 			continue;

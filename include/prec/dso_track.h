@@ -128,6 +128,15 @@ void dso_track__end_pass(struct dso_track *t);
  */
 int dso_track__finish(struct dso_track *t, const struct writer_buildid **out, uint32_t *nr);
 
+/*
+ * --threads: the DSOs src knows (each stream's tracker) join dst's (the
+ * file's), hit where src's samples hit them, after src's pending samples
+ * were looked up a last time; src's counters are added to dst's. src is
+ * spent (only dso_track__delete is left to it). 0, or -ENOMEM when some
+ * DSOs could not be added (counted in dst's nomem).
+ */
+int dso_track__merge(struct dso_track *dst, struct dso_track *src);
+
 /* Counters for -v. */
 void dso_track__stats(const struct dso_track *t, struct dso_track_stats *st);
 

@@ -392,16 +392,52 @@ static int dso_read_bid(const struct dso_track *t, const struct dso *d, struct b
 	}
 }
 
+/* The last look at the pending samples: nothing is dropped any more, so
+ * all may resolve; what does not is counted once. */
+static void dso_track_settle(struct dso_track *t)
+{
+	for (struct proc *p = t->dead; p; p = p->dead_next)
+		p->freeing = false;
+	if (t->nr_pend) {
+		dso_track_pend_retry(t);
+		t->st.unresolved += t->nr_pend;
+		t->nr_pend = 0;
+	}
+}
+
+int dso_track__merge(struct dso_track *dst, struct dso_track *src)
+{
+	int ret = 0;
+
+	dso_track_settle(src);
+	for (uint32_t i = 0; i < src->nr_dsos; i++) {
+		const struct dso *s = src->dsos[i];
+		struct dso *d = dso_track_dso(dst, s->name,
+					      s->kind == DSO_KERNEL || s->kind == DSO_MODULE);
+
+		if (!d) {
+			dst->st.nomem++;
+			ret = -ENOMEM;
+			continue;
+		}
+		d->hit |= s->hit;
+		if (s->has_bid && !d->has_bid) {
+			d->bid = s->bid;
+			d->has_bid = true;
+		}
+	}
+	dst->st.samples += src->st.samples;
+	dst->st.unresolved += src->st.unresolved;
+	dst->st.pending_full += src->st.pending_full;
+	dst->st.nomem += src->st.nomem;
+	return ret;
+}
+
 int dso_track__finish(struct dso_track *t, const struct writer_buildid **out, uint32_t *nr)
 {
 	*out = NULL;
 	*nr = 0;
-	for (struct proc *p = t->dead; p; p = p->dead_next)
-		p->freeing = false; /* nothing is dropped any more: all may resolve */
-	if (t->nr_pend) {
-		dso_track_pend_retry(t);
-		t->st.unresolved += t->nr_pend;
-	}
+	dso_track_settle(t);
 	free(t->out);
 	t->nr_out = 0;
 	t->out = calloc(t->nr_dsos ? t->nr_dsos : 1, sizeof(*t->out));

@@ -413,6 +413,36 @@ int unwinder__setup(struct unwinder **out, struct writer_event *events, uint32_t
 	return 0;
 }
 
+int unwinder__clone(struct unwinder **out, const struct unwinder *u)
+{
+	struct unwinder *c = calloc(1, sizeof(*c));
+
+	*out = NULL;
+	if (!c)
+		return -ENOMEM;
+	c->ev = malloc(u->nr_ev * sizeof(*c->ev));
+	c->ids = malloc((u->nr_ids ? u->nr_ids : 1) * sizeof(*c->ids));
+	c->scratch = malloc(RECORD_MAX);
+	if (!c->ev || !c->ids || !c->scratch) {
+		unwinder__delete(c);
+		return -ENOMEM;
+	}
+	/* The events as parsed (the file attrs are u's, written once). */
+	memcpy(c->ev, u->ev, u->nr_ev * sizeof(*c->ev));
+	memcpy(c->ids, u->ids, u->nr_ids * sizeof(*c->ids));
+	c->nr_ev = u->nr_ev;
+	c->nr_ids = u->nr_ids;
+	c->identifier = u->identifier;
+	*out = c;
+	return 0;
+}
+
+void unwinder__exec(struct unwinder *u, uint32_t pid)
+{
+	if (u)
+		unwind_spaces_exec(u, pid);
+}
+
 void unwinder__delete(struct unwinder *u)
 {
 	if (!u)

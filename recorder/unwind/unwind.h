@@ -63,6 +63,15 @@ int unwinder__new(struct unwinder **out, const struct writer_event *events, uint
  * (one line, with the fix) and returns the error. */
 int unwinder__setup(struct unwinder **out, struct writer_event *events, uint32_t nr);
 
+/* --threads: a new unwinder for the same events as u (one per drain
+ * stream: each has its own files, caches and buffers, and no lock). 0 and
+ * *out (owned by the caller), or -ENOMEM. */
+int unwinder__clone(struct unwinder **out, const struct unwinder *u);
+
+/* Process pid exec'd (a COMM seen by another stream): the unwind rules
+ * cached for its old code go. Accepts NULL u. */
+void unwinder__exec(struct unwinder *u, uint32_t pid);
+
 /* Frees u and its files and buffers. Accepts NULL. */
 void unwinder__delete(struct unwinder *u);
 

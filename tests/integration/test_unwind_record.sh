@@ -7,7 +7,7 @@
 # report time), the file is at least 10x smaller, perf script and perf report
 # -D read it without a complaint, the attrs say what the samples hold, and
 # the summary counts the unwinds. Also: two events (samples told apart by
-# their id), -z, --unwind=report, and the usage error.
+# their id), -z, --threads, --unwind=report, and the usage error.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
 DEEP=$WORKLOAD_DIR/prec_deep_nofp
@@ -97,6 +97,20 @@ prec_record_ok --call-graph dwarf --unwind=record -z -o z.data -- "$DEEP" 300
 require_valid z.data
 a=$(chain z.data deep_leaf_hot 7)
 [[ "$a" == "$HOT_PATH" ]] || fail "-z: call path '$a'"
+
+# --threads: each stream unwinds its own samples, over its own tracker; the
+# same call paths as the single-stream file, every sample unwound.
+prec_record_ok --threads --call-graph dwarf --unwind=record -o thr.data -- "$DEEP" 300
+require_valid thr.data
+for sym in deep_leaf_hot deep_leaf_cold; do
+	n=7
+	[[ $sym == deep_leaf_cold ]] && n=4
+	a=$(chain thr.data "$sym" "$n")
+	b=$(chain prec.data "$sym" "$n")
+	[[ "$a" == "$b" ]] || fail "--threads: $sym: call path '$a', one stream's '$b'"
+done
+grep -qE "^\[ prec record: Unwound $(summary_samples "$PREC_ERR") user stacks" "$PREC_ERR" ||
+	fail "--threads: not every sample unwound: $(grep Unwound "$PREC_ERR")"
 
 # --unwind=report is perf's way: the stack copies stay.
 prec_record_ok --call-graph dwarf --unwind=report -o report.data -- "$DEEP" 200
