@@ -197,8 +197,10 @@ int64_t drain__pass(struct drain *d)
 		d->pending[i] = true;
 		/* A full batch goes out now and its rings are released at once:
 		 * under a high rate the kernel gets the space back one write
-		 * earlier, instead of after every ring's data is written. */
-		if (batch >= d->batch_bytes && i + 1 < d->nr_rings) {
+		 * earlier, instead of after every ring's data is written. Not
+		 * when unwinding: a sample must wait until the maps of every
+		 * ring (an exec's MMAPs come on the CPU it ran on) are known. */
+		if (batch >= d->batch_bytes && i + 1 < d->nr_rings && d->rewriter < 0) {
 			ret = drain__flush(d, from, i + 1, cnt, false);
 			if (ret)
 				goto out;
