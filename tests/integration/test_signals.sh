@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Signals to prec: SIGHUP, SIGQUIT, SIGALRM, SIGPIPE (file output), SIGINT
+# and SIGTERM each end the recording: the command is stopped (SIGTERM, as
+# perf stops it), the file is finished and perf reads its samples without a
+# warning, and prec dies of the signal it got (status 128+N), so the shell
+# sees it. Plain, -a, -z and --threads. SIGUSR1 does not end a recording
+# (perf survives it too); nohup's ignored SIGHUP stays ignored, and so does
+# SIGPIPE in pipe mode (a reader gone is a write error there). A second stop
+# signal ends at once even when the command ignores SIGTERM. perf record is
+# run beside prec on SIGINT, SIGTERM and SIGHUP: it finishes the first two
+# (prec must hold as many samples, give or take the machine's noise) and
+# dies of SIGHUP with a file it cannot read, which prec fixes.
+source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
+
+BUSY=$WORKLOAD_DIR/prec_busy
+[[ -x "$BUSY" ]] || fail "workload not found at $BUSY"
+
+# Each run gives the command its own time limit, so its processes can be told
+# apart from those of any other run (and a failed run ends by itself).
+limit=40
+
+# start TAG PREC_ARGS...: prec recording prec_busy in the background; sets PID
+# and CMD (the command line to look for afterwards), the run's output in
+# TAG.data, TAG.out, TAG.err. The command is running when it returns.
+start()
+{
+	local tag=$1
+	shift
+	limit=$((limit + 1))
+	CMD="$BUSY $limit"
+	"$PREC" "$@" -o "$tag.data" -- "$BUSY" "$limit" >"$tag.out" 2>"$tag.err" &
+	PID=$!
+	track_pid "$PID"
+	for ((i = 0; i < 100; i++)); do
+		grep -q 'busy line' "$tag.out" 2>/dev/null && break
+		sleep 0.05
+	done
+	sleep 0.8 # samples in the rings, several passes drained
+}
+
+# finish WHAT: waits at most 15 s for prec to end; sets RC.
+finish()
+{
+	for ((i = 0; i < 300; i++)); do
+		kill -0 "$PID" 2>/dev/null || break
+		sleep 0.05
+	done
+	kill -0 "$PID" 2>/dev/null && fail "$1: prec still runs 15 s after the signal"
+	wait "$PID" 2>/dev/null
+	RC=$?
+}
+
+# command_gone WHAT: no process of the command is left (zombies waiting for
+# init aside) within 2 s: prec stopped it, its child died with it.
+command_gone()
+{
+	local pids p left
+	for ((i = 0; i < 40; i++)); do
+		left=
+		pids=$(pgrep -f "^$CMD\$")
+		for p in $pids; do
+			[[ $(ps -o stat= -p "$p" 2>/dev/null) == Z* ]] || left+=" $p"
+		done
+		[[ -z "$left" ]] && return 0
+		sleep 0.05
+	done
+	fail "$1: the command was left running (pids$left)"
+}
+
+# readable TAG WHAT: perf reads TAG.data without a warning, with samples.
+readable()
+{
+	local n
+	require_valid "$1.data"
+	n=$("$PERF" script -i "$1.data" 2>/dev/null | grep -c busy_burn)
+	((n > 0)) || fail "$2: no busy_burn sample in $1.data"
+	echo "$n"
+}
+
+# ---- each stop signal, each mode --------------------------------------------------
+for mode in "" "-a" "-z"; do
+	for sig in HUP QUIT ALRM PIPE INT TERM; do
+		what="SIG$sig${mode:+ with $mode}"
+		# shellcheck disable=SC2086
+		start "s$sig" $mode
+		kill -"$sig" "$PID"
+		finish "$what"
+		want=$((128 + $(kill -l "$sig")))
+		((RC == want)) || fail "$what: prec exited $RC, expected $want (died of SIG$sig); $(head -n 3 "s$sig.err")"
+		grep -q '^\[ prec record: Captured and wrote ' "s$sig.err" ||
+			fail "$what: no summary line: $(head -n 3 "s$sig.err")"
+		no_grep_or_fail '^prec:' "s$sig.err" "$what"
+		command_gone "$what"
+		n=$(readable "s$sig" "$what")
+		log "$what: exit $RC, $n samples"
+	done
+done
+ls ./core* >/dev/null 2>&1 && fail "SIGQUIT left a core file: the recording ended in order"
+
+# --threads: the streams stop too, the directory is finished.
+start thr --threads
+kill -HUP "$PID"
+finish "SIGHUP with --threads"
+((RC == 129)) || fail "SIGHUP with --threads: prec exited $RC, expected 129; $(head -n 3 thr.err)"
+command_gone "SIGHUP with --threads"
+readable thr "SIGHUP with --threads" >/dev/null
+
+# ---- beside perf record ------------------------------------------------------------
+for sig in INT TERM HUP; do
+	limit=$((limit + 1))
+	"$PERF" record -o "perf$sig.data" -- "$BUSY" "$limit" >"perf$sig.out" 2>"perf$sig.err" &
+	PID=$!
+	track_pid "$PID"
+	sleep 1
+	kill -"$sig" "$PID"
+	finish "perf record, SIG$sig"
+	if [[ $sig == HUP ]]; then
+		log "perf record, SIGHUP: exit $RC; perf report says: $("$PERF" report --stdio -i perfHUP.data 2>&1 | grep -m1 -E "$WARNING_RE")"
+		continue
+	fi
+	n_perf=$(readable "perf$sig" "perf record, SIG$sig")
+	n_prec=$(readable "s$sig" "SIG$sig")
+	log "SIG$sig: perf record exit $RC, $n_perf samples; prec $n_prec"
+	# The same ~1.8 s of three busy threads; a loaded VM moves both.
+	((n_prec * 3 >= n_perf)) || fail "SIG$sig: prec has $n_prec samples, perf record $n_perf"
+done
+
+# ---- signals that do not end a recording --------------------------------------------
+# SIGUSR1: perf record survives it; prec goes on recording until SIGINT.
+start usr1
+t_usr1=$(awk '{ print $1 }' /proc/uptime)
+kill -USR1 "$PID"
+sleep 1
+kill -0 "$PID" 2>/dev/null || fail "SIGUSR1 ended prec"
+kill -INT "$PID"
+finish "SIGUSR1 then SIGINT"
+((RC == 130)) || fail "SIGUSR1 then SIGINT: prec exited $RC, expected 130"
+readable usr1 "SIGUSR1" >/dev/null
+span=$("$PERF" script -F time -i usr1.data 2>/dev/null | tr -d ' :' | sort -g | sed -n '1p;$p' | paste -sd' ')
+awk -v s="$span" 'BEGIN { split(s, t, " "); exit !(t[2] - t[1] > 1.5) }' ||
+	fail "SIGUSR1: the samples span only $span (the recording stopped at SIGUSR1, at uptime $t_usr1)"
+command_gone "SIGUSR1 then SIGINT"
+
+# nohup: SIGHUP ignored by the caller stays ignored, for prec and the command.
+limit=$((limit + 1))
+CMD="$BUSY $limit"
+env --ignore-signal=HUP "$PREC" -o nohup.data -- "$BUSY" "$limit" >nohup.out 2>nohup.err &
+PID=$!
+track_pid "$PID"
+sleep 1
+kill -HUP "$PID"
+pkill -HUP -f "^$CMD\$"
+sleep 0.5
+kill -0 "$PID" 2>/dev/null || fail "under nohup, SIGHUP ended prec"
+pgrep -f "^$CMD\$" >/dev/null || fail "under nohup, SIGHUP ended the command"
+kill -TERM "$PID"
+finish "nohup, then SIGTERM"
+((RC == 143)) || fail "nohup, then SIGTERM: prec exited $RC, expected 143"
+readable nohup "nohup" >/dev/null
+command_gone "nohup, then SIGTERM"
+
+# Pipe mode: SIGPIPE is not a stop (the reader's end shows as EPIPE).
+limit=$((limit + 1))
+CMD="$BUSY $limit"
+"$PREC" -o - -- "$BUSY" "$limit" >pipe.stream 2>pipe.err &
+PID=$!
+track_pid "$PID"
+sleep 1
+kill -PIPE "$PID"
+sleep 0.5
+kill -0 "$PID" 2>/dev/null || fail "-o -: SIGPIPE ended prec (in pipe mode only a write to a closed pipe stops it)"
+kill -INT "$PID"
+finish "-o -, SIGPIPE then SIGINT"
+((RC == 130)) || fail "-o -: prec exited $RC after SIGINT, expected 130"
+"$PERF" report --stdio -i - <pipe.stream >pipe.report 2>pipe.rerr || fail "perf report cannot read the pipe stream"
+require_no_warning pipe.rerr "perf report of the pipe stream"
+command_gone "-o -"
+
+# ---- a second stop signal ends at once ----------------------------------------------
+# The command ignores SIGTERM: after SIGHUP prec waits for it, up to 5 s;
+# SIGALRM on top makes prec kill it and finish now, dying of the first one.
+limit=$((limit + 1))
+CMD="$BUSY $limit"
+"$PREC" -o twice.data -- sh -c "trap '' TERM; exec '$BUSY' $limit" >twice.out 2>twice.err &
+PID=$!
+track_pid "$PID"
+sleep 1
+kill -HUP "$PID"
+sleep 0.3
+kill -ALRM "$PID"
+t0=$SECONDS
+finish "SIGHUP then SIGALRM"
+((SECONDS - t0 <= 3)) || fail "SIGHUP then SIGALRM: prec took $((SECONDS - t0)) s to end"
+((RC == 129)) || fail "SIGHUP then SIGALRM: prec exited $RC, expected 129 (the first signal)"
+readable twice "SIGHUP then SIGALRM" >/dev/null
+command_gone "SIGHUP then SIGALRM"
+
+pass
