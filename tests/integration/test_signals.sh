@@ -20,23 +20,51 @@ BUSY=$WORKLOAD_DIR/prec_busy
 # apart from those of any other run (and a failed run ends by itself).
 limit=40
 
-# start TAG PREC_ARGS...: prec recording prec_busy in the background; sets PID
-# and CMD (the command line to look for afterwards), the run's output in
-# TAG.data, TAG.out, TAG.err. The command is running when it returns.
+# next_cmd: a fresh time limit; sets limit and CMD (the command line of the
+# workload, to look for afterwards).
+next_cmd()
+{
+	limit=$((limit + 1))
+	CMD="$BUSY $limit"
+}
+
+# spawn TAG CMD...: CMD in the background, its output in TAG.out and
+# TAG.err; sets PID; returns after a second of recording (samples in the
+# rings, several passes drained).
+spawn()
+{
+	local tag=$1
+	shift
+	"$@" >"$tag.out" 2>"$tag.err" &
+	PID=$!
+	track_pid "$PID"
+	sleep 1
+}
+
+# start TAG PREC_ARGS...: prec recording prec_busy into TAG.data.
 start()
 {
 	local tag=$1
 	shift
-	limit=$((limit + 1))
-	CMD="$BUSY $limit"
-	"$PREC" "$@" -o "$tag.data" -- "$BUSY" "$limit" >"$tag.out" 2>"$tag.err" &
-	PID=$!
-	track_pid "$PID"
-	for ((i = 0; i < 100; i++)); do
-		grep -q 'busy line' "$tag.out" 2>/dev/null && break
-		sleep 0.05
-	done
-	sleep 0.8 # samples in the rings, several passes drained
+	next_cmd
+	spawn "$tag" "$PREC" "$@" -o "$tag.data" -- "$BUSY" "$limit"
+}
+
+# survives SIG WHAT: prec and the command still run half a second after SIG.
+survives()
+{
+	kill -"$1" "$PID"
+	sleep 0.5
+	kill -0 "$PID" 2>/dev/null || fail "$2: SIG$1 ended prec"
+	pgrep -f "^$CMD\$" >/dev/null || fail "$2: SIG$1 ended the command"
+}
+
+# ends SIG WANT WHAT: SIG ends prec with status WANT.
+ends()
+{
+	kill -"$1" "$PID"
+	finish "$3"
+	((RC == $2)) || fail "$3: prec exited $RC, expected $2; $(head -n 3 "$PREC_TAG.err")"
 }
 
 # finish WHAT: waits at most 15 s for prec to end; sets RC.
@@ -84,10 +112,7 @@ for mode in "" "-a" "-z"; do
 		what="SIG$sig${mode:+ with $mode}"
 		# shellcheck disable=SC2086
 		start "s$sig" $mode
-		kill -"$sig" "$PID"
-		finish "$what"
-		want=$((128 + $(kill -l "$sig")))
-		((RC == want)) || fail "$what: prec exited $RC, expected $want (died of SIG$sig); $(head -n 3 "s$sig.err")"
+		PREC_TAG=s$sig ends "$sig" $((128 + $(kill -l "$sig"))) "$what"
 		grep -q '^\[ prec record: Captured and wrote ' "s$sig.err" ||
 			fail "$what: no summary line: $(head -n 3 "s$sig.err")"
 		no_grep_or_fail '^prec:' "s$sig.err" "$what"
@@ -100,19 +125,14 @@ ls ./core* >/dev/null 2>&1 && fail "SIGQUIT left a core file: the recording ende
 
 # --threads: the streams stop too, the directory is finished.
 start thr --threads
-kill -HUP "$PID"
-finish "SIGHUP with --threads"
-((RC == 129)) || fail "SIGHUP with --threads: prec exited $RC, expected 129; $(head -n 3 thr.err)"
+PREC_TAG=thr ends HUP 129 "SIGHUP with --threads"
 command_gone "SIGHUP with --threads"
 readable thr "SIGHUP with --threads" >/dev/null
 
 # ---- beside perf record ------------------------------------------------------------
 for sig in INT TERM HUP; do
-	limit=$((limit + 1))
-	"$PERF" record -o "perf$sig.data" -- "$BUSY" "$limit" >"perf$sig.out" 2>"perf$sig.err" &
-	PID=$!
-	track_pid "$PID"
-	sleep 1
+	next_cmd
+	spawn "perf$sig" "$PERF" record -o "perf$sig.data" -- "$BUSY" "$limit"
 	kill -"$sig" "$PID"
 	finish "perf record, SIG$sig"
 	if [[ $sig == HUP ]]; then
@@ -130,12 +150,9 @@ done
 # SIGUSR1: perf record survives it; prec goes on recording until SIGINT.
 start usr1
 t_usr1=$(awk '{ print $1 }' /proc/uptime)
-kill -USR1 "$PID"
-sleep 1
-kill -0 "$PID" 2>/dev/null || fail "SIGUSR1 ended prec"
-kill -INT "$PID"
-finish "SIGUSR1 then SIGINT"
-((RC == 130)) || fail "SIGUSR1 then SIGINT: prec exited $RC, expected 130"
+survives USR1 "SIGUSR1"
+sleep 0.5
+PREC_TAG=usr1 ends INT 130 "SIGUSR1 then SIGINT"
 readable usr1 "SIGUSR1" >/dev/null
 span=$("$PERF" script -F time -i usr1.data 2>/dev/null | tr -d ' :' | sort -g | sed -n '1p;$p' | paste -sd' ')
 awk -v s="$span" 'BEGIN { split(s, t, " "); exit !(t[2] - t[1] > 1.5) }' ||
@@ -143,56 +160,33 @@ awk -v s="$span" 'BEGIN { split(s, t, " "); exit !(t[2] - t[1] > 1.5) }' ||
 command_gone "SIGUSR1 then SIGINT"
 
 # nohup: SIGHUP ignored by the caller stays ignored, for prec and the command.
-limit=$((limit + 1))
-CMD="$BUSY $limit"
-env --ignore-signal=HUP "$PREC" -o nohup.data -- "$BUSY" "$limit" >nohup.out 2>nohup.err &
-PID=$!
-track_pid "$PID"
-sleep 1
-kill -HUP "$PID"
+next_cmd
+spawn nohup env --ignore-signal=HUP "$PREC" -o nohup.data -- "$BUSY" "$limit"
 pkill -HUP -f "^$CMD\$"
-sleep 0.5
-kill -0 "$PID" 2>/dev/null || fail "under nohup, SIGHUP ended prec"
-pgrep -f "^$CMD\$" >/dev/null || fail "under nohup, SIGHUP ended the command"
-kill -TERM "$PID"
-finish "nohup, then SIGTERM"
-((RC == 143)) || fail "nohup, then SIGTERM: prec exited $RC, expected 143"
+survives HUP "under nohup"
+PREC_TAG=nohup ends TERM 143 "nohup, then SIGTERM"
 readable nohup "nohup" >/dev/null
 command_gone "nohup, then SIGTERM"
 
 # Pipe mode: SIGPIPE is not a stop (the reader's end shows as EPIPE).
-limit=$((limit + 1))
-CMD="$BUSY $limit"
-"$PREC" -o - -- "$BUSY" "$limit" >pipe.stream 2>pipe.err &
-PID=$!
-track_pid "$PID"
-sleep 1
-kill -PIPE "$PID"
-sleep 0.5
-kill -0 "$PID" 2>/dev/null || fail "-o -: SIGPIPE ended prec (in pipe mode only a write to a closed pipe stops it)"
-kill -INT "$PID"
-finish "-o -, SIGPIPE then SIGINT"
-((RC == 130)) || fail "-o -: prec exited $RC after SIGINT, expected 130"
-"$PERF" report --stdio -i - <pipe.stream >pipe.report 2>pipe.rerr || fail "perf report cannot read the pipe stream"
+next_cmd
+spawn pipe "$PREC" -o - -- "$BUSY" "$limit"
+survives PIPE "-o - (in pipe mode only a write to a closed pipe stops prec)"
+PREC_TAG=pipe ends INT 130 "-o -, SIGPIPE then SIGINT"
+"$PERF" report --stdio -i - <pipe.out >pipe.report 2>pipe.rerr || fail "perf report cannot read the pipe stream"
 require_no_warning pipe.rerr "perf report of the pipe stream"
 command_gone "-o -"
 
 # ---- a second stop signal ends at once ----------------------------------------------
 # The command ignores SIGTERM: after SIGHUP prec waits for it, up to 5 s;
 # SIGALRM on top makes prec kill it and finish now, dying of the first one.
-limit=$((limit + 1))
-CMD="$BUSY $limit"
-"$PREC" -o twice.data -- sh -c "trap '' TERM; exec '$BUSY' $limit" >twice.out 2>twice.err &
-PID=$!
-track_pid "$PID"
-sleep 1
+next_cmd
+spawn twice "$PREC" -o twice.data -- sh -c "trap '' TERM; exec '$BUSY' $limit"
 kill -HUP "$PID"
 sleep 0.3
-kill -ALRM "$PID"
 t0=$SECONDS
-finish "SIGHUP then SIGALRM"
+PREC_TAG=twice ends ALRM 129 "SIGHUP then SIGALRM (the first signal counts)"
 ((SECONDS - t0 <= 3)) || fail "SIGHUP then SIGALRM: prec took $((SECONDS - t0)) s to end"
-((RC == 129)) || fail "SIGHUP then SIGALRM: prec exited $RC, expected 129 (the first signal)"
 readable twice "SIGHUP then SIGALRM" >/dev/null
 command_gone "SIGHUP then SIGALRM"
 
