@@ -106,6 +106,7 @@ fail()
 
 pass()
 {
+	_sanitizer_reports || exit 1
 	echo "PASS: $TEST_NAME${1:+: $*}" >&2
 	exit 0
 }
