@@ -68,7 +68,13 @@ void signals__install(bool usr2, bool pipe_output, sigset_t *orig)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
+	/* Stop signals that wait together (prec was busy, they are blocked)
+	 * are delivered one handler at a time, lowest number first: without
+	 * the mask the kernel nests the later handler inside the first one
+	 * and the highest number would be taken as the first signal. */
 	sigemptyset(&sa.sa_mask);
+	for (unsigned int i = 0; i < NR_STOP_SIGS; i++)
+		sigaddset(&sa.sa_mask, stop_sigs[i]);
 	sa.sa_flags = SA_NOCLDSTOP;
 	sigemptyset(&block);
 	sigaction(SIGCHLD, &sa, NULL);

@@ -28,9 +28,10 @@ next_cmd()
 	CMD="$BUSY $limit"
 }
 
-# spawn TAG CMD...: CMD in the background, its output in TAG.out and
-# TAG.err; sets PID; returns after a second of recording (samples in the
-# rings, several passes drained).
+# spawn TAG CMD...: CMD (a recorder of $CMD) in the background, its output
+# in TAG.out and TAG.err; sets PID; returns once $CMD runs (the recording
+# is under way: an ASan prec on a busy machine takes a while to get there)
+# and had most of a second (samples in the rings, several passes drained).
 spawn()
 {
 	local tag=$1
@@ -38,7 +39,11 @@ spawn()
 	"$@" >"$tag.out" 2>"$tag.err" &
 	PID=$!
 	track_pid "$PID"
-	sleep 1
+	for ((i = 0; i < 200; i++)); do
+		pgrep -f "^$CMD\$" >/dev/null && break
+		sleep 0.05
+	done
+	sleep 0.8
 }
 
 # start TAG PREC_ARGS...: prec recording prec_busy into TAG.data.
