@@ -216,6 +216,14 @@ require_valid()
 	[[ -s "$data" ]] || fail "$data is missing or empty"
 	_run report "$PERF" report --stdio -i "$data"
 	((LAST_RC == 0)) || fail "perf report -i $data exited $LAST_RC"
+	if [[ -n "$_san_dir" ]]; then
+		# An ASan prec drains a few times slower: on a busy machine a fast
+		# DWARF recording can lose a chunk that the plain pass, which
+		# judges losses, does not. Only that warning is let through.
+		awk '/^Warning:$/ { getline nx; if (nx ~ /^Processed [0-9]+ events and lost [0-9]+ chunks!$/) next; print; print nx; next }
+			/^Check IO\/CPU overload!$/ { next } { print }' "$LAST_ERR" >"$LAST_ERR.san"
+		mv "$LAST_ERR.san" "$LAST_ERR"
+	fi
 	if ((allow_empty)); then
 		awk '/^Error:$/ { getline nx; if (nx ~ /data has no samples!$/) next; print; print nx; next } { print }' \
 			"$LAST_ERR" >"$LAST_ERR.filtered"
