@@ -435,7 +435,7 @@ static uint64_t stack_top(uint64_t sp)
 /* The copy the kernel takes: raw bytes, ASan's red zones between the
  * frames' locals included, so not through the checked memcpy. */
 __attribute__((no_sanitize_address)) static void copy_raw(uint8_t *dst, const uint8_t *src,
-							   size_t len)
+							  size_t len)
 {
 	for (size_t i = 0; i < len; i++)
 		((volatile uint8_t *)dst)[i] = src[i];
