@@ -170,7 +170,7 @@ next_cmd
 spawn nohup env --ignore-signal=HUP "$PREC" -o nohup.data -- "$BUSY" "$limit"
 pkill -HUP -f "^$CMD\$"
 survives HUP "under nohup"
-PREC_TAG=nohup ends TERM 143 "nohup, then SIGTERM"
+PREC_TAG="nohup" ends TERM 143 "nohup, then SIGTERM"
 readable nohup "nohup" >/dev/null
 command_gone "nohup, then SIGTERM"
 
