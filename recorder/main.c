@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* argv -> options__parse -> options__validate -> prec_record -> exit status. */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,6 +9,7 @@
 #include "prec/parse_events.h"
 #include "prec/record.h"
 #include "prec/version.h"
+#include "signals.h"
 
 /* -h, --list-events, --version: answered without recording. True when one was. */
 static bool answer_query(const struct record_opts *opts)
@@ -37,7 +37,7 @@ int main(int argc, char **argv)
 	int status, ret;
 
 	/* A closed stderr or output pipe must be an error return, not a kill. */
-	signal(SIGPIPE, SIG_IGN);
+	signals__init();
 	if (options__parse(&opts, argc, argv, err, sizeof(err))) {
 		pr_err("%s", err);
 		return PREC_EXIT_USAGE;
@@ -57,10 +57,9 @@ int main(int argc, char **argv)
 	}
 	status = prec_record(&opts, argc, argv, &fatal_sig);
 	options__exit(&opts);
-	if (fatal_sig) {
-		/* Die of the same signal, as perf does, so shells see it. */
-		signal(fatal_sig, SIG_DFL);
-		raise(fatal_sig);
-	}
+	/* Die of the same signal, as perf does, so shells and supervisors see
+	 * it (status 128+N), now that the file is finished. */
+	if (fatal_sig)
+		signals__die_of(fatal_sig);
 	return status;
 }

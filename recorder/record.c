@@ -61,12 +61,12 @@ struct recording {
 	struct streams streams; /* --threads: the drain loops, one thread each */
 	struct clock_ref clk;
 	struct output out;
-	sigset_t orig; /* the signal mask before prec blocked its four */
+	sigset_t orig; /* the signal mask before prec blocked its own */
 };
 
 /*
  * The command still runs when prec stops (a signal, a full file, an error):
- * SIGTERM, as perf, then wait for it; a second SIGINT/SIGTERM, or a command
+ * SIGTERM, as perf, then wait for it; a second stop signal, or a command
  * that ignores SIGTERM for 5 s, gets SIGKILL so prec never hangs on it.
  */
 static void end_workload(struct workload *wl, const sigset_t *sigmask)
@@ -119,7 +119,7 @@ static int start_events(struct evlist *evlist, const struct record_opts *opts,
 	if (opts->delay_ms > 0) {
 		struct timespec ts = { opts->delay_ms / 1000, (opts->delay_ms % 1000) * 1000000L };
 
-		/* Sleeps, but wakes for SIGINT/SIGTERM/SIGCHLD. */
+		/* Sleeps, but wakes for a stop signal or SIGCHLD. */
 		ppoll(NULL, 0, &ts, sigmask);
 		if (signals__stop_signal())
 			return 1;
@@ -421,7 +421,7 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 		goto out;
 
 	/* 3. Signals: blocked except inside ppoll, so none is ever missed. */
-	signals__install(opts->switch_signal || opts->overwrite, &r->orig);
+	signals__install(opts->switch_signal || opts->overwrite, opts->pipe_output, &r->orig);
 
 	/* 4. Fork the command corked, find the threads, open the events, map. */
 	status = recording__open(r);
@@ -480,14 +480,16 @@ out_stopped:
 	output__summary(&r->out);
 	/* --max-size ended it on purpose: the recording is complete. */
 	status = r->out.size_limit ? 0 : exit_status(&r->wl);
+	/* Taken after the mask is restored: a stop signal that came while the
+	 * file was being finished is delivered then, and counts too. */
+	signals__restore(&r->orig);
 	*fatal_sig = signals__stop_signal();
-	goto out_signals;
+	goto out;
 
 out_abort:
 	output__abort(&r->out);
 out_kill:
 	workload__kill(&r->wl, SIGKILL);
-out_signals:
 	signals__restore(&r->orig);
 out:
 	recording__exit(r);

@@ -2,8 +2,10 @@
 #ifndef PREC_RECORDER_SIGNALS_H
 #define PREC_RECORDER_SIGNALS_H
 /*
- * The signals a recording answers: SIGCHLD (the command ended), SIGINT and
- * SIGTERM (stop; a second one: stop now), SIGUSR2 (rotate or snapshot).
+ * The signals a recording answers: SIGCHLD (the command ended); SIGINT,
+ * SIGTERM, SIGHUP, SIGQUIT, SIGALRM and, when the output is a file, SIGPIPE
+ * (stop, finish the file, then die of that signal; a second one: stop now);
+ * SIGUSR2 (rotate or snapshot); SIGUSR1 (nothing: the recording goes on).
  * They are blocked except inside ppoll, so none is ever missed; the flags
  * they set are the only globals prec has.
  */
@@ -11,16 +13,32 @@
 #include <stdbool.h>
 
 /*
- * Installs the handlers (SIGUSR2 only when usr2, ignored otherwise, as
- * perf), ignores SIGXFSZ and blocks the four; *orig gets the mask to give
- * ppoll and the command, and to restore with signals__restore.
+ * First thing in main: notes which signals prec's caller ignored (nohup's
+ * SIGHUP, an ignored SIGPIPE stay ignored), then ignores SIGPIPE, so a
+ * closed stderr or output pipe is an error return until the recording's
+ * handlers are installed.
  */
-void signals__install(bool usr2, sigset_t *orig);
+void signals__init(void);
+
+/*
+ * Installs the handlers (SIGUSR2 only when usr2, ignored otherwise, as
+ * perf; SIGPIPE only when !pipe_output: a pipe's reader going away is a
+ * write error there), ignores SIGXFSZ and blocks them all; *orig gets the
+ * mask to give ppoll and the command, and to restore with signals__restore.
+ */
+void signals__install(bool usr2, bool pipe_output, sigset_t *orig);
 
 /* Puts the mask back as it was before signals__install. */
 void signals__restore(const sigset_t *orig);
 
-/* The SIGINT or SIGTERM that asked prec to stop; 0 none yet. */
+/*
+ * In the forked command before exec: the default action back for every
+ * signal prec took or ignored for itself, so a signal to the corked child
+ * ends it; what prec's caller ignored stays ignored.
+ */
+void signals__child_defaults(void);
+
+/* The signal that asked prec to stop; 0 none yet. */
 int signals__stop_signal(void);
 
 /* Whether SIGCHLD came since the start. */
@@ -30,10 +48,17 @@ bool signals__child_done(void);
 bool signals__take_switch(void);
 
 /*
- * Once prec is stopping: takes the pending SIGINTs/SIGTERMs and says whether
+ * Once prec is stopping: takes the pending stop signals and says whether
  * there were two in all (end now, with what is written). arg is unused (a
  * drain callback).
  */
 bool signals__stop_again(void *arg);
+
+/*
+ * Ends prec by sig's default action (no core file for SIGQUIT: the
+ * recording ended in order), so its parent sees the signal; returns only
+ * when sig could not end it (blocked by the caller, or no default kill).
+ */
+void signals__die_of(int sig);
 
 #endif

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "prec/workload.h"
+#include "signals.h"
 
 static int check_exec(const char *path)
 {
@@ -97,11 +98,7 @@ int workload__prepare(struct workload *w, char *const argv[], const void *sigmas
 		close(err[0]);
 		/* The name the synthesized COMM gives the child until it execs. */
 		prctl(PR_SET_NAME, "prec-exec", 0, 0, 0);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGCHLD, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGXFSZ, SIG_DFL);
+		signals__child_defaults();
 		sigprocmask(SIG_SETMASK, sigmask, NULL);
 		/* EOF instead of the go byte: prec gave up; leave quietly. */
 		if (read(go[0], &c, 1) != 1)

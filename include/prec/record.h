@@ -18,7 +18,8 @@ enum {
  * exe and argc/argv are prec's own (for the CMDLINE feature). Returns the exit
  * status prec should end with: the workload's status, 128+signal when a signal
  * killed it, or PREC_EXIT_* on failure (already explained on stderr). When
- * prec itself was stopped by SIGINT/SIGTERM, *fatal_sig is set to it so main
+ * prec itself was stopped by a signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+ * SIGALRM, SIGPIPE: recorder/signals.h), *fatal_sig is set to it so main
  * can re-raise it after cleanup, as perf does.
  */
 int prec_record(const struct record_opts *opts, int argc, char **argv, int *fatal_sig);
