@@ -338,22 +338,44 @@ static int cache_grow(struct uelf_cache *c)
 	return 0;
 }
 
-const struct uelf *uelf_cache__get(struct uelf_cache *c, const char *name)
+/* The entry for name, or NULL (a miss). */
+static struct uelf *cache_find(const struct uelf_cache *c, const char *name)
+{
+	if (!c->buckets)
+		return NULL;
+	for (struct uelf *e = c->hash[hash_ptr(name) & (c->buckets - 1)]; e; e = e->next)
+		if (e->key == name)
+			return e;
+	return NULL;
+}
+
+/* A new entry for name, chained in; NULL on ENOMEM. */
+static struct uelf *cache_insert(struct uelf_cache *c, const char *name)
 {
 	struct uelf *e;
-	int ret;
 
-	if (c->buckets) {
-		for (e = c->hash[hash_ptr(name) & (c->buckets - 1)]; e; e = e->next)
-			if (e->key == name)
-				return e->img ? e : NULL;
-	}
 	if (c->nr >= c->buckets && cache_grow(c))
 		return NULL;
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return NULL;
 	e->key = name;
+	e->next = c->hash[hash_ptr(name) & (c->buckets - 1)];
+	c->hash[hash_ptr(name) & (c->buckets - 1)] = e;
+	c->nr++;
+	return e;
+}
+
+const struct uelf *uelf_cache__get(struct uelf_cache *c, const char *name)
+{
+	struct uelf *e = cache_find(c, name);
+	int ret;
+
+	if (e)
+		return e->img ? e : NULL;
+	e = cache_insert(c, name);
+	if (!e)
+		return NULL;
 	if (!strcmp(name, "[vdso]") || name[0] == '/') {
 		ret = name[0] == '/' ? uelf__open_file(e, name) : uelf__open_vdso(e);
 		c->files++;
@@ -363,10 +385,26 @@ const struct uelf *uelf_cache__get(struct uelf_cache *c, const char *name)
 	}
 	if (ret)
 		e->img = NULL; /* remembered as unusable: tried once */
-	e->next = c->hash[hash_ptr(name) & (c->buckets - 1)];
-	c->hash[hash_ptr(name) & (c->buckets - 1)] = e;
-	c->nr++;
 	return e->img ? e : NULL;
+}
+
+int uelf_cache__add(struct uelf_cache *c, const char *name, const void *img, size_t len)
+{
+	struct uelf *e;
+	int ret;
+
+	if (cache_find(c, name))
+		return -EEXIST;
+	e = cache_insert(c, name);
+	if (!e)
+		return -ENOMEM;
+	ret = uelf__parse(e, img, len);
+	c->files++;
+	c->bad += ret != 0;
+	if (ret)
+		e->img = NULL; /* remembered as unusable, as a bad file is */
+	e->map_len = 0; /* the caller's memory: never unmapped here */
+	return ret;
 }
 
 void uelf_cache__exit(struct uelf_cache *c)

@@ -79,6 +79,14 @@ struct uelf_cache {
  * be opened or parsed. May allocate on the first look-up of a name. */
 const struct uelf *uelf_cache__get(struct uelf_cache *c, const char *name);
 
+/*
+ * Enters the image img of len bytes (the caller's, kept until c is emptied)
+ * as the DSO called name, as if uelf_cache__get had opened it: the fuzzers
+ * and tests give the unwinder files that are not on disk. 0, -EEXIST when
+ * name is known already, -ENOEXEC when it is no usable ELF file, -ENOMEM.
+ */
+int uelf_cache__add(struct uelf_cache *c, const char *name, const void *img, size_t len);
+
 /* Unmaps and frees everything; c is empty and usable. */
 void uelf_cache__exit(struct uelf_cache *c);
 
