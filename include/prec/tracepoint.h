@@ -20,7 +20,8 @@ int tracepoint__id(const char *tracefs, const char *sys, const char *name, uint6
 
 /*
  * Parses the text of a tracepoint's id file (len bytes at buf, at most the
- * first 31 looked at): decimal digits, then only newlines or blanks. Pure.
+ * first 31 looked at, a NUL ending them as it ends perf's string): decimal
+ * digits, then only newlines or blanks. Pure.
  * 0 and *id, or -EINVAL.
  */
 int tracepoint__parse_id(const char *buf, size_t len, uint64_t *id);

@@ -12,22 +12,28 @@
  *
  * Input (little-endian): struct fz_head, then elf_len bytes of ELF image,
  * then the sample record (its header's type and size are set by the
- * harness: SAMPLE, the rest of the input rounded down to 8 bytes).
+ * harness: SAMPLE, the rest of the input rounded down to 8 bytes). With
+ * FZ_RING the rest is instead a run of records (sizes rounded up to 8, as
+ * the kernel writes them) in a 64 KiB ring whose window wraps around the
+ * end half way, drained by unwinder__rewrite as the drain does.
  * The image is mapped, as the tracker's MMAP2 says, at map_start with
  * pgoff in the sample's pid. Beyond "no crash, no read outside the record,
  * the image or the stack copy, no leak", the rewritten record must say its
  * own size and fit the room the drain leaves for it.
  * Built and run by the suite: see CMakeLists.txt here.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <linux/perf_event.h>
 
 #include "prec/dso_track.h"
 #include "prec/event.h"
+#include "prec/mmap.h"
 #include "prec/writer.h"
 #include "recorder/unwind/unwind.h"
 #include "recorder/unwind/unwind_int.h"
@@ -43,6 +49,7 @@
 #define FZ_READ_ALL 0x80 /* id, lost and both times in the read format */
 #define FZ_CPU 0x100
 #define FZ_DATA_SRC 0x200 /* a field after the stack copy */
+#define FZ_RING 0x400 /* the records go through unwinder__rewrite from a ring */
 
 struct fz_head {
 	uint32_t elf_len;
@@ -119,6 +126,38 @@ static const char *fz_map(struct dso_track *t, uint32_t pid, const struct fz_hea
 	return found.name;
 }
 
+#define FZ_RING_SIZE 65536u
+
+/* The records at rec (len bytes) drained from a ring whose window wraps. */
+static void fz_ring(struct unwinder *u, const uint8_t *rec, size_t len)
+{
+	uint8_t *data = malloc(FZ_RING_SIZE);
+	struct ring r = { .data = data, .mask = FZ_RING_SIZE - 1, .fd = -1 };
+	bool pending = true;
+	struct iovec iov = { 0 };
+	uint64_t walked = 0;
+
+	if (!data)
+		return;
+	memset(data, 0, FZ_RING_SIZE);
+	r.start = (1ULL << 32) - ((len / 2) & ~7ULL);
+	r.end = r.start + len;
+	for (size_t i = 0; i < len; i++)
+		data[(r.start + i) & r.mask] = rec[i];
+	if (unwinder__rewrite(u, &r, &pending, 1, &iov) != 1 || !iov.iov_len)
+		abort();
+	/* Whole records while the headers hold, then the rest as it was. */
+	while (walked + sizeof(struct perf_event_header) <= iov.iov_len) {
+		struct perf_event_header h;
+
+		memcpy(&h, (uint8_t *)iov.iov_base + walked, sizeof(h));
+		if (h.size < sizeof(h))
+			break;
+		walked += h.size;
+	}
+	free(data);
+}
+
 static void fz_run(const struct fz_head *h, const uint8_t *img, const uint8_t *rec, size_t len)
 {
 	static const uint64_t ids[] = { FZ_ID };
@@ -145,6 +184,10 @@ static void fz_run(const struct fz_head *h, const uint8_t *img, const uint8_t *r
 	if (name)
 		uelf_cache__add(&u->elfs, name, img, h->elf_len);
 	unwinder__set_track(u, t);
+	if (h->flags & FZ_RING) {
+		fz_ring(u, rec, len);
+		goto out;
+	}
 	dst = malloc(len + (UNWIND_MAX_FRAMES + 1) * 8);
 	if (!dst)
 		goto out;
@@ -157,6 +200,23 @@ out:
 	free(dst);
 	unwinder__delete(u);
 	dso_track__delete(t);
+}
+
+/* Record sizes as the kernel writes them: 8-byte multiples, at least a header. */
+static void fz_align_sizes(uint8_t *rec, size_t len)
+{
+	size_t pos = 0;
+
+	while (pos + sizeof(struct perf_event_header) <= len) {
+		struct perf_event_header h;
+
+		memcpy(&h, rec + pos, sizeof(h));
+		h.size = (uint16_t)((h.size < 8 ? 8 : h.size + 7u) & ~7u);
+		if (!h.size)
+			h.size = 65528; /* 65535 + 7 wrapped */
+		memcpy(rec + pos, &h, sizeof(h));
+		pos += h.size;
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -184,10 +244,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (img && rec) {
 		memcpy(img, data, h.elf_len);
 		memcpy(rec, data + h.elf_len, len);
-		memcpy(&hdr, rec, sizeof(hdr));
-		hdr.type = PERF_RECORD_SAMPLE;
-		hdr.size = (uint16_t)len;
-		memcpy(rec, &hdr, sizeof(hdr));
+		if (h.flags & FZ_RING) {
+			fz_align_sizes(rec, len);
+		} else {
+			memcpy(&hdr, rec, sizeof(hdr));
+			hdr.type = PERF_RECORD_SAMPLE;
+			hdr.size = (uint16_t)len;
+			memcpy(rec, &hdr, sizeof(hdr));
+		}
 		fz_run(&h, img, rec, len);
 	}
 	free(img);
