@@ -122,6 +122,15 @@ struct as_slot {
 	uint32_t pid;
 };
 
+/*
+ * Memory reads libunwind may make for one sample. A real unwind makes about
+ * 60 a frame (the table search, the FDE and CIE, the CFA program, the saved
+ * registers); a corrupt FDE whose length spans megabytes (zeros are
+ * DW_CFA_nop) would have libunwind read them byte by byte for seconds. Past
+ * this the reads fail and the unwind stops where it is.
+ */
+#define UNWIND_MAX_READS (1u << 17)
+
 /* The sample being unwound: what the accessors read. */
 struct uw_cur {
 	const struct uw_event *ev;
@@ -131,6 +140,7 @@ struct uw_cur {
 	uint64_t stack_len, sp;
 	const struct uelf *elf; /* the file of the frame libunwind looked up last */
 	uint64_t bias; /* its load bias */
+	uint32_t reads; /* access_mem calls so far, up to UNWIND_MAX_READS */
 	enum why why;
 };
 
