@@ -18,6 +18,14 @@
  */
 int tracepoint__id(const char *tracefs, const char *sys, const char *name, uint64_t *id);
 
+/*
+ * Parses the text of a tracepoint's id file (len bytes at buf, at most the
+ * first 31 looked at, a NUL ending them as it ends perf's string): decimal
+ * digits, then only newlines or blanks. Pure.
+ * 0 and *id, or -EINVAL.
+ */
+int tracepoint__parse_id(const char *buf, size_t len, uint64_t *id);
+
 /* Called for each match; a non-zero return stops the walk and is returned. */
 typedef int (*tracepoint_fn)(void *arg, const char *sys, const char *name, uint64_t id);
 

@@ -29,21 +29,19 @@ static bool is_plain_name(const char *name)
 	return name[0] && strcmp(name, ".") && strcmp(name, "..") && !strchr(name, '/');
 }
 
-static int read_id(const char *path, uint64_t *id)
+int tracepoint__parse_id(const char *buf, size_t len, uint64_t *id)
 {
 	char text[32];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
 	unsigned long long v;
 	char *end;
 
-	if (fd < 0)
-		return errno == ENOTDIR ? -ENOENT : -errno;
-	n = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	if (n <= 0)
-		return n < 0 ? -errno : -EINVAL;
-	text[n] = '\0';
+	/* The kernel writes "N\n"; one read of 31 bytes is all perf looks at. */
+	if (!len)
+		return -EINVAL;
+	if (len > sizeof(text) - 1)
+		len = sizeof(text) - 1;
+	memcpy(text, buf, len);
+	text[len] = '\0';
 	if (!isdigit((unsigned char)text[0]))
 		return -EINVAL;
 	errno = 0;
@@ -54,6 +52,21 @@ static int read_id(const char *path, uint64_t *id)
 		return -EINVAL;
 	*id = v;
 	return 0;
+}
+
+static int read_id(const char *path, uint64_t *id)
+{
+	char text[32];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return errno == ENOTDIR ? -ENOENT : -errno;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	return tracepoint__parse_id(text, (size_t)n, id);
 }
 
 int tracepoint__id(const char *tracefs, const char *sys, const char *name, uint64_t *id)

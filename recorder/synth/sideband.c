@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,11 +23,26 @@
 #include "synth/sideband.h"
 #include "synth/synthesize.h"
 
-/* The parent pid in /proc/PID/stat (after the ")" that ends the comm), or
- * -errno (never a pid: the caller compares it with pids). */
+int proc_stat__ppid(const char *buf)
+{
+	const char *p = strrchr(buf, ')');
+	char *end;
+	long v;
+
+	/* ") S PPID": the comm may hold ')' and spaces, the state is one letter. */
+	if (!p || strlen(p) < 5 || p[1] != ' ' || p[3] != ' ')
+		return -EINVAL;
+	v = strtol(p + 4, &end, 10);
+	if (end == p + 4 || v < 0 || v > INT_MAX)
+		return -EINVAL;
+	return (int)v;
+}
+
+/* The parent pid in /proc/PID/stat, or -errno (never a pid: the caller
+ * compares it with pids). */
 static pid_t proc__ppid(const char *proc_dir, pid_t pid)
 {
-	char path[96], buf[512], *p;
+	char path[96], buf[512];
 	FILE *f;
 	size_t n;
 
@@ -37,10 +53,7 @@ static pid_t proc__ppid(const char *proc_dir, pid_t pid)
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	if (!p || strlen(p) < 5)
-		return -EINVAL;
-	return (pid_t)atoi(p + 4); /* ") S PPID" */
+	return proc_stat__ppid(buf);
 }
 
 static int tids__add(pid_t **tids, size_t *nr, size_t *cap, pid_t tid)

@@ -29,4 +29,8 @@ int synth__sideband(struct synth_out *w, const struct evlist *evlist, const stru
  * leader before its threads. 0 and *out (caller frees), or -errno. */
 int proc__tree_tids(const char *proc_dir, pid_t root, pid_t **out, size_t *nr);
 
+/* The parent pid in a /proc/PID/stat line (buf, NUL-terminated): the third
+ * field, after the ")" that ends the comm. Pure. The pid (>= 0) or -EINVAL. */
+int proc_stat__ppid(const char *buf);
+
 #endif

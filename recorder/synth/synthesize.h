@@ -68,6 +68,20 @@ struct ksym {
  * Returns 0 or -EINVAL. */
 int kallsyms__parse_line(char *line, struct ksym *sym);
 
+/* What perf takes from /proc/PID/status. */
+struct proc_status {
+	char comm[16]; /* the Name line, cut to 15 bytes */
+	pid_t tgid, ppid; /* -1 when missing */
+	bool kernel; /* no VmPeak but a Threads line: a kernel thread */
+};
+
+/*
+ * Parses a status file's text (buf, NUL-terminated; perf reads the first
+ * 4095 bytes): Name, then Tgid after it, PPid after that, VmPeak or Threads
+ * after PPid, as perf finds them. Pure. 0, or -ESRCH without a Tgid.
+ */
+int proc_status__parse(const char *buf, struct proc_status *st);
+
 /* One parsed /proc/modules line: name, size and load address. Pure. */
 int modules__parse_line(const char *line, char *name, size_t name_len, uint64_t *size,
 			uint64_t *addr);

@@ -51,13 +51,6 @@ struct synth_ctx {
 	} mmap;
 };
 
-/* What perf takes from /proc/.../status. */
-struct task_status {
-	char comm[16];
-	pid_t tgid, ppid;
-	bool kernel; /* no VmPeak but a Threads line: a kernel thread */
-};
-
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -80,29 +73,12 @@ static pid_t status_int(const char *p)
 	return (pid_t)v;
 }
 
-/*
- * Reads one status file (the first 4095 bytes, in one read, as perf) and
- * finds its lines in perf's order: Name, then Tgid after it, PPid after
- * that, VmPeak or Threads after PPid. 0, or -errno / -ESRCH without Tgid.
- */
-static int read_status(int procfd, const char *rel, struct task_status *st)
+int proc_status__parse(const char *buf, struct proc_status *st)
 {
-	char buf[4096];
 	const char *name, *tgid, *ppid, *vmpeak, *threads;
-	ssize_t n;
-	int fd;
 
 	memset(st, 0, sizeof(*st));
 	st->tgid = st->ppid = -1;
-	fd = openat(procfd, rel, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return n < 0 ? -errno : -ESRCH; /* gone between open and read */
-	buf[n] = '\0';
-
 	name = strstr(buf, "Name:");
 	tgid = strstr(name ? name : buf, "Tgid:");
 	ppid = strstr(tgid ? tgid : buf, "PPid:");
@@ -125,6 +101,27 @@ static int read_status(int procfd, const char *rel, struct task_status *st)
 		st->ppid = status_int(ppid + 5);
 	st->kernel = !vmpeak && threads;
 	return st->tgid < 0 ? -ESRCH : 0;
+}
+
+/* Reads one status file (the first 4095 bytes, in one read, as perf) and
+ * parses it. 0, or -errno / -ESRCH without Tgid. */
+static int read_status(int procfd, const char *rel, struct proc_status *st)
+{
+	char buf[4096];
+	ssize_t n;
+	int fd;
+
+	memset(st, 0, sizeof(*st));
+	st->tgid = st->ppid = -1;
+	fd = openat(procfd, rel, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return n < 0 ? -errno : -ESRCH; /* gone between open and read */
+	buf[n] = '\0';
+	return proc_status__parse(buf, st);
 }
 
 /* NAMESPACES from the ns links in procfd/dir (zeros where stat fails). */
@@ -267,7 +264,7 @@ static int synth_process(struct synth_ctx *c, pid_t pid)
 		return -ENOMEM;
 	}
 	while (!ret && (de = readdir(d))) {
-		struct task_status st;
+		struct proc_status st;
 		char *end;
 		long tid = strtol(de->d_name, &end, 10);
 
@@ -299,7 +296,7 @@ static int synth_process(struct synth_ctx *c, pid_t pid)
 static int synth_thread(struct synth_ctx *c, pid_t tid, pid_t *tgid)
 {
 	size_t idh = c->o->id_hdr_size;
-	struct task_status st;
+	struct proc_status st;
 	char rel[64];
 	int ret;
 

@@ -159,8 +159,10 @@ static void add_segment(struct uelf *e, const struct elf_phdr *ph)
 	if (ph->flags & ELF_PF_X) {
 		if (s->vaddr < e->text_lo)
 			e->text_lo = s->vaddr;
-		if (s->vaddr + s->memsz > e->text_hi)
-			e->text_hi = s->vaddr + s->memsz;
+		uint64_t end = s->memsz > UINT64_MAX - s->vaddr ? UINT64_MAX : s->vaddr + s->memsz;
+
+		if (end > e->text_hi)
+			e->text_hi = end;
 	}
 }
 
@@ -172,6 +174,7 @@ int uelf__parse(struct uelf *e, const void *img, size_t len)
 	struct elf_phdr ph;
 	bool phdr_table = false;
 	uint8_t *tab;
+	uint64_t v;
 
 	e->img = img;
 	e->len = len;
@@ -198,6 +201,11 @@ int uelf__parse(struct uelf *e, const void *img, size_t len)
 		return -ENOEXEC;
 	if (!phdr_table)
 		find_eh_frame_hdr_section(e, &ef);
+	/* A table no load segment holds is no table: libunwind could not read
+	 * it, and the sample is counted as a file without one. */
+	if (e->has_table && (uelf__read_vaddr(e, e->table_vaddr, &v) ||
+			     uelf__read_vaddr(e, e->table_vaddr + 8 * (e->fde_count - 1), &v)))
+		e->has_table = false;
 	if (e->text_lo > e->text_hi) {
 		e->text_lo = 0;
 		e->text_hi = UINT64_MAX;
@@ -268,7 +276,7 @@ int uelf__off_to_vaddr(const struct uelf *e, uint64_t off, uint64_t *vaddr)
 		 * first byte: the page offset is the same in file and memory. */
 		uint64_t pg_off = s->off & ~0xfffULL;
 
-		if (off >= pg_off && off < s->off + s->filesz) {
+		if (off >= pg_off && (off < s->off || off - s->off < s->filesz)) {
 			*vaddr = s->vaddr - (s->off - off);
 			return 0;
 		}
@@ -298,14 +306,16 @@ int uelf__read_vaddr(const struct uelf *e, uint64_t vaddr, uint64_t *val)
 			return 0;
 		}
 		*val = 0;
-		if (s->off + d >= e->len)
+		/* Differences, not sums: a hostile p_offset near 2^64 must
+		 * not wrap back into the image. */
+		if (s->off >= e->len || d >= e->len - s->off)
 			return -EFAULT;
 		/* A word that runs past the file bytes ends in zeros. */
 		size_t n = s->filesz - d < 8 ? (size_t)(s->filesz - d) : 8;
 
-		if (n > e->len - (s->off + d))
-			n = e->len - (s->off + d);
-		memcpy(val, e->img + s->off + d, n);
+		if (n > e->len - s->off - d)
+			n = e->len - s->off - d;
+		memcpy(val, e->img + (s->off + d), n);
 		return 0;
 	}
 	return -EFAULT;
@@ -338,22 +348,44 @@ static int cache_grow(struct uelf_cache *c)
 	return 0;
 }
 
-const struct uelf *uelf_cache__get(struct uelf_cache *c, const char *name)
+/* The entry for name, or NULL (a miss). */
+static struct uelf *cache_find(const struct uelf_cache *c, const char *name)
+{
+	if (!c->buckets)
+		return NULL;
+	for (struct uelf *e = c->hash[hash_ptr(name) & (c->buckets - 1)]; e; e = e->next)
+		if (e->key == name)
+			return e;
+	return NULL;
+}
+
+/* A new entry for name, chained in; NULL on ENOMEM. */
+static struct uelf *cache_insert(struct uelf_cache *c, const char *name)
 {
 	struct uelf *e;
-	int ret;
 
-	if (c->buckets) {
-		for (e = c->hash[hash_ptr(name) & (c->buckets - 1)]; e; e = e->next)
-			if (e->key == name)
-				return e->img ? e : NULL;
-	}
 	if (c->nr >= c->buckets && cache_grow(c))
 		return NULL;
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return NULL;
 	e->key = name;
+	e->next = c->hash[hash_ptr(name) & (c->buckets - 1)];
+	c->hash[hash_ptr(name) & (c->buckets - 1)] = e;
+	c->nr++;
+	return e;
+}
+
+const struct uelf *uelf_cache__get(struct uelf_cache *c, const char *name)
+{
+	struct uelf *e = cache_find(c, name);
+	int ret;
+
+	if (e)
+		return e->img ? e : NULL;
+	e = cache_insert(c, name);
+	if (!e)
+		return NULL;
 	if (!strcmp(name, "[vdso]") || name[0] == '/') {
 		ret = name[0] == '/' ? uelf__open_file(e, name) : uelf__open_vdso(e);
 		c->files++;
@@ -363,10 +395,26 @@ const struct uelf *uelf_cache__get(struct uelf_cache *c, const char *name)
 	}
 	if (ret)
 		e->img = NULL; /* remembered as unusable: tried once */
-	e->next = c->hash[hash_ptr(name) & (c->buckets - 1)];
-	c->hash[hash_ptr(name) & (c->buckets - 1)] = e;
-	c->nr++;
 	return e->img ? e : NULL;
+}
+
+int uelf_cache__add(struct uelf_cache *c, const char *name, const void *img, size_t len)
+{
+	struct uelf *e;
+	int ret;
+
+	if (cache_find(c, name))
+		return -EEXIST;
+	e = cache_insert(c, name);
+	if (!e)
+		return -ENOMEM;
+	ret = uelf__parse(e, img, len);
+	c->files++;
+	c->bad += ret != 0;
+	if (ret)
+		e->img = NULL; /* remembered as unusable, as a bad file is */
+	e->map_len = 0; /* the caller's memory: never unmapped here */
+	return ret;
 }
 
 void uelf_cache__exit(struct uelf_cache *c)

@@ -115,7 +115,7 @@ static int uw_access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *valp,
 	struct dso_track_map m;
 	const struct uelf *e;
 
-	if (write)
+	if (write || ++c->reads > UNWIND_MAX_READS)
 		return -UNW_EINVAL;
 	/* The stack copy: most reads of a step (saved registers, the CFA). */
 	if (addr >= c->sp && c->stack_len >= 8 && addr - c->sp <= c->stack_len - 8) {
@@ -226,6 +226,7 @@ int unwind_frames(struct unwinder *u, const struct uw_event *ev, uint32_t pid, c
 	c->sp = rd64(regs + 8 * ev->reg_pos[UNW_REG_SP]);
 	c->elf = NULL;
 	c->why = WHY_NONE;
+	c->reads = 0;
 	u->ips[0] = rd64(regs + 8 * ev->reg_pos[UNW_REG_IP]);
 	if (max == 1)
 		return 1;

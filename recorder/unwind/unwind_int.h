@@ -79,6 +79,14 @@ struct uelf_cache {
  * be opened or parsed. May allocate on the first look-up of a name. */
 const struct uelf *uelf_cache__get(struct uelf_cache *c, const char *name);
 
+/*
+ * Enters the image img of len bytes (the caller's, kept until c is emptied)
+ * as the DSO called name, as if uelf_cache__get had opened it: the fuzzers
+ * and tests give the unwinder files that are not on disk. 0, -EEXIST when
+ * name is known already, -ENOEXEC when it is no usable ELF file, -ENOMEM.
+ */
+int uelf_cache__add(struct uelf_cache *c, const char *name, const void *img, size_t len);
+
 /* Unmaps and frees everything; c is empty and usable. */
 void uelf_cache__exit(struct uelf_cache *c);
 
@@ -114,6 +122,15 @@ struct as_slot {
 	uint32_t pid;
 };
 
+/*
+ * Memory reads libunwind may make for one sample. A real unwind makes about
+ * 60 a frame (the table search, the FDE and CIE, the CFA program, the saved
+ * registers); a corrupt FDE whose length spans megabytes (zeros are
+ * DW_CFA_nop) would have libunwind read them byte by byte for seconds. Past
+ * this the reads fail and the unwind stops where it is.
+ */
+#define UNWIND_MAX_READS (1u << 17)
+
 /* The sample being unwound: what the accessors read. */
 struct uw_cur {
 	const struct uw_event *ev;
@@ -123,6 +140,7 @@ struct uw_cur {
 	uint64_t stack_len, sp;
 	const struct uelf *elf; /* the file of the frame libunwind looked up last */
 	uint64_t bias; /* its load bias */
+	uint32_t reads; /* access_mem calls so far, up to UNWIND_MAX_READS */
 	enum why why;
 };
 
