@@ -33,6 +33,9 @@
 #include "synth/synthesize.h"
 #include "unwind/unwind.h"
 
+/* The longest a drained record waits in a ring before it is in the file. */
+#define OUTPUT_TICK_MS 1000
+
 /* The file's metadata from what the output was given; o->rm is o's to free
  * from here on. 0 or -ENOMEM. */
 static int output__meta(struct output *o)
@@ -233,9 +236,13 @@ static int output__begin_file(struct output *o, enum synth_when when)
 		ret = sideband_log__replay(&o->sblog, &o->sout);
 	/* -z: the ring data from here on; synthesized records stay raw, as perf. */
 	if (!ret && opts->comp_level)
-		ret = writer__set_compression(o->w, opts->comp_level);
+		ret = writer__set_compression(o->w, opts->comp_level,
+					      output_meta__comp_mmap_len(evlist));
 	if (!ret && opts->nr_cblocks) /* --aio: the data from here on */
 		ret = writer__set_aio(o->w, opts->nr_cblocks);
+	/* The front is in: a recording killed from here on reads. */
+	if (!ret)
+		ret = writer__commit(o->w);
 	if (!ret)
 		output__set_cap(o);
 	return ret;
@@ -384,6 +391,11 @@ int output__attach(struct output *o, struct drain *d)
 	d->after_arg = o;
 	if (o->src.opts->switch_time_ms)
 		d->timeout_ms = 100; /* the period is checked between passes */
+	/* A quiet ring may not reach its watermark for a long time: a pass
+	 * every second takes what it holds, so that a recording killed now
+	 * has it in the file (the writer's header follows the data). */
+	else if (!d->timeout_ms || d->timeout_ms > OUTPUT_TICK_MS)
+		d->timeout_ms = OUTPUT_TICK_MS;
 	return output__add_hooks(o, d);
 }
 
@@ -397,12 +409,24 @@ int output__open_streams(struct output *o, int nr)
 	const struct record_opts *opts = o->src.opts;
 	const struct evsel *ev = &o->src.evlist->evsel[0];
 	struct dso_track_layout tl;
-	int ret = output_dir__open_streams(&o->dir, nr, opts->comp_level);
+	int ret = output_dir__open_streams(&o->dir, nr, opts->comp_level,
+					   output_meta__comp_mmap_len(o->src.evlist));
 
 	dso_track__layout(ev->attr.sample_type, ev->attr.sample_id_all, &tl);
-	return ret ?: stream_tracks__open(&o->dir.tracks, nr, &tl, output_meta__buildids(opts),
+	if (!ret)
+		ret = stream_tracks__open(&o->dir.tracks, nr, &tl, output_meta__buildids(opts),
 					  o->unw, opts->max_size, writer__file_size(o->w),
 					  &o->size_limit);
+	if (!ret && !o->have_meta)
+		ret = output__meta(o);
+	/* The data file takes nothing more until the end: its features go in
+	 * now (DIR_FORMAT above all, without which perf cannot read the
+	 * directory), so that a recording killed meanwhile reads whole. */
+	if (!ret) {
+		o->rm.meta.dir_version = WRITER_DIR_VERSION;
+		ret = writer__checkpoint(o->w, &o->rm.meta);
+	}
+	return ret;
 }
 
 int output__attach_stream(struct output *o, int i, struct drain *d)
@@ -454,8 +478,41 @@ void output__summary(struct output *o)
 			(double)bytes / 1048576.0, path, (unsigned long long)st.samples);
 }
 
+/* Whether what the file holds is a recording: ring data went in, or a
+ * write failed part way (a full disk keeps what it took). A failure before
+ * that (the command cannot run) leaves no file, as before. */
+static bool output__recorded(const struct output *o)
+{
+	return o->total.bytes || writer__failed(o->w) || output_dir__has_data(&o->dir);
+}
+
+/* A recording that cannot go on keeps what it holds: the streams and the
+ * file cut at their last whole record, the features when they fit, the
+ * header right. Nothing is said: the caller said why it stopped. */
+static void output__keep(struct output *o)
+{
+	int ret = o->have_meta ? 0 : output__meta(o);
+
+	output_dir__keep(&o->dir);
+	if (o->dir.path && !ret)
+		o->rm.meta.dir_version = WRITER_DIR_VERSION;
+	if (!ret)
+		ret = output_meta__finish(&o->rm, o->w, &o->file, o->track);
+	else
+		ret = writer__finish(o->w, NULL);
+	if (ret)
+		pr_debug("%s: kept what was written (%s)\n", o->path, strerror(-ret));
+	o->w = NULL;
+	if (o->drain)
+		o->drain->w = NULL;
+}
+
 void output__abort(struct output *o)
 {
+	if (o->w && output__recorded(o)) {
+		output__keep(o);
+		return;
+	}
 	writer__abort(o->w);
 	o->w = NULL;
 	output_dir__abort(&o->dir);

@@ -33,7 +33,7 @@ int output_dir__open(struct output_dir *od, const char *path, struct writer **w)
 	return ret;
 }
 
-int output_dir__open_streams(struct output_dir *od, int nr, int comp_level)
+int output_dir__open_streams(struct output_dir *od, int nr, int comp_level, uint32_t mmap_len)
 {
 	int ret = 0;
 
@@ -46,7 +46,7 @@ int output_dir__open_streams(struct output_dir *od, int nr, int comp_level)
 		ret = writer_dir__open_stream(od->dir, i, &od->streams[i]);
 		/* -z: each stream compresses on its own thread, its own context. */
 		if (!ret && comp_level)
-			ret = writer__set_compression(od->streams[i], comp_level);
+			ret = writer__set_compression(od->streams[i], comp_level, mmap_len);
 	}
 	return ret;
 }
@@ -76,6 +76,27 @@ int output_dir__end_stream(struct output_dir *od, int i, const struct drain_stat
 		(unsigned long long)writer__data_size(w));
 	od->streams[i] = NULL;
 	return writer__finish(w, NULL);
+}
+
+bool output_dir__has_data(const struct output_dir *od)
+{
+	for (int i = 0; i < od->nr; i++)
+		if (od->streams[i] &&
+		    (writer__failed(od->streams[i]) || writer__data_size(od->streams[i])))
+			return true;
+	return false;
+}
+
+void output_dir__keep(struct output_dir *od)
+{
+	for (int i = 0; i < od->nr; i++) {
+		/* A write that failed is cut back to the last whole record. */
+		if (od->streams[i])
+			writer__finish(od->streams[i], NULL);
+		od->streams[i] = NULL;
+	}
+	writer_dir__delete(od->dir);
+	od->dir = NULL;
 }
 
 void output_dir__abort(struct output_dir *od)

@@ -31,9 +31,9 @@ struct output_dir {
  * said. */
 int output_dir__open(struct output_dir *od, const char *path, struct writer **w);
 
-/* Creates the nr stream files (compressed at comp_level when > 0). 0 or
- * -errno (not said). */
-int output_dir__open_streams(struct output_dir *od, int nr, int comp_level);
+/* Creates the nr stream files (compressed at comp_level when > 0, with
+ * mmap_len the COMPRESSED feature's buffer size). 0 or -errno (not said). */
+int output_dir__open_streams(struct output_dir *od, int nr, int comp_level, uint32_t mmap_len);
 
 /* Stream i's writer (owned by od). */
 struct writer *output_dir__stream(struct output_dir *od, int i);
@@ -42,6 +42,15 @@ struct writer *output_dir__stream(struct output_dir *od, int i);
  * kept (said under -v). 0 or -errno. */
 int output_dir__end_stream(struct output_dir *od, int i, const struct drain_stats *st,
 			   bool compressed);
+
+/* Whether a stream file holds records or failed a write: a recording that
+ * fails from here on keeps what it has (output_dir__keep). */
+bool output_dir__has_data(const struct output_dir *od);
+
+/* A recording that failed after its streams recorded: each stream file is
+ * closed at its last whole record, and the directory stays (its data file
+ * is the output's to finish). */
+void output_dir__keep(struct output_dir *od);
 
 /* A failed recording: the stream files and the directory go. */
 void output_dir__abort(struct output_dir *od);

@@ -56,7 +56,7 @@ const char *output__hint(const char *output, int err)
 	case ENAMETOOLONG:
 		return "the path is too long: choose a shorter one with -o";
 	case ENOSPC:
-		if (have && !S_ISREG(st.st_mode))
+		if (have && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
 			return "it is a device, not a file, and it takes no more data: give -o a regular file";
 		return "check free space on its filesystem, or choose another path with -o";
 	case ESPIPE:

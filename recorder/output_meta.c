@@ -122,7 +122,7 @@ int output_meta__init(struct output_meta *rm, const struct sysinfo *si,
 	meta->branch_stack = opts->branch_filter != 0;
 	meta->compressed = opts->comp_level != 0;
 	meta->comp_level = (uint32_t)opts->comp_level;
-	meta->comp_mmap_len = (uint32_t)(evlist->ring_bytes + (size_t)sysconf(_SC_PAGESIZE));
+	meta->comp_mmap_len = output_meta__comp_mmap_len(evlist);
 	meta->tracing_data = tracing_blob(evlist, &meta->tracing_data_len);
 	/* GROUP_DESC: every group of more than one event, leaders in order. */
 	rm->groups = calloc((size_t)evlist->nr, sizeof(*rm->groups));
@@ -140,6 +140,11 @@ int output_meta__init(struct output_meta *rm, const struct sysinfo *si,
 	}
 	meta->groups = rm->groups;
 	return 0;
+}
+
+uint32_t output_meta__comp_mmap_len(const struct evlist *evlist)
+{
+	return (uint32_t)(evlist->ring_bytes + (size_t)sysconf(_SC_PAGESIZE));
 }
 
 void output_meta__exit(struct output_meta *rm)

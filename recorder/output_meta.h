@@ -47,6 +47,10 @@ int output_meta__init(struct output_meta *m, const struct sysinfo *si,
 		      const struct clock_ref *clk, const struct record_opts *opts, int argc,
 		      char **argv);
 
+/* -z: the decompression buffer a reader needs (COMPRESSED's mmap_len): a
+ * ring and a page. */
+uint32_t output_meta__comp_mmap_len(const struct evlist *evlist);
+
 /* Frees what m owns. */
 void output_meta__exit(struct output_meta *m);
 

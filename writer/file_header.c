@@ -11,8 +11,12 @@
  *   data.offset        = attrs.offset + attrs.size: the records
  *
  * The header is written once with data.size 0 and no feature bits, so a
- * recording cut short still starts with a header perf recognises, and
- * patched in place at finish.
+ * recording cut short still starts with a header perf recognises, then
+ * rewritten now and then while the data grows (file_header__commit: the
+ * size of the data known to end at a record boundary, still no feature
+ * bits, so perf reads that much after a kill -9 and looks for no feature
+ * table, which the next data would overwrite), and for the last time at
+ * finish with the final size and the feature bits.
  */
 #include <errno.h>
 #include <string.h>
@@ -96,5 +100,12 @@ int file_header__finish(struct perf_file_header *h, struct sink *out,
 {
 	h->data.size = sink__data_size(out);
 	memcpy(h->adds_features, feat_bits, sizeof(h->adds_features));
+	return sink__pwrite(out, h, sizeof(*h), 0);
+}
+
+int file_header__commit(struct perf_file_header *h, struct sink *out, uint64_t data_size)
+{
+	h->data.size = data_size;
+	memset(h->adds_features, 0, sizeof(h->adds_features));
 	return sink__pwrite(out, h, sizeof(*h), 0);
 }

@@ -22,6 +22,11 @@ int file_header__begin(struct perf_file_header *h, struct sink *out,
 int file_header__finish(struct perf_file_header *h, struct sink *out,
 			const uint64_t feat_bits[HEADER_FEAT_BITS / 64]);
 
+/* Rewrites h at offset 0 saying the data section holds data_size bytes and
+ * no feature follows it: what a recording in progress (or one cut short)
+ * shows a reader. 0 or -errno. */
+int file_header__commit(struct perf_file_header *h, struct sink *out, uint64_t data_size);
+
 /* The PREC_ATTR_SIZE bytes written for attr, with attr.size forced to
  * PREC_ATTR_SIZE: the attr section and EVENT_DESC both use it. */
 void file_header__attr_bytes(uint8_t out[PREC_ATTR_SIZE], const struct perf_event_attr *attr);

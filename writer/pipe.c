@@ -154,6 +154,21 @@ static int pipe__reduce_cmdline(struct sink *out, const struct writer_meta *meta
 	return err;
 }
 
+int pipe__feature(struct sink *out, int id, const struct writer_meta *meta)
+{
+	struct feat_sink s;
+	int err;
+
+	feat_sink__init(&s);
+	err = features__encode_one(id, meta, &s);
+	if (!err)
+		err = fits(&s) ? pipe__feature_record(out, id, feat_sink__data(&s),
+						      feat_sink__len(&s)) :
+				 -E2BIG;
+	feat_sink__exit(&s);
+	return err;
+}
+
 int pipe__features(struct sink *out, const struct writer_meta *meta)
 {
 	struct feature_rec_hdr end = {

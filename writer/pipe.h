@@ -18,6 +18,12 @@ int pipe__begin(struct sink *out, const struct writer_event *events, uint32_t nr
  * marker, then HEADER_TRACING_DATA when meta has a tracing blob. 0 or -errno. */
 int pipe__features(struct sink *out, const struct writer_meta *meta);
 
+/* One HEADER_FEATURE record for feature id, built from meta: a stream's,
+ * or one a file's data carries (-z's COMPRESSED ahead of the first
+ * COMPRESSED record, for a reader of a file cut short). 0, -ENOENT (nothing
+ * to say), -E2BIG (too large for a record) or -errno. */
+int pipe__feature(struct sink *out, int id, const struct writer_meta *meta);
+
 /* HEADER_TRACING_DATA and the blob after it, padded to 8 bytes. 0 or -errno. */
 int pipe__tracing_data(struct sink *out, const void *blob, size_t len);
 

@@ -29,10 +29,33 @@ void sink__exit(struct sink *s)
 	s->buf_len = 0;
 }
 
-static int write_all(int fd, const void *buf, size_t len)
+void sink__advance_good(struct sink *s, uint64_t good)
+{
+	uint64_t last = s->nr_marks ? s->marks[(s->next_mark + SINK_MARKS - 1) % SINK_MARKS] : 0;
+
+	s->good = good;
+	if (s->good - last < SINK_MARK_STEP)
+		return;
+	s->marks[s->next_mark] = s->good;
+	s->next_mark = (s->next_mark + 1) % SINK_MARKS;
+	if (s->nr_marks < SINK_MARKS)
+		s->nr_marks++;
+}
+
+/* *done: the bytes written, also when it fails part way (a full disk takes
+ * the first of them), so that the data count says what the file holds. */
+/* Everything written so far ends at a record boundary: the callers write
+ * whole records per call (a wrapped ring record is two spans of one call). */
+static void sink__set_good(struct sink *s)
+{
+	sink__advance_good(s, s->data_flushed);
+}
+
+static int write_all(int fd, const void *buf, size_t len, size_t *done)
 {
 	const char *p = buf;
 
+	*done = 0;
 	while (len) {
 		ssize_t n = write(fd, p, len);
 
@@ -45,20 +68,30 @@ static int write_all(int fd, const void *buf, size_t len)
 			return -EIO;
 		p += n;
 		len -= (size_t)n;
+		*done += (size_t)n;
 	}
 	return 0;
 }
 
-int sink__write_raw(struct sink *s, const void *buf, size_t len)
+/* write_all, with s's first error kept. */
+static int sink__write_counted(struct sink *s, const void *buf, size_t len, size_t *done)
 {
 	int err;
 
+	*done = 0;
 	if (s->err)
 		return s->err;
-	err = write_all(s->fd, buf, len);
+	err = write_all(s->fd, buf, len, done);
 	if (err)
 		s->err = err;
 	return err;
+}
+
+int sink__write_raw(struct sink *s, const void *buf, size_t len)
+{
+	size_t done;
+
+	return sink__write_counted(s, buf, len, &done);
 }
 
 int sink__pwrite(struct sink *s, const void *buf, size_t len, uint64_t off)
@@ -84,10 +117,10 @@ int sink__pwrite(struct sink *s, const void *buf, size_t len, uint64_t off)
 
 int sink__write_data(struct sink *s, const void *buf, size_t len)
 {
-	int err = sink__write_raw(s, buf, len);
+	size_t done;
+	int err = sink__write_counted(s, buf, len, &done);
 
-	if (!err)
-		s->data_flushed += len;
+	s->data_flushed += done;
 	return err;
 }
 
@@ -98,8 +131,10 @@ int sink__flush(struct sink *s)
 	if (!s->buf_len)
 		return s->err;
 	err = sink__write_data(s, s->buf, s->buf_len);
-	if (!err)
+	if (!err) {
 		s->buf_len = 0;
+		sink__set_good(s);
+	}
 	return err;
 }
 
@@ -115,8 +150,12 @@ int sink__append(struct sink *s, const void *buf, size_t len)
 			return err;
 	}
 	/* Too big to be worth a copy: it is one write either way. */
-	if (len >= SINK_BUF_SIZE)
-		return sink__write_data(s, buf, len);
+	if (len >= SINK_BUF_SIZE) {
+		err = sink__write_data(s, buf, len);
+		if (!err)
+			sink__set_good(s);
+		return err;
+	}
 	if (len) {
 		memcpy(s->buf + s->buf_len, buf, len);
 		s->buf_len += len;
@@ -141,6 +180,7 @@ static int sink__writev_async(struct sink *s, const struct iovec *iov, int cnt)
 		s->err = err;
 		return err;
 	}
+	/* Not good yet: only a sync knows these bytes are in the file. */
 	s->data_flushed += len;
 	return 0;
 }
@@ -153,6 +193,8 @@ int sink__sync(struct sink *s)
 		err = s->aio->err;
 	if (err && !s->err)
 		s->err = err;
+	if (!err && s->aio)
+		sink__set_good(s);
 	return err;
 }
 
@@ -200,10 +242,24 @@ int sink__writev(struct sink *s, const struct iovec *iov, int cnt)
 			return s->err;
 		}
 	}
+	sink__set_good(s);
 	return 0;
 }
 
 uint64_t sink__data_size(const struct sink *s)
 {
 	return s->data_flushed + s->buf_len;
+}
+
+unsigned int sink__marks(const struct sink *s, uint64_t *out, unsigned int max)
+{
+	unsigned int n = 0;
+
+	for (unsigned int k = 1; k <= s->nr_marks && n < max; k++) {
+		uint64_t m = s->marks[(s->next_mark + SINK_MARKS - k) % SINK_MARKS];
+
+		if (m < s->good)
+			out[n++] = m;
+	}
+	return n;
 }

@@ -176,6 +176,7 @@ out:
 int writer__open_pipe(struct writer **out, int fd)
 {
 	struct writer *w;
+	struct stat st;
 
 	if (!out || fd < 0)
 		return -EINVAL;
@@ -188,6 +189,13 @@ int writer__open_pipe(struct writer **out, int fd)
 		return -ENOMEM;
 	w->pipe = true;
 	w->path = strdup("-");
+	/* `-o - > file`: a full disk is cut back to a whole record there. */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode)) {
+		off_t pos = lseek(fd, 0, SEEK_CUR);
+
+		w->pipe_file = pos >= 0;
+		w->pipe_start = pos >= 0 ? (uint64_t)pos : 0;
+	}
 	if (sink__init(&w->sink, fd) || !w->path) {
 		free(w->path);
 		sink__exit(&w->sink);
@@ -283,8 +291,10 @@ int writer__writev_ring(struct writer *w, const struct iovec *iov, int cnt, bool
 
 	if (!w || !w->begun || cnt < 1 || !iov)
 		return -EINVAL;
-	if (!w->comp)
-		return writer__writev(w, iov, cnt);
+	if (!w->comp) {
+		err = writer__writev(w, iov, cnt);
+		return err ? err : writer_commit__maybe(w, false);
+	}
 	err = sink__flush(&w->sink);
 	if (!err && data)
 		err = compressor__push(w->comp, iov, data, writer__emit, &w->sink);
@@ -294,15 +304,27 @@ int writer__writev_ring(struct writer *w, const struct iovec *iov, int cnt, bool
 		return err;
 	}
 	/* The marker after the ring data goes as it is, as perf writes it. */
-	return marker ? writer__writev(w, iov + data, 1) : 0;
+	err = marker ? writer__writev(w, iov + data, 1) : 0;
+	return err ? err : writer_commit__maybe(w, false);
 }
 
-int writer__set_compression(struct writer *w, int level)
+int writer__set_compression(struct writer *w, int level, uint32_t mmap_len)
 {
+	struct writer_meta comp = {
+		.compressed = true,
+		.comp_level = (uint32_t)level,
+		.comp_mmap_len = mmap_len,
+	};
+
 	if (w->comp)
 		return -EINVAL;
 	w->comp = compressor__new(level);
-	return w->comp ? 0 : -EINVAL;
+	if (!w->comp)
+		return -EINVAL;
+	/* A file's COMPRESSED feature comes only at the end; perf cannot
+	 * decompress without its buffer size, so the data says it first, as
+	 * a stream does: a file cut short reads too (commit.c). */
+	return w->pipe ? 0 : pipe__feature(&w->sink, HEADER_COMPRESSED, &comp);
 }
 
 int writer__set_aio(struct writer *w, int nr)
@@ -316,6 +338,27 @@ void writer__compression_stats(const struct writer *w, uint64_t *in, uint64_t *o
 {
 	*in = compressor__in_bytes(w->comp);
 	*out = compressor__out_bytes(w->comp);
+}
+
+int writer__commit(struct writer *w)
+{
+	if (!w || !w->begun)
+		return -EINVAL;
+	return writer_commit__maybe(w, true);
+}
+
+int writer__checkpoint(struct writer *w, const struct writer_meta *meta)
+{
+	struct writer_meta with_events;
+
+	if (!w || !w->begun || !meta)
+		return -EINVAL;
+	return writer_commit__checkpoint(w, writer__meta(w, meta, &with_events));
+}
+
+bool writer__failed(const struct writer *w)
+{
+	return w && w->sink.err;
 }
 
 uint64_t writer__data_size(const struct writer *w)
@@ -380,12 +423,34 @@ int writer__finish(struct writer *w, const struct writer_meta *meta)
 	err = file_header__finish(&w->header, &w->sink, feat_bits);
 	if (err)
 		goto out;
+	/* A checkpoint's features may reach past these: not part of the file. */
+	if (w->checkpointed) {
+		off_t end = lseek(w->sink.fd, 0, SEEK_CUR);
+
+		if (end < 0 || ftruncate(w->sink.fd, end))
+			err = -errno;
+		if (err)
+			goto out;
+	}
 close:
 	/* close() is where NFS and full disks report late write errors. */
 	if (close(w->sink.fd))
 		err = -errno;
 	w->sink.fd = -1;
 out:
+	if (err && w->begun && (w->regular || w->pipe)) {
+		/* What was recorded stays: whole records, a header that says
+		 * them, the features when they fit. */
+		int ret = writer_commit__salvage(w, writer__meta(w, meta, &with_events));
+
+		if (ret)
+			pr_debug("%s: cannot make what was written readable: %s\n", w->path,
+				 strerror(-ret));
+		if (w->sink.fd >= 0)
+			close(w->sink.fd);
+		writer__free(w);
+		return err;
+	}
 	if (err) {
 		writer__abort(w);
 		return err;

@@ -35,6 +35,36 @@ struct writer {
 	const struct writer_event *events; /* from writer__begin, not owned */
 	uint32_t nr_events;
 	struct compressor *comp; /* -z: ring data compressed; NULL otherwise */
+	/* A file: the data size the header on disk says, and when it was
+	 * written (CLOCK_MONOTONIC_COARSE ns); commit.c keeps it close to the
+	 * data so that a recording killed mid-way reads. */
+	uint64_t committed;
+	uint64_t commit_ns;
+	/* A stream into a regular file (`-o - > file`): where the stream began
+	 * in it, so that a write that fails is cut back to a whole record. */
+	bool pipe_file;
+	uint64_t pipe_start;
+	/* writer_commit__checkpoint wrote features that finish may leave
+	 * behind its own: the file is cut at their end. */
+	bool checkpointed;
 };
+
+/* commit.c: a file's header rewritten with the data size that ends at the
+ * last whole record written, when force (what is buffered is written
+ * first), or when COMMIT_BYTES of data or COMMIT_NS have passed since the
+ * last time (never for a stream or a directory's stream file). 0 or
+ * -errno. */
+int writer_commit__maybe(struct writer *w, bool force);
+
+/* commit.c: what a write failure (a full disk, the file size limit) or an
+ * end that could not finish leaves of w made readable: the data cut at the
+ * last whole record; for a file, the features after it when they fit (the
+ * data cut back to an earlier record boundary, at most SINK_MARKS of them,
+ * until they do) and the header rewritten. w stays open. 0 when the file
+ * reads, else -errno. */
+int writer_commit__salvage(struct writer *w, const struct writer_meta *meta);
+
+/* commit.c: writer__checkpoint's work. 0 or -errno. */
+int writer_commit__checkpoint(struct writer *w, const struct writer_meta *meta);
 
 #endif

@@ -8,6 +8,11 @@
  *
  * Lifecycle: writer__open -> writer__begin -> writer__write/writev ... ->
  * writer__finish (valid file) or writer__abort (the file it created removed).
+ *
+ * A file is readable at every instant: while the data grows, its header
+ * says the size of the data up to a recent whole record (rewritten about
+ * every second or 4 MB), and a failed write or end keeps what was written
+ * (writer__finish).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -160,10 +165,13 @@ int writer__writev(struct writer *w, const struct iovec *iov, int cnt);
 int writer__writev_ring(struct writer *w, const struct iovec *iov, int cnt, bool marker);
 
 /*
- * -z: compress the ring data from now on, at zstd level 1..22. 0, or -EINVAL
- * for a bad level or a second call (-ENOMEM folds into it).
+ * -z: compress the ring data from now on, at zstd level 1..22; mmap_len is
+ * the COMPRESSED feature's buffer size (ring bytes + a page), which a file
+ * also carries in its data from now on (a HEADER_FEATURE record) so that it
+ * reads when it is cut short. 0, or -EINVAL for a bad level or a second
+ * call (-ENOMEM folds into it), or the write's -errno.
  */
-int writer__set_compression(struct writer *w, int level);
+int writer__set_compression(struct writer *w, int level, uint32_t mmap_len);
 
 /*
  * --aio: from now on the data section's spans (ring data, COMPRESSED
@@ -175,6 +183,26 @@ int writer__set_aio(struct writer *w, int nr);
 
 /* -z: ring bytes compressed so far, and the bytes of COMPRESSED records they made. */
 void writer__compression_stats(const struct writer *w, uint64_t *in, uint64_t *out);
+
+/* Writes out what is buffered and rewrites the header with the data size
+ * now (no features), as the writes do now and then by themselves: a file
+ * whose front is written reads from here on. 0 or -errno; nothing for a
+ * stream. */
+int writer__commit(struct writer *w);
+
+/*
+ * Writes the features after the data as finish would, from meta as it is
+ * now, and the header with their bits, keeping w open: for a file that
+ * takes no more data for a long time (--threads' data file while the
+ * streams record), so that it reads whole if the recording dies meanwhile.
+ * The next write goes over them; writer__finish writes them again. 0 or
+ * -errno; nothing for a stream.
+ */
+int writer__checkpoint(struct writer *w, const struct writer_meta *meta);
+
+/* Whether a write of w failed (a full disk, the file size limit): the data
+ * section ends early and writer__finish keeps what it holds. */
+bool writer__failed(const struct writer *w);
 
 /* Bytes in the data section so far, buffered ones included. */
 uint64_t writer__data_size(const struct writer *w);
@@ -189,8 +217,12 @@ uint64_t writer__file_size(const struct writer *w);
  * recording (a feature whose data is missing is left out, its bit cleared),
  * rewrites the header with the final sizes and bits, closes and frees w.
  * meta may be NULL (HOSTNAME is then written empty; it is always written).
- * Returns 0 or a negative errno; on error it is undone as writer__abort
- * does. w is freed in both cases.
+ * Returns 0 or a negative errno. On error after writer__begin, what was
+ * written is kept and made readable: the data cut at the last whole record,
+ * the features after it when they fit (the data cut back a little to make
+ * room, else none), the header rewritten; a stream into a regular file is
+ * cut at its last whole record. Before writer__begin, or for a device, it
+ * is undone as writer__abort does. w is freed in all cases.
  */
 int writer__finish(struct writer *w, const struct writer_meta *meta);
 
