@@ -25,6 +25,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -128,21 +129,24 @@ static void commit__recover(struct sink *s, uint64_t base)
 
 		if (n <= 0)
 			break;
+		bool torn = false;
+
 		while (off + sizeof(struct perf_event_header) <= (size_t)n) {
 			const struct perf_event_header *h = (const void *)(buf + off);
 
-			if (h->size < sizeof(*h) || pos + off + h->size > s->data_flushed)
-				goto out;
+			if (h->size < sizeof(*h) || pos + off + h->size > s->data_flushed) {
+				torn = true;
+				break;
+			}
 			if (off + h->size > (size_t)n)
 				break; /* the rest of it in the next read */
 			off += h->size;
 		}
-		if (!off)
-			break; /* a short read: no whole record in it */
 		pos += off;
 		sink__advance_good(s, pos);
+		if (torn || !off)
+			break; /* the torn end, or a short read with no whole record */
 	}
-out:
 	if (fd != s->fd)
 		close(fd);
 }
