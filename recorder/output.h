@@ -107,14 +107,18 @@ int output__begin(struct output *o, struct unwinder *unw);
 int output__attach(struct output *o, struct drain *d);
 
 /* The end of the last file: overwrite rings, tail side-band, lost samples,
- * features and build-ids, its final name. 0, or -errno (not said), after
- * which output__abort removes what is left of the file. */
+ * features and build-ids, its final name. 0, or -errno (not said); the file
+ * keeps what was written (writer__finish), and output__abort keeps it. */
 int output__finish(struct output *o);
 
 /* perf's summary lines (and the loss warnings) on stderr. */
 void output__summary(struct output *o);
 
-/* A failed recording: the file being written is removed (a stream ends). */
+/* A failed recording. Once ring data went in or a write failed part way,
+ * what was recorded stays, made readable (writer__finish: the last whole
+ * record, the features when they fit; --threads: its stream files too);
+ * before that (the command could not run) the file being written is
+ * removed. A stream ends, cut at its last whole record when it is a file. */
 void output__abort(struct output *o);
 
 /* --threads, after output__begin: creates the nr stream files data.N
