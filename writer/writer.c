@@ -263,9 +263,19 @@ int writer__send_features(struct writer *w, const struct writer_meta *meta)
 
 int writer__write(struct writer *w, const void *buf, size_t len)
 {
+	uint64_t good;
+	int err;
+
 	if (!w || !w->begun || (!buf && len))
 		return -EINVAL;
-	return sink__append(&w->sink, buf, len);
+	good = w->sink.good;
+	err = sink__append(&w->sink, buf, len);
+	/* A long front (the side-band of a busy machine) is flushed in parts:
+	 * the header follows them too, so that a kill in the middle of it
+	 * leaves whole records, not a data size of 0 over a torn one. */
+	if (!err && w->sink.good != good)
+		err = writer_commit__maybe(w, false);
+	return err;
 }
 
 int writer__writev(struct writer *w, const struct iovec *iov, int cnt)
