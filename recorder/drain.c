@@ -269,7 +269,8 @@ int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
 		 * which may be long in coming for a quiet workload. */
 		if (d->out_pfd >= 0 && (pfd[d->out_pfd].revents & (POLLERR | POLLHUP)))
 			return -EPIPE;
-		d->pass.wakeups++; /* counted with the next pass */
+		if (p > 0)
+			d->pass.wakeups++; /* counted with the next pass; a tick is not one */
 		for (int i = 0; i < nfds; i++) {
 			if (i == d->out_pfd)
 				continue;

@@ -432,6 +432,9 @@ int output__open_streams(struct output *o, int nr)
 int output__attach_stream(struct output *o, int i, struct drain *d)
 {
 	d->w = output_dir__stream(&o->dir, i);
+	/* A pass a second here too: a killed recording keeps what a quiet
+	 * stream's rings held. */
+	d->timeout_ms = OUTPUT_TICK_MS;
 	return stream_tracks__attach(&o->dir.tracks, i, d);
 }
 
