@@ -112,6 +112,9 @@ static void drain__scan(struct drain *d, struct ring *r)
 
 		if (!h)
 			break;
+		if (h->type == PERF_RECORD_MMAP2 && (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
+		    !d->mmap2_build_ids && !r->backward)
+			((struct perf_event_header *)h)->misc &= ~PERF_RECORD_MISC_MMAP_BUILD_ID;
 		for (int k = 0; k < d->nr_hooks; k++) {
 			const struct drain_hook *hk = &d->hooks[k];
 

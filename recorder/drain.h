@@ -106,6 +106,13 @@ struct drain {
 	 * next pass starts at once. Otherwise the loop sleeps until a ring's
 	 * wake-up mark (half of it) or a signal, and takes the next bite whole. */
 	bool backlog;
+	/* --buildid-mmap: the events ask for MMAP2 records with build-ids.
+	 * Without it a MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID is the
+	 * kernel's leak of another session's flag (6.1's
+	 * perf_event_mmap_output sets it on the shared record and never
+	 * clears it): the drain clears it, or perf would read the device
+	 * numbers as a build-id size and abort. */
+	bool mmap2_build_ids;
 };
 
 /* A ring this full (its share of the data area) after a pass means the

@@ -298,8 +298,10 @@ static int recording__streams_init(struct recording *r)
 
 	if (!ret)
 		ret = output__open_streams(&r->out, r->streams.nr);
-	for (int i = 0; !ret && i < r->streams.nr; i++)
+	for (int i = 0; !ret && i < r->streams.nr; i++) {
+		r->streams.s[i].d.mmap2_build_ids = r->opts->buildid_mmap;
 		ret = output__attach_stream(&r->out, i, &r->streams.s[i].d);
+	}
 	return ret;
 }
 
@@ -314,6 +316,7 @@ static int recording__drain_init(struct recording *r)
 	 * carries the output's hooks for the data file. */
 	ret = drain__init(drain, r->evlist.rings, opts->threads ? 0 : r->evlist.nr_rings, NULL,
 			  evlist__sample_time_offset(&r->evlist));
+	drain->mmap2_build_ids = opts->buildid_mmap;
 	/* --mmap-flush: at most a quarter of the ring, as perf. */
 	drain->flush = opts->mmap_flush > r->data_bytes / 4 ? r->data_bytes / 4 : opts->mmap_flush;
 	if (opts->mmap_flush)

@@ -162,7 +162,11 @@ read -r done partial < <(sed -E 's/.*Unwound ([0-9]+) .*, ([0-9]+) incomplete.*/
 samples=$(summary_samples ut.err)
 log "--threads: unwound $done of $samples samples, $partial incomplete"
 ((done == samples && done > 100)) || fail "--threads: unwound $done of $samples samples"
-((partial * 20 <= done)) || fail "--threads: $partial of $done unwinds incomplete"
+# A sample drained before another stream has passed on its process's exec
+# maps stops early: how many depends on when the streams run (0.1 % on a
+# quiet machine, 5-10 % under load or in the sanitized build). Most must
+# unwind whole, and the chains above must be the single stream's.
+((partial * 4 <= done)) || fail "--threads: $partial of $done unwinds incomplete"
 
 # ---- --max-size --threads ---------------------------------------------------
 

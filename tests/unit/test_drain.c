@@ -157,6 +157,42 @@ static void test_drain_no_round(void **state)
 	writer__abort(w);
 }
 
+/* A MMAP2 record carrying the build-id flag the events did not ask for (a
+ * kernel leak from another session's --buildid-mmap) is written without it;
+ * with --buildid-mmap the flag stays. */
+static void mmap2_flag_case(struct fixture *f, bool asked, uint16_t want_misc)
+{
+	struct {
+		struct perf_event_header h;
+		uint8_t body[72]; /* pid, tid, addr, len, pgoff, maj/min/ino..., prot, flags, "x" */
+	} rec = { .h = { PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID, 80 } };
+	struct stream s = { 0 };
+	struct drain d;
+	uint64_t data_off;
+	struct perf_event_header got;
+	struct writer *w = open_writer(f, &data_off);
+
+	memset(rec.body, 0, sizeof(rec.body));
+	rec.body[24] = 0x03; /* maj 0x103: its low byte would be read as a size */
+	rec.body[25] = 0x01;
+	stream_add(&s, &rec);
+	publish(f, BASE, &s);
+	assert_int_equal(drain__init(&d, &f->ring, 1, w, TIME_OFF), 0);
+	d.mmap2_build_ids = asked;
+	assert_int_equal(drain__pass(&d), 80);
+	read_file(f->path, data_off, &got, sizeof(got));
+	assert_int_equal(got.type, PERF_RECORD_MMAP2);
+	assert_int_equal(got.misc, want_misc);
+	drain__exit(&d);
+	writer__abort(w);
+}
+
+static void test_drain_mmap2_build_id_flag(void **state)
+{
+	mmap2_flag_case(*state, false, PERF_RECORD_MISC_USER);
+	mmap2_flag_case(*state, true, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID);
+}
+
 /* Without TIME in the samples, counting still works and no time is made up. */
 static void test_drain_no_time(void **state)
 {
@@ -717,6 +753,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_drain_run_final_drain, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_drain_tail_bounded, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_drain_run_busy_sees_signals, fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_drain_mmap2_build_id_flag, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_drain_run_sleeps_between_small_bites, fixture_setup,
 						fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_drain_write_error, fixture_setup, fixture_teardown),
