@@ -63,4 +63,38 @@ for args in "-e cpu-clock:k" "--all-kernel -e cpu-clock" "-e task-clock:k"; do
 		((n > 0)) || fail "$args: perf record records it, prec wrote no sample"
 	fi
 done
+
+# Locked memory: with a small kernel.perf_event_mlock_kb the default rings
+# shrink to what it allows, as perf's do (the same mmap size under -v); with
+# `ulimit -l 0` the default still maps (it fits the per-user allowance) and a
+# larger -m is refused by both, prec with one line naming the fix.
+if ((EUID == 0)) && [[ -w /proc/sys/kernel/perf_event_mlock_kb ]]; then
+	mlock_was=$(cat /proc/sys/kernel/perf_event_mlock_kb)
+	trap 'echo "$mlock_was" >/proc/sys/kernel/perf_event_mlock_kb' EXIT
+	echo 64 >/proc/sys/kernel/perf_event_mlock_kb
+	mmap_size() { sed -n 's/^mmap size \([0-9]*\)B$/\1/p' "$LAST_ERR" | head -n 1; }
+	run_user perf_small "$PERF" record -v -o u/perf_small.data -- "$WORKLOAD" 20
+	want=$(mmap_size)
+	for o in "" "--call-graph dwarf"; do
+		# shellcheck disable=SC2086
+		run_user prec_small "$PREC" -v $o -o u/prec_small.data -- "$WORKLOAD" 20
+		((LAST_RC == 0)) || fail "mlock_kb 64, prec $o: exit $LAST_RC: $(cat "$LAST_ERR")"
+		[[ -n "$want" && "$(mmap_size)" == "$want" ]] ||
+			fail "mlock_kb 64, prec $o: mmap size $(mmap_size), perf record's $want"
+		chown 0:0 u/prec_small.data # perf reads only its own user's files
+		require_valid u/prec_small.data
+	done
+	echo "$mlock_was" >/proc/sys/kernel/perf_event_mlock_kb
+	trap - EXIT
+	log "perf_event_mlock_kb 64: rings of $want bytes, as perf record's"
+fi
+_run lowlock "${as_user[@]}" bash -c 'ulimit -l 0 && exec "$@"' - "$PREC" -o u/low.data -- "$WORKLOAD" 20
+((LAST_RC == 0)) || fail "ulimit -l 0: the default rings did not map: $(cat "$LAST_ERR")"
+_run lowlock_m "${as_user[@]}" bash -c 'ulimit -l 0 && exec "$@"' - "$PREC" -m 4M -o u/low4m.data -- "$WORKLOAD" 20
+((LAST_RC >= 1 && LAST_RC <= 125)) || fail "ulimit -l 0 -m 4M: exit status $LAST_RC"
+(($(grep -c . "$LAST_ERR") == 1)) || fail "ulimit -l 0 -m 4M: want one line, got: $(cat "$LAST_ERR")"
+grep -q '^prec: cannot map 4096 KiB ring buffers per CPU: .*perf_event_mlock_kb' "$LAST_ERR" ||
+	fail "ulimit -l 0 -m 4M: $(cat "$LAST_ERR")"
+[[ -e u/low4m.data ]] && fail "ulimit -l 0 -m 4M: a file was left behind"
+
 pass
