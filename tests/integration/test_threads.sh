@@ -65,7 +65,10 @@ for sym in hot_two_thirds cold_one_third; do
 	b=$(share one.data $sym)
 	log "$sym: $a% of the workload's samples with --threads, $b% in one stream"
 	awk -v b="$b" 'BEGIN { exit !(b >= 20) }' || fail "one stream: $sym has only $b%"
-	within 5 "$a" "$b" || fail "--threads: $sym has $a% of the workload's samples, $b% in one stream"
+	# Two runs of the same two workloads on a shared 2-CPU VM split their
+	# time between the two functions differently by up to ~9 points (perf
+	# record against itself as much as --threads against one stream).
+	within 12 "$a" "$b" || fail "--threads: $sym has $a% of the workload's samples, $b% in one stream"
 done
 log "samples: --threads $n_thr, one stream $n_one"
 # The workload runs for its CPU time, so its samples depend little on the
