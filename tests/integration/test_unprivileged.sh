@@ -82,7 +82,9 @@ if ((EUID == 0)) && [[ -w /proc/sys/kernel/perf_event_mlock_kb ]]; then
 		[[ -n "$want" && "$(mmap_size)" == "$want" ]] ||
 			fail "mlock_kb 64, prec $o: mmap size $(mmap_size), perf record's $want"
 		chown 0:0 u/prec_small.data # perf reads only its own user's files
-		require_valid u/prec_small.data
+		# perf record's rings of this size lose chunks too (a DWARF sample
+		# is 8 KiB): a lost-chunks warning is the honest outcome here.
+		require_valid --allow-lost u/prec_small.data
 	done
 	echo "$mlock_was" >/proc/sys/kernel/perf_event_mlock_kb
 	trap - EXIT
