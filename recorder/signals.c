@@ -130,10 +130,13 @@ bool signals__child_done(void)
 
 bool signals__take_switch(void)
 {
-	bool sw = switch_req;
+	/* Atomic: a request may come from another thread (signals__request_switch). */
+	return __atomic_exchange_n(&switch_req, 0, __ATOMIC_SEQ_CST) != 0;
+}
 
-	switch_req = 0;
-	return sw;
+void signals__request_switch(void)
+{
+	__atomic_store_n(&switch_req, 1, __ATOMIC_SEQ_CST);
 }
 
 /*

@@ -48,6 +48,13 @@ bool signals__child_done(void);
 bool signals__take_switch(void);
 
 /*
+ * What SIGUSR2 asks (rotate or snapshot), asked from inside prec: by a
+ * control command or a --switch-output-event; any thread may call it. The
+ * drain sees it after its next pass.
+ */
+void signals__request_switch(void);
+
+/*
  * Once prec is stopping: takes the pending stop signals and says whether
  * there were two in all (end now, with what is written). arg is unused (a
  * drain callback).
