@@ -5,6 +5,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "signals.h"
 
@@ -12,6 +13,7 @@ static volatile sig_atomic_t child_done;
 static volatile sig_atomic_t stop_signal;
 static volatile sig_atomic_t stop_count; /* stop signals so far */
 static volatile sig_atomic_t switch_req;
+static bool usr2_taken; /* SIGUSR2 has the handler (signals__install) */
 /* What prec's caller ignored: nohup's SIGHUP, a SIGPIPE. */
 static bool hup_ignored, pipe_ignored;
 
@@ -91,6 +93,7 @@ void signals__install(bool usr2, bool pipe_output, sigset_t *orig)
 	sigaddset(&block, SIGUSR1);
 	/* SIGUSR2 rotates (--switch-output) or snapshots (--overwrite); perf
 	 * ignores it otherwise. */
+	usr2_taken = usr2;
 	if (usr2)
 		sigaction(SIGUSR2, &sa, NULL);
 	else
@@ -137,6 +140,10 @@ bool signals__take_switch(void)
 void signals__request_switch(void)
 {
 	__atomic_store_n(&switch_req, 1, __ATOMIC_SEQ_CST);
+	/* A drain asleep in ppoll wakes as it does for SIGUSR2 (its handler
+	 * only sets the same flag); without the handler nothing rotates. */
+	if (usr2_taken)
+		kill(getpid(), SIGUSR2);
 }
 
 /*
