@@ -101,6 +101,15 @@ struct record_opts {
 	bool all_kernel; /* --all-kernel: exclude_user on every event */
 	struct record_filter *filters; /* --filter and --exclude-perf, in order */
 	int nr_filters;
+	/* Features that need an AUX area PMU or BPF (recorder/aux_area.h says
+	 * why each is refused where it cannot work). */
+	bool aux_snapshot; /* -S/--snapshot[=OPTS] */
+	const char *aux_snapshot_opts; /* its OPTS, NULL for none */
+	bool aux_sample; /* --aux-sample[=OPTS] */
+	const char *aux_sample_opts;
+	bool off_cpu; /* --off-cpu */
+	const char *clang_path; /* --clang-path: for -e FILE.c BPF scriptlets */
+	const char *clang_opt; /* --clang-opt */
 	bool use_clockid; /* -k given */
 	int clockid; /* -k: the clock sample times come from */
 	int verbose; /* -v count */
