@@ -198,8 +198,11 @@ int synth__sideband(struct synth_out *w, const struct evlist *evlist, const stru
 	ret = synth__id_index(w, evlist, threads->pid[0]);
 	if (ret)
 		return ret;
-	/* /proc/kallsyms is the costliest file synthesis reads: once. */
-	ret = kallsyms__scan("/proc", &ks);
+	/* /proc/kallsyms is the costliest file synthesis reads: once, and only
+	 * when the build-id cache and bpf() cannot stand in for it. */
+	ret = kallsyms__scan_cached("/proc", "/sys", &ks);
+	if (ret)
+		ret = kallsyms__scan("/proc", &ks);
 	have_ks = !ret;
 	if (!have_ks && ret != -EACCES && ret != -EPERM) {
 		/* Not kptr_restrict: a limit (EMFILE) or no /proc; say which. */

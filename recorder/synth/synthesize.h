@@ -109,6 +109,18 @@ struct kallsyms_scan {
 /* Reads proc_dir/kallsyms once. 0, -errno when it cannot be read, -ENOMEM. */
 int kallsyms__scan(const char *proc_dir, struct kallsyms_scan *ks);
 
+/*
+ * The scan without reading all of proc_dir/kallsyms (kallsyms_cached.c): when
+ * no BPF program is loaded and the build-id cache holds a kallsyms copy of
+ * this kernel (sys_dir/kernel/notes), _etext comes from the copy's distance
+ * to _text. 0, or -EAGAIN: do the full kallsyms__scan.
+ */
+int kallsyms__scan_cached(const char *proc_dir, const char *sys_dir, struct kallsyms_scan *ks);
+
+/* _text and _etext in a kallsyms text (len bytes): 0, or -ENOENT when either
+ * is missing or zero. */
+int kallsyms__text_range(const char *buf, size_t len, uint64_t *text, uint64_t *etext);
+
 /* Frees the scan's images. */
 void kallsyms_scan__exit(struct kallsyms_scan *ks);
 
