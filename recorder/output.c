@@ -208,9 +208,17 @@ static void output__tap_dir(void *arg, const void *buf, size_t len)
 static bool output__synth_later(const struct output *o, enum synth_when when)
 {
 	const struct record_opts *opts = o->src.opts;
+	const struct evlist *evlist = o->src.evlist;
 
-	return when == SYNTH_START && !opts->tail_synthesize && !opts->threads &&
-	       !opts->unwind_record;
+	if (when != SYNTH_START || opts->tail_synthesize || opts->threads || opts->unwind_record)
+		return false;
+	/* Readers queue (and so wait for the side-band) only records with a
+	 * time: samples without one (--per-thread) are resolved as read. */
+	for (int i = 0; i < evlist->nr; i++)
+		if (!(evlist->evsel[i].attr.sample_type & PERF_SAMPLE_TIME) ||
+		    !evlist->evsel[i].attr.sample_id_all)
+			return false;
+	return true;
 }
 
 /* The background side-band into the file, then FINISHED_INIT, where perf
