@@ -47,7 +47,6 @@ enum opt_id {
 	OPT_AFFINITY,
 	OPT_AIO,
 	OPT_OUTPUT_MGMT, /* output_opts.c; flag_off holds its enum output_opt */
-	OPT_SYNTH, /* --synth, --num-thread-synthesize, --proc-map-timeout */
 	OPT_LATER, /* a perf record option a later version of prec adds */
 };
 
@@ -161,11 +160,11 @@ static const struct opt_def opt_table[] = {
 	{ 0, 0, "threads", OPT_THREADS, 2, "spec",
 	  "drain in parallel, one thread per stream: cpu, core, package, numa or masks CPUS/AFFINITY[:...]; writes a perf.data directory" },
 	{ 0, 0, "control", OPT_LATER, 1, NULL, NULL },
-	{ 0, 0, "synth", OPT_SYNTH, 1, "no|all|task|mmap|cgroup",
+	{ 0, OUTPUT_OPT_SYNTH, "synth", OPT_OUTPUT_MGMT, 1, "no|all|task|mmap|cgroup",
 	  "which side-band of existing tasks to synthesize (comma list; default all)" },
-	{ 0, 1, "num-thread-synthesize", OPT_SYNTH, 1, "n",
-	  "threads that read /proc for the side-band while the recording runs (default: the CPUs prec may use, at most 8)" },
-	{ 0, 2, "proc-map-timeout", OPT_SYNTH, 1, "ms",
+	{ 0, OUTPUT_OPT_SYNTH_THREADS, "num-thread-synthesize", OPT_OUTPUT_MGMT, 1, "n",
+	  "threads reading /proc beside the recording (default: prec's CPUs, at most 8)" },
+	{ 0, OUTPUT_OPT_PROC_MAP_TIMEOUT, "proc-map-timeout", OPT_OUTPUT_MGMT, 1, "ms",
 	  "give up reading one process's maps after this long (default 500)" },
 	FLAG(0, "no-bpf-event", no_bpf_event, "do not record BPF program loads (no BPF side-band)"),
 };
@@ -343,60 +342,6 @@ static int opt__apply_drain(struct record_opts *opts, const struct opt_def *o, c
 	}
 }
 
-int options__parse_synth(const char *s)
-{
-	int bits = 0;
-
-	for (const char *p = s;; p++) {
-		size_t n = strcspn(p, ",");
-
-		if (n == 2 && !strncasecmp(p, "no", 2))
-			return 0;
-		if (n == 4 && !strncasecmp(p, "none", 4))
-			return 0;
-		if (n == 3 && !strncasecmp(p, "all", 3))
-			return RECORD_SYNTH_ALL;
-		if (n == 4 && !strncasecmp(p, "task", 4))
-			bits |= RECORD_SYNTH_TASK;
-		else if (n == 4 && !strncasecmp(p, "mmap", 4))
-			bits |= RECORD_SYNTH_TASK | RECORD_SYNTH_MMAP;
-		else if (n == 6 && !strncasecmp(p, "cgroup", 6))
-			bits |= RECORD_SYNTH_CGROUP;
-		else
-			return -EINVAL;
-		p += n;
-		if (!*p)
-			return bits;
-	}
-}
-
-/* --synth (flag_off 0), --num-thread-synthesize (1), --proc-map-timeout (2). */
-static int opt__apply_synth(struct record_opts *opts, const struct opt_def *o, const char *arg,
-			    const char *label, char *err, size_t errlen)
-{
-	uint64_t v = 0;
-	int bits;
-
-	if (o->flag_off == 0) {
-		bits = options__parse_synth(arg);
-		if (bits < 0)
-			return bad_value(err, errlen, label, arg,
-					 "use no, all, or a comma list of task, mmap, cgroup");
-		opts->synth_given = true;
-		opts->synth = bits;
-		return 0;
-	}
-	if (output_opts__size_plain(arg, &v) || v < 1 || v > (o->flag_off == 1 ? 4096 : 3600000))
-		return bad_value(err, errlen, label, arg,
-				 o->flag_off == 1 ? "give a number of threads, at least 1" :
-						    "give milliseconds, at least 1 (perf's default is 500)");
-	if (o->flag_off == 1)
-		opts->nr_threads_synthesize = (unsigned)v;
-	else
-		opts->proc_map_timeout_ms = (unsigned)v;
-	return 0;
-}
-
 static int opt__apply(struct record_opts *opts, const struct opt_def *o, const char *arg,
 		      char *err, size_t errlen)
 {
@@ -512,8 +457,6 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		return opt__apply_drain(opts, o, arg, label, err, errlen);
 	case OPT_OUTPUT_MGMT:
 		return output_opts__apply((enum output_opt)o->flag_off, arg, opts, err, errlen);
-	case OPT_SYNTH:
-		return opt__apply_synth(opts, o, arg, label, err, errlen);
 	case OPT_LATER:
 		snprintf(err, errlen, "option %s is not supported yet", label);
 		return -EINVAL;
