@@ -169,6 +169,13 @@ static const struct opt_def opt_table[] = {
 	{ 0, 0, "threads", OPT_THREADS, 2, "spec",
 	  "drain in parallel, one thread per stream: cpu, core, package, numa or masks CPUS/AFFINITY[:...]; writes a perf.data directory" },
 	{ 0, 0, "control", OPT_LATER, 1, NULL, NULL },
+	{ 0, OUTPUT_OPT_SYNTH, "synth", OPT_OUTPUT_MGMT, 1, "no|all|task|mmap|cgroup",
+	  "which side-band of existing tasks to synthesize (comma list; default all)" },
+	{ 0, OUTPUT_OPT_SYNTH_THREADS, "num-thread-synthesize", OPT_OUTPUT_MGMT, 1, "n",
+	  "threads reading /proc beside the recording (default: prec's CPUs, at most 8)" },
+	{ 0, OUTPUT_OPT_PROC_MAP_TIMEOUT, "proc-map-timeout", OPT_OUTPUT_MGMT, 1, "ms",
+	  "give up reading one process's maps after this long (default 500)" },
+	FLAG(0, "no-bpf-event", no_bpf_event, "do not record BPF program loads (no BPF side-band)"),
 };
 
 #undef FLAG

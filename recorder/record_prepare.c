@@ -212,5 +212,6 @@ void evlist_config__init(struct evlist_config *cfg, const struct record_opts *op
 		.switch_events = opts->switch_events,
 		.namespaces = opts->namespaces,
 		.buildid_mmap = opts->buildid_mmap,
+		.no_bpf_event = opts->no_bpf_event,
 	};
 }

@@ -927,6 +927,24 @@ static void test_evlist_config_from_options(void **state)
 	options__exit(&opts);
 }
 
+/* --synth as perf's parse_synth_opt: no/all decide at once, mmap implies task. */
+static void test_parse_synth(void **state)
+{
+	(void)state;
+	assert_int_equal(options__parse_synth("all"), RECORD_SYNTH_ALL);
+	assert_int_equal(options__parse_synth("no"), 0);
+	assert_int_equal(options__parse_synth("NONE"), 0);
+	assert_int_equal(options__parse_synth("task"), RECORD_SYNTH_TASK);
+	assert_int_equal(options__parse_synth("mmap"), RECORD_SYNTH_TASK | RECORD_SYNTH_MMAP);
+	assert_int_equal(options__parse_synth("cgroup,Task"), RECORD_SYNTH_CGROUP | RECORD_SYNTH_TASK);
+	assert_int_equal(options__parse_synth("task,no,bad"), 0);
+	assert_int_equal(options__parse_synth("cgroup,all"), RECORD_SYNTH_ALL);
+	assert_int_equal(options__parse_synth(""), -EINVAL);
+	assert_int_equal(options__parse_synth("task,"), -EINVAL);
+	assert_int_equal(options__parse_synth("tasks"), -EINVAL);
+	assert_int_equal(options__parse_synth("mm"), -EINVAL);
+}
+
 int main(void)
 {
 	/* clang-format off */
@@ -944,6 +962,7 @@ int main(void)
 		cmocka_unit_test(test_validate_implied),
 		cmocka_unit_test(test_validate_defaults),
 		cmocka_unit_test(test_evlist_config_from_options),
+		cmocka_unit_test(test_parse_synth),
 	};
 	/* clang-format on */
 
