@@ -24,7 +24,9 @@ static const char spec_fix[] =
 
 static int spec__fail(char *err, size_t errlen, const char *str, const char *why)
 {
-	snprintf(err, errlen, "--control '%s': %s (%s)", str, why, spec_fix);
+	/* One line, whatever the argument holds. */
+	snprintf(err, errlen, "--control '%.*s': %s (%s)", (int)strcspn(str, "\n\r"), str, why,
+		 spec_fix);
 	return -EINVAL;
 }
 
