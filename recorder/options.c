@@ -16,7 +16,6 @@
 #include "prec/clock.h"
 #include "prec/options.h"
 #include "callchain.h"
-#include "control.h"
 #include "output_opts.h"
 #include "unwind/regs.h"
 
@@ -49,7 +48,6 @@ enum opt_id {
 	OPT_AIO,
 	OPT_OUTPUT_MGMT, /* output_opts.c; flag_off holds its enum output_opt */
 	OPT_AUX, /* -S, --aux-sample (recorder/aux_area.h) */
-	OPT_CONTROL,
 	OPT_LATER, /* a perf record option a later version of prec adds */
 };
 
@@ -170,8 +168,8 @@ static const struct opt_def opt_table[] = {
 	  "while reading a ring, run on its NUMA node (node) or its CPU (cpu)" },
 	{ 0, 0, "threads", OPT_THREADS, 2, "spec",
 	  "drain in parallel, one thread per stream: cpu, core, package, numa or masks CPUS/AFFINITY[:...]; writes a perf.data directory" },
-	{ 0, 0, "control", OPT_CONTROL, 1, "fifo:ctl[,ack]|fd:ctl[,ack]",
-	  "take enable, disable, snapshot, stop, ping, evlist commands from a FIFO or fd, acked on ack" },
+	STRING(0, "control", control, "fifo:ctl[,ack]|fd:ctl[,ack]",
+	       "take enable, disable, snapshot, stop, ping, evlist commands from a FIFO or fd, acked on ack"),
 };
 
 #undef FLAG
@@ -471,15 +469,6 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 			opts->aux_sample_opts = arg;
 		}
 		return 0;
-	case OPT_CONTROL: {
-		/* The syntax now, as perf; the FIFOs are opened by the recording. */
-		struct control_spec spec;
-
-		if (control_spec__parse(arg, &spec, err, errlen))
-			return -EINVAL;
-		opts->control = arg;
-		return 0;
-	}
 	case OPT_LATER:
 		snprintf(err, errlen, "option %s is not supported yet", label);
 		return -EINVAL;
