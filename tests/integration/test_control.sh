@@ -9,7 +9,8 @@
 # that event only; evlist -v prints what perf evlist -v prints. Also with
 # --threads, into a pipe, system-wide, with an fd: channel that reaches its
 # end (the recording goes on, without spinning), and snapshot with
-# --overwrite (the dump is there when the ack comes). Bad --control values:
+# --overwrite (the dump is there when the ack comes) and with
+# --switch-output (the rotated file is), and on a -p target. Bad --control values:
 # one line, status 1..125, no file.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
@@ -206,7 +207,43 @@ wait "$PID" || fail "c6: prec exited $?"
 close_channel
 require_valid "$dump"
 
-# -- 7. Bad values: one line naming the fix, 1..125, no file. -----------------
+# -- 7. snapshot with --switch-output: the file is rotated by the ack. ------
+open_channel
+start c7 g7 --switch-output --control fifo:ctl,ack -e cpu-clock -o c7.data
+sleep 0.3
+send snapshot
+rotated=$(ls c7.data.* 2>/dev/null | head -n 1)
+[[ -n "$rotated" ]] || fail "c7: no rotated file when the snapshot was acked"
+require_valid "$rotated"
+send stop
+wait "$PID"
+close_channel
+
+# -- 8. -p: a process already running, enabled for B only. --------------------
+open_channel
+rm -rf g8
+mkdir g8
+"$PHASES" g8 &
+TARGET=$!
+track_pid "$TARGET"
+wait_for g8/in_a
+"$PREC" -p "$TARGET" -D -1 --control fifo:ctl,ack -e cpu-clock -o c8.data 2>c8.err &
+PID=$!
+track_pid "$PID"
+send ping # answered once the recording polls its channel
+to_b g8
+send enable
+sleep 0.6
+send stop
+wait "$PID" || fail "c8 (-p): prec exited $? after stop, expected 0"
+touch g8/end
+wait "$TARGET"
+close_channel
+a=$(count c8.data cpu-clock part_a)
+b=$(count c8.data cpu-clock part_b)
+((a == 0 && b >= 20)) || fail "c8 (-p): part_a $a samples (want 0), part_b $b (want >= 20)"
+
+# -- 9. Bad values: one line naming the fix, 1..125, no file. -----------------
 : >regular
 for arg in foo fd:abc fd: fifo: fd:77 fd:0,77 fifo:nosuch.fifo fifo:regular fifo:ctl,nosuch/ack; do
 	rm -f bad.data
