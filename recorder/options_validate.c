@@ -16,6 +16,7 @@
 
 #include "prec/options.h"
 #include "callchain.h"
+#include "control.h"
 
 void options_env__read(struct options_env *env)
 {
@@ -152,6 +153,12 @@ int options__validate(struct record_opts *opts, const struct options_env *env, c
 	ret = check_targets(opts, err, errlen);
 	if (!ret)
 		ret = check_renamed_output(opts, err, errlen);
+	if (!ret && opts->control) {
+		/* The syntax here, as perf; the FIFOs are opened by the recording. */
+		struct control_spec spec;
+
+		ret = control_spec__parse(opts->control, &spec, err, errlen);
+	}
 	if (ret)
 		return ret;
 	if (opts->unwind_record && opts->callchain_mode != CALLCHAIN_DWARF) {

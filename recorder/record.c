@@ -31,6 +31,7 @@
 #include "prec/workload.h"
 #include "prec/writer.h"
 #include "affinity.h"
+#include "control.h"
 #include "drain.h"
 #include "output.h"
 #include "unwind/unwind.h"
@@ -61,6 +62,7 @@ struct recording {
 	struct streams streams; /* --threads: the drain loops, one thread each */
 	struct clock_ref clk;
 	struct output out;
+	struct control ctl; /* --control; fd -1 without */
 	sigset_t orig; /* the signal mask before prec blocked its own */
 };
 
@@ -88,15 +90,15 @@ static void end_workload(struct workload *wl, const sigset_t *sigmask)
 	workload__kill(wl, SIGKILL);
 }
 
-/* After every drain pass (and the output's own check, output.h): a stop,
- * the end of the command. */
+/* After every drain pass (and the output's own check, output.h): a stop
+ * (a signal, --control's stop), the end of the command. */
 static bool should_stop(void *arg)
 {
-	struct workload *wl = arg;
+	struct recording *r = arg;
 
-	if (signals__stop_signal())
+	if (signals__stop_signal() || control__stopped(&r->ctl))
 		return true;
-	return signals__child_done() && workload__reap(wl, false);
+	return signals__child_done() && workload__reap(&r->wl, false);
 }
 
 static int exit_status(const struct workload *w)
@@ -186,6 +188,17 @@ static int recording__check(struct recording *r)
 	}
 	r->freq = opts->period ? 0 : options__effective_freq(opts);
 	r->data_bytes = options__ring_bytes(opts);
+	if (opts->control) {
+		struct control_spec spec;
+
+		/* Opened before any file exists: a missing FIFO leaves none. */
+		if (control_spec__parse(opts->control, &spec, err, sizeof(err)) ||
+		    control__open(&r->ctl, &spec, &r->evlist, err, sizeof(err))) {
+			pr_err("%s", err);
+			return PREC_EXIT_USAGE;
+		}
+		r->ctl.snapshot_switches = opts->switch_signal || opts->overwrite;
+	}
 	return 0;
 }
 
@@ -305,6 +318,32 @@ static int recording__streams_init(struct recording *r)
 	return ret;
 }
 
+/* --control: its fd polled where the recording sleeps (the drain, or the
+ * main thread under --threads), run on that thread. 0 or -ENOMEM. */
+static int recording__control_init(struct recording *r)
+{
+	struct pollfd *more;
+
+	if (r->ctl.fd < 0)
+		return 0;
+	if (r->opts->threads) {
+		r->streams.side_fd = r->ctl.fd;
+		r->streams.on_side = control__ready;
+		r->streams.side_arg = &r->ctl;
+		return 0;
+	}
+	more = realloc(r->pfd, ((size_t)r->nr_pfd + 1) * sizeof(*r->pfd));
+	if (!more)
+		return -ENOMEM;
+	r->pfd = more;
+	r->pfd[r->nr_pfd] = (struct pollfd){ .fd = r->ctl.fd, .events = POLLIN };
+	r->drain.side_pfd = r->nr_pfd++;
+	r->drain.on_side = control__ready;
+	r->drain.side_arg = &r->ctl;
+	control__attach(&r->ctl, &r->drain);
+	return 0;
+}
+
 /* Step 6: the drain, ready before anything can stop the recording. */
 static int recording__drain_init(struct recording *r)
 {
@@ -337,6 +376,8 @@ static int recording__drain_init(struct recording *r)
 			drain->out_pfd = r->nr_pfd++;
 		}
 	}
+	if (!ret)
+		ret = recording__control_init(r);
 	if (ret)
 		pr_err("cannot set up the drain: %s", strerror(-ret));
 	return ret;
@@ -380,7 +421,7 @@ static int recording__run_streams(struct recording *r)
 	if (ret)
 		pr_err("cannot start the drain threads: %s (lower the number of streams, e.g. --threads=numa)",
 		       strerror(-ret));
-	ret = streams__wait(&r->streams, should_stop, &r->wl, &r->orig) ?: ret;
+	ret = streams__wait(&r->streams, should_stop, r, &r->orig) ?: ret;
 	return ret;
 }
 
@@ -397,6 +438,7 @@ static void recording__exit(struct recording *r)
 	affinity__exit(&r->aff);
 	output__exit(&r->out);
 	unwinder__delete(r->unw);
+	control__exit(&r->ctl);
 	sysinfo__exit(&r->si);
 	evlist__exit(&r->evlist);
 	event_specs__exit(&r->specs);
@@ -409,6 +451,7 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 		.cgroup_fd = -1,
 		.wl = { .pid = -1, .go_fd = -1, .err_fd = -1 },
 		.clk = { .use = opts->use_clockid, .id = opts->clockid },
+		.ctl = { .fd = -1, .ack_fd = -1 },
 	};
 	struct recording *r = &rec;
 	int status, ret;
@@ -459,7 +502,7 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 	 * prec is told to stop. */
 	ret = opts->threads ? recording__run_streams(r) :
 			      drain__run(&r->drain, r->pfd, r->nr_pfd, recording__stop_on_hup(opts),
-					 should_stop, &r->wl, &r->orig);
+					 should_stop, r, &r->orig);
 out_stopped:
 	/* 9. Stop: the events, their tail, the command. */
 	ret = recording__stop(r, ret);

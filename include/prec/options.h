@@ -60,6 +60,7 @@ struct record_opts {
 	bool no_inherit; /* -i */
 	const char *cgroup; /* -G (with -a/-C) */
 	long delay_ms; /* -D: enable after this many ms; -1 start disabled */
+	const char *control; /* --control fifo:CTL[,ACK] or fd:CTL[,ACK] (recorder/control.h) */
 	/* Sample contents (perf record's flags of the same names). */
 	bool sample_time; /* -T: TIME is always sampled; accepted for perf's command lines */
 	bool sample_addr; /* -d: ADDR, DATA_SRC, data mmaps (implied by DWARF call graphs) */
