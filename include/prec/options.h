@@ -90,6 +90,14 @@ struct record_opts {
 	bool overwrite; /* --overwrite: every event in a backward (flight recorder) ring */
 	bool tail_synthesize; /* --tail-synthesize (implied by --overwrite) */
 	bool no_buffering; /* --no-buffering: a wakeup per record */
+	const char *switch_output_event; /* --switch-output-event: its records rotate
+					  * (implies --switch-output=signal); NULL none */
+	bool timestamp_boundary; /* --timestamp-boundary: SAMPLE_TIME in every mode */
+	bool strict_freq; /* --strict-freq: -F over the kernel's limit fails */
+	bool running_time; /* --running-time: read_format TOTAL_TIME_ENABLED|RUNNING */
+	bool sample_transaction; /* --transaction: PERF_SAMPLE_TRANSACTION */
+	bool group; /* --group: every event in one group, led by the first */
+	bool dry_run; /* --dry-run: check everything, then exit 0 without recording */
 	int callchain_mode; /* -g / --call-graph: enum callchain_mode, 0 none */
 	uint32_t callchain_dump; /* --call-graph dwarf,SIZE */
 	bool unwind_record; /* --unwind=record: DWARF user stacks unwound while recording */
