@@ -34,9 +34,9 @@ sample_size()
 {
 	"$PERF" report -D -i "$1" 2>/dev/null | sed -n 's/.*\[\(0x[0-9a-f]*\)\]: PERF_RECORD_SAMPLE.*/\1/p' | head -n 1
 }
-prec_record_ok -q -o "$TMP/tx.prec" --transaction -e cpu-clock -- "$WORKLOAD" 0.05
-perf_record_ok -q -o "$TMP/tx.perf" --transaction -e cpu-clock -- "$WORKLOAD" 0.05
-prec_record_ok -q -o "$TMP/notx.prec" -e cpu-clock -- "$WORKLOAD" 0.05
+prec_record_ok -q -o "$TMP/tx.prec" --transaction -e cpu-clock -- "$WORKLOAD" 50
+perf_record_ok -q -o "$TMP/tx.perf" --transaction -e cpu-clock -- "$WORKLOAD" 50
+prec_record_ok -q -o "$TMP/notx.prec" -e cpu-clock -- "$WORKLOAD" 50
 a=$(sample_size "$TMP/tx.prec") b=$(sample_size "$TMP/tx.perf") c=$(sample_size "$TMP/notx.prec")
 [[ -n "$a" && "$a" == "$b" ]] || fail "--transaction: sample size $a, perf record's $b"
 (($a == $c + 8)) || fail "--transaction: sample size $a, without it $c (TRANSACTION is 8 bytes)"
@@ -62,16 +62,29 @@ for evs in "-e cpu-clock -e task-clock" "-e {cpu-clock,task-clock} -e page-fault
 done
 
 # --timestamp-boundary: the first and last sample times in the header, in
-# the modes where perf writes zeros (-B, -z) too; perf script agrees.
-for mode in "" "-B" "-z" "--buildid-all"; do
-	# shellcheck disable=SC2086
-	prec_record_ok -q -o "$TMP/tb.prec" --timestamp-boundary $mode -e cpu-clock -- "$WORKLOAD" 0.1
-	h=$(header "$TMP/tb.prec")
+# the modes where perf writes zeros (-B, -z) too, per stream (--threads) and
+# per file (--switch-output); perf script agrees.
+check_boundary()
+{
+	local h first last times
+	h=$(header "$1")
 	first=$(header_field "$h" "time of first sample") last=$(header_field "$h" "time of last sample")
-	times=$("$PERF" script -F time -i "$TMP/tb.prec" 2>/dev/null | tr -d ' :' | sort -n | sed -n '1p;$p' | paste -sd' ')
-	[[ "$first $last" == "$times" ]] ||
-		fail "--timestamp-boundary $mode: header says '$first $last', the samples '$times'"
-	require_valid "$TMP/tb.prec"
+	times=$("$PERF" script -F time -i "$1" 2>/dev/null | tr -d ' :' | sort -n | sed -n '1p;$p' | paste -sd' ')
+	[[ -n "$times" && "$first $last" == "$times" ]] ||
+		fail "--timestamp-boundary $2: $1 header says '$first $last', the samples '$times'"
+	require_valid "$1"
+}
+for mode in "" "-B" "-z" "--buildid-all" "--threads -a"; do
+	# shellcheck disable=SC2086
+	prec_record_ok -q -o "$TMP/tb.prec" --timestamp-boundary $mode -e cpu-clock -- "$WORKLOAD" 100
+	check_boundary "$TMP/tb.prec" "$mode"
+done
+mkdir -p "$TMP/tbs"
+prec_record_ok -q -o "$TMP/tbs/s.data" --timestamp-boundary --switch-output=1s -e cpu-clock -- "$WORKLOAD" 2500
+files=("$TMP"/tbs/s.data.*)
+((${#files[@]} >= 2)) || fail "--switch-output=1s for 2.5 s of CPU: ${#files[@]} file(s)"
+for f in "${files[@]}"; do
+	check_boundary "$f" --switch-output=1s
 done
 
 # --strict-freq: refused above the kernel's limit, accepted at it.
