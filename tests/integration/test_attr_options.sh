@@ -39,7 +39,7 @@ perf_record_ok -q -o "$TMP/tx.perf" --transaction -e cpu-clock -- "$WORKLOAD" 50
 prec_record_ok -q -o "$TMP/notx.prec" -e cpu-clock -- "$WORKLOAD" 50
 a=$(sample_size "$TMP/tx.prec") b=$(sample_size "$TMP/tx.perf") c=$(sample_size "$TMP/notx.prec")
 [[ -n "$a" && "$a" == "$b" ]] || fail "--transaction: sample size $a, perf record's $b"
-(($a == $c + 8)) || fail "--transaction: sample size $a, without it $c (TRANSACTION is 8 bytes)"
+((a == c + 8)) || fail "--transaction: sample size $a, without it $c (TRANSACTION is 8 bytes)"
 require_valid "$TMP/tx.prec"
 "$PERF" script -i "$TMP/tx.prec" >/dev/null 2>"$TMP/tx.script" || fail "perf script on --transaction"
 require_no_warning "$TMP/tx.script" "perf script on --transaction"
