@@ -96,6 +96,10 @@ prec_record_ok -q -o "$TMP/sf.prec" --strict-freq -F "$max" -e cpu-clock -- true
 # --dry-run: exit 0, the command not run, no file.
 prec_record_ok -o "$TMP/dry.data" --dry-run -- touch "$TMP/ran"
 [[ -e "$TMP/dry.data" || -e "$TMP/ran" ]] && fail "--dry-run wrote a file or ran the command"
+printf 'previous content\n' >"$TMP/dry.data"
+prec_record_ok -o "$TMP/dry.data" --dry-run -e cpu-clock -- true
+[[ "$(cat "$TMP/dry.data")" == 'previous content' && ! -e "$TMP/dry.data.old" ]] ||
+	fail "--dry-run touched an existing output file"
 
 # --switch-output-event: each getsid the command makes (3, 0.3 s apart)
 # rotates, as perf record does: 4 files, each read without a warning.

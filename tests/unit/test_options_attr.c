@@ -22,6 +22,7 @@
 #include "prec/parse_events.h"
 #include "prec/sysinfo.h"
 #include "recorder/record_int.h"
+#include "recorder/sideband_event.h"
 
 static const struct options_env plain_stdout;
 
@@ -204,6 +205,27 @@ static void test_strict_freq(void **state)
 	options__exit(&o);
 }
 
+/* The side-band event is parsed before anything opens; an unknown one is
+ * the usage error that names the option. */
+static void test_sideband_parse(void **state)
+{
+	struct sideband_event sb;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(sideband_event__parse(&sb, "nosuch", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--switch-output-event"));
+	assert_non_null(strstr(err, "nosuch"));
+	sideband_event__exit(&sb);
+	assert_int_equal(sideband_event__parse(&sb, "cpu-clock,task-clock", err, sizeof(err)), 0);
+	assert_int_equal(sb.specs.nr, 2);
+	assert_false(sb.started);
+	sideband_event__stop(&sb); /* never started: nothing to join */
+	sideband_event__exit(&sb);
+	sideband_event__exit(&sb); /* twice is harmless */
+	assert_int_equal(sb.stop_fd, -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_evlist_config),
 		cmocka_unit_test(test_group_merges),
 		cmocka_unit_test(test_strict_freq),
+		cmocka_unit_test(test_sideband_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
