@@ -57,13 +57,14 @@ static void sideband_event__attr(const struct event_spec *spec, struct perf_even
 }
 
 static int sideband_event__open_one(struct sideband_event *sb, const struct event_spec *spec,
-				    int pid, int cpu)
+				    int pid, int cpu, bool inherit)
 {
 	struct perf_event_attr attr;
 	int fd = -1;
 	void *map;
 
 	sideband_event__attr(spec, &attr);
+	attr.inherit = inherit;
 	fd = sys_perf_event_open(&attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return fd;
@@ -77,6 +78,15 @@ static int sideband_event__open_one(struct sideband_event *sb, const struct even
 	sb->fds[sb->nr_fds] = fd;
 	sb->maps[sb->nr_fds++] = map;
 	return 0;
+}
+
+static void sideband_event__close(struct sideband_event *sb)
+{
+	for (int i = 0; i < sb->nr_fds; i++) {
+		munmap(sb->maps[i], sb->map_bytes);
+		close(sb->fds[i]);
+	}
+	sb->nr_fds = 0;
 }
 
 /* Takes what every ring holds; true when any held a record. */
@@ -124,13 +134,42 @@ static void *sideband_event__thread(void *arg)
 	return NULL;
 }
 
-static int sideband_event__open_all(struct sideband_event *sb, const struct evlist *evlist,
-				    bool task_target)
+/*
+ * Each event on every CPU for any task (pid -1), on every thread of a task
+ * target for any CPU, or, with follow > 0, on every CPU for that command
+ * and its children. 0 or -errno, *failed the event that did not open.
+ */
+static int sideband_event__open_each(struct sideband_event *sb, const struct evlist *evlist,
+				     bool task_target, int follow, int *failed)
 {
 	const struct cpu_map *cpus = evlist->cpus;
 	const struct thread_map *thr = evlist->threads;
 	int per = task_target ? thr->nr : cpus->nr;
-	size_t n = (size_t)per * (size_t)sb->specs.nr;
+
+	for (int e = 0; e < sb->specs.nr; e++) {
+		for (int i = 0; i < per; i++) {
+			int pid = task_target ? thr->pid[i] : follow > 0 ? follow : -1;
+			int cpu = task_target ? -1 : cpus->cpu[i];
+			int ret = sideband_event__open_one(sb, &sb->specs.v[e], pid, cpu, follow > 0);
+
+			/* A -p thread that ended before its turn is no error. */
+			if (ret == -ESRCH && task_target)
+				continue;
+			if (ret) {
+				*failed = e;
+				return ret;
+			}
+		}
+	}
+	return 0;
+}
+
+static int sideband_event__open_all(struct sideband_event *sb, const struct evlist *evlist,
+				    bool task_target)
+{
+	size_t n = (size_t)(task_target ? evlist->threads->nr : evlist->cpus->nr) *
+		   (size_t)sb->specs.nr;
+	int failed = 0, ret;
 
 	sb->fds = calloc(n, sizeof(*sb->fds));
 	sb->maps = calloc(n, sizeof(*sb->maps));
@@ -138,26 +177,23 @@ static int sideband_event__open_all(struct sideband_event *sb, const struct evli
 		return -ENOMEM;
 	/* Two pages: the control page and one of data, emptied at each wake. */
 	sb->map_bytes = 2 * (size_t)sysconf(_SC_PAGESIZE);
-	for (int e = 0; e < sb->specs.nr; e++) {
-		for (int i = 0; i < per; i++) {
-			int pid = task_target ? thr->pid[i] : -1;
-			int cpu = task_target ? -1 : cpus->cpu[i];
-			int ret = sideband_event__open_one(sb, &sb->specs.v[e], pid, cpu);
-
-			/* A -p thread that ended before its turn is no error. */
-			if (ret == -ESRCH && task_target)
-				continue;
-			if (ret) {
-				pr_err("cannot open --switch-output-event '%s': %s (%s)",
-				       sb->specs.v[e].name, strerror(-ret),
-				       ret == -EACCES || ret == -EPERM ?
-					       "run as root, or lower kernel.perf_event_paranoid" :
-					       "check that this event can sample here, e.g. with prec -e on it");
-				return ret;
-			}
-		}
+	ret = sideband_event__open_each(sb, evlist, task_target, -1, &failed);
+	/* perf's side-band watches the whole machine, which needs privileges
+	 * (perf goes on without it: no rotation ever). Where only a command is
+	 * recorded, its own tasks are what a user may watch: those, then. */
+	if ((ret == -EACCES || ret == -EPERM) && !task_target && evlist->workload_only &&
+	    evlist->threads->nr == 1 && evlist->threads->pid[0] > 0) {
+		sideband_event__close(sb);
+		pr_verbose("--switch-output-event: not permitted system-wide, following the command\n");
+		ret = sideband_event__open_each(sb, evlist, false, evlist->threads->pid[0], &failed);
 	}
-	return 0;
+	if (ret)
+		pr_err("cannot open --switch-output-event '%s': %s (%s)", sb->specs.v[failed].name,
+		       strerror(-ret),
+		       ret == -EACCES || ret == -EPERM ?
+			       "run as root, or lower kernel.perf_event_paranoid" :
+			       "check that this event can sample here, e.g. with prec -e on it");
+	return ret;
 }
 
 int sideband_event__start(struct sideband_event *sb, const struct evlist *evlist, bool task_target)
@@ -205,10 +241,7 @@ void sideband_event__stop(struct sideband_event *sb)
 void sideband_event__exit(struct sideband_event *sb)
 {
 	sideband_event__stop(sb);
-	for (int i = 0; i < sb->nr_fds; i++) {
-		munmap(sb->maps[i], sb->map_bytes);
-		close(sb->fds[i]);
-	}
+	sideband_event__close(sb);
 	free(sb->fds);
 	free(sb->maps);
 	sb->fds = NULL;
