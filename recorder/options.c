@@ -122,7 +122,6 @@ static const struct opt_def opt_table[] = {
 	FLAG(0, "list-events", list_events, "list the events this machine supports (also 'prec list')"),
 	{ 0, 0, "filter", OPT_FILTER, 1, "filter", "event filter for the tracepoint -e before it" },
 	{ 0, 0, "exclude-perf", OPT_EXCLUDE_PERF, 0, NULL, "don't record prec's own events (tracepoints before it)" },
-
 	/* Build-id and output options; the OPT_LATER ones (perf record options not
 	 * implemented) are refused, never ignored. */
 	{ 'B', offsetof(struct record_opts, no_buildid), "no-buildid", OPT_FLAG, 0, NULL,
@@ -160,8 +159,13 @@ static const struct opt_def opt_table[] = {
 	  "collect build-ids of every mapped DSO, not only those samples hit" },
 	{ 0, offsetof(struct record_opts, buildid_mmap), "buildid-mmap", OPT_FLAG, 0, NULL,
 	  "build-ids in MMAP2 records (no HEADER_BUILD_ID, no build-id cache)" },
-	{ 0, 0, "strict-freq", OPT_LATER, 0, NULL, NULL },
-	{ 0, 0, "group", OPT_LATER, 0, NULL, NULL },
+	FLAG(0, "strict-freq", strict_freq, "fail if the -F frequency cannot be used (no throttling)"),
+	FLAG(0, "group", group, "put all the events into one group, as if written {a,b,...}"),
+	FLAG(0, "running-time", running_time, "record running/enabled time of read (:S) events"),
+	FLAG(0, "transaction", sample_transaction, "sample transaction flags (special events only)"),
+	FLAG(0, "timestamp-boundary", timestamp_boundary, "record the time of the first/last samples"),
+	FLAG(0, "dry-run", dry_run, "parse and check the options, then exit: record nothing"),
+	STRING(0, "switch-output-event", switch_output_event, "event", "rotate the output at each record of this event"),
 	{ 0, 0, "aio", OPT_AIO, 2, "n",
 	  "write the data with n asynchronous writes in flight (1..4, default 1)" },
 	{ 0, 0, "affinity", OPT_AFFINITY, 1, "node|cpu",

@@ -36,6 +36,7 @@
 #include "output.h"
 #include "unwind/unwind.h"
 #include "record_int.h"
+#include "sideband_event.h"
 #include "signals.h"
 #include "target.h"
 #include "threads.h"
@@ -63,6 +64,7 @@ struct recording {
 	struct clock_ref clk;
 	struct output out;
 	struct control ctl; /* --control; fd -1 without */
+	struct sideband_event sb; /* --switch-output-event */
 	sigset_t orig; /* the signal mask before prec blocked its own */
 };
 
@@ -186,7 +188,14 @@ static int recording__check(struct recording *r)
 			return PREC_EXIT_USAGE;
 		}
 	}
+	if (opts->switch_output_event &&
+	    sideband_event__parse(&r->sb, opts->switch_output_event, err, sizeof(err))) {
+		pr_err("%s", err);
+		return PREC_EXIT_USAGE;
+	}
 	r->freq = opts->period ? 0 : options__effective_freq(opts);
+	if (!opts->period && !r->freq)
+		return PREC_EXIT_USAGE; /* --strict-freq, said */
 	r->data_bytes = options__ring_bytes(opts);
 	if (opts->control) {
 		struct control_spec spec;
@@ -393,6 +402,7 @@ static int recording__stop(struct recording *r, int ret)
 {
 	struct timespec disabled_at;
 
+	sideband_event__stop(&r->sb); /* no rotation asked after this */
 	evlist__disable(&r->evlist);
 	if (r->clk.use && !clock_gettime(r->clk.id, &disabled_at))
 		/* For whoever checks the order: no sample is later than this. */
@@ -439,6 +449,7 @@ static void recording__exit(struct recording *r)
 	output__exit(&r->out);
 	unwinder__delete(r->unw);
 	control__exit(&r->ctl);
+	sideband_event__exit(&r->sb);
 	sysinfo__exit(&r->si);
 	evlist__exit(&r->evlist);
 	event_specs__exit(&r->specs);
@@ -449,6 +460,7 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 	struct recording rec = {
 		.opts = opts,
 		.cgroup_fd = -1,
+		.sb = { .stop_fd = -1 },
 		.wl = { .pid = -1, .go_fd = -1, .err_fd = -1 },
 		.clk = { .use = opts->use_clockid, .id = opts->clockid },
 		.ctl = { .fd = -1, .ack_fd = -1 },
@@ -463,7 +475,8 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 	status = recording__check(r);
 	if (!status)
 		status = recording__machine(r);
-	if (status)
+	/* --dry-run: everything checked, nothing opened or written. */
+	if (status || opts->dry_run)
 		goto out;
 
 	/* 3. Signals: blocked except inside ppoll, so none is ever missed. */
@@ -484,6 +497,9 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 	status = PREC_EXIT_FAILURE;
 	if (recording__begin_output(r, argc, argv) || recording__drain_init(r))
 		goto out_abort; /* nothing to abort when the output did not open */
+	if (opts->switch_output_event &&
+	    sideband_event__start(&r->sb, &r->evlist, opts->pid_list || opts->tid_list || opts->uid_str))
+		goto out_abort;
 
 	/* 7. Go: the kernel enables the events at exec. The reference reading
 	 * of the -k clock is taken right before, as perf does. */

@@ -105,6 +105,14 @@ struct record_opts {
 	unsigned nr_threads_synthesize; /* --num-thread-synthesize: 0 prec's default */
 	unsigned proc_map_timeout_ms; /* --proc-map-timeout: 0 perf's 500 ms */
 	bool no_bpf_event; /* --no-bpf-event: no BPF side-band, attr.bpf_event off */
+	const char *switch_output_event; /* --switch-output-event: its records rotate
+					  * (implies --switch-output=signal); NULL none */
+	bool timestamp_boundary; /* --timestamp-boundary: SAMPLE_TIME in every mode */
+	bool strict_freq; /* --strict-freq: -F over the kernel's limit fails */
+	bool running_time; /* --running-time: read_format TOTAL_TIME_ENABLED|RUNNING */
+	bool sample_transaction; /* --transaction: PERF_SAMPLE_TRANSACTION */
+	bool group; /* --group: every event in one group, led by the first */
+	bool dry_run; /* --dry-run: check everything, then exit 0 without recording */
 	int callchain_mode; /* -g / --call-graph: enum callchain_mode, 0 none */
 	uint32_t callchain_dump; /* --call-graph dwarf,SIZE */
 	bool unwind_record; /* --unwind=record: DWARF user stacks unwound while recording */
