@@ -22,6 +22,7 @@
 #include "prec/clock.h"
 #include "prec/cpu_map.h"
 #include "prec/evlist.h"
+#include "prec/kcore.h"
 #include "prec/log.h"
 #include "prec/parse_events.h"
 #include "prec/options.h"
@@ -156,6 +157,33 @@ static void park_std_fds(void)
 			break;
 }
 
+/* --kcore's source: perf's machine root_dir/proc (the sysroot of tests). */
+static void kcore_proc_dir(char *buf, size_t len)
+{
+	const char *root = getenv(PREC_SYSROOT_ENV);
+
+	snprintf(buf, len, "%s/proc", root ? root : "");
+}
+
+/* --kcore, before anything is created: kcore must be readable, and kallsyms
+ * must show the addresses that say which parts of it to copy. */
+static int recording__check_kcore(void)
+{
+	char dir[PATH_MAX];
+	int ret;
+
+	kcore_proc_dir(dir, sizeof(dir));
+	ret = kcore__check(dir);
+	if (ret)
+		pr_err("--kcore: cannot read %s/kcore: %s (%s)", dir,
+		       ret == -EADDRNOTAVAIL ? "kallsyms shows no kernel addresses" : strerror(-ret),
+		       ret == -ENOENT ? "this kernel has no /proc/kcore (CONFIG_PROC_KCORE is not set): record without --kcore" :
+		       ret == -EADDRNOTAVAIL ? "run as root with sysctl kernel.kptr_restrict=0" :
+		       ret == -EACCES || ret == -EPERM ? "kcore needs root (CAP_SYS_RAWIO): run prec as root" :
+						       "record without --kcore");
+	return ret ? PREC_EXIT_FAILURE : 0;
+}
+
 /* Step 1: the events, the command and the clock the options name, checked
  * against this machine before any side effect; then what -F and -m become
  * here. 0 or the exit status, explained. */
@@ -186,7 +214,7 @@ static int recording__check(struct recording *r)
 	}
 	r->freq = opts->period ? 0 : options__effective_freq(opts);
 	r->data_bytes = options__ring_bytes(opts);
-	return 0;
+	return opts->kcore ? recording__check_kcore() : 0;
 }
 
 /* Step 2: the machine: the CPUs to open on, -G's cgroup, the sysinfo
@@ -277,6 +305,13 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 	int ret;
 
 	ret = output__open(&r->out, &src, opts->output);
+	/* --kcore: copied after the events opened, before the side-band, as perf. */
+	if (!ret && opts->kcore) {
+		char proc[PATH_MAX];
+
+		kcore_proc_dir(proc, sizeof(proc));
+		ret = output_dir__copy_kcore(&r->out.dir, proc);
+	}
 	/* --unwind=record: the attrs written describe the rewritten samples. */
 	if (!ret && opts->unwind_record)
 		ret = unwinder__setup(&r->unw, r->out.wev, (uint32_t)r->evlist.nr);

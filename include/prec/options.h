@@ -90,6 +90,10 @@ struct record_opts {
 	bool overwrite; /* --overwrite: every event in a backward (flight recorder) ring */
 	bool tail_synthesize; /* --tail-synthesize (implied by --overwrite) */
 	bool no_buffering; /* --no-buffering: a wakeup per record */
+	bool kcore; /* --kcore: a perf.data directory with kcore_dir/ (kcore, kallsyms, modules) */
+	const char *vmlinux; /* --vmlinux: the kernel's file (validate: an ELF file that exists) */
+	bool debuginfod; /* --debuginfod[=URLS]: hit DSOs' debug info fetched into the cache */
+	const char *debuginfod_urls; /* its URLS; NULL: $DEBUGINFOD_URLS ("system") */
 	int callchain_mode; /* -g / --call-graph: enum callchain_mode, 0 none */
 	uint32_t callchain_dump; /* --call-graph dwarf,SIZE */
 	bool unwind_record; /* --unwind=record: DWARF user stacks unwound while recording */
