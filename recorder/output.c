@@ -224,6 +224,7 @@ static int output__begin_file(struct output *o, enum synth_when when)
 	o->sout = (struct synth_out){ .writer = o->w };
 	if (!dso_track__new(&o->track, &tl)) {
 		dso_track__set_buildids(o->track, output_meta__buildids(opts));
+		dso_track__set_kernel_name(o->track, opts->vmlinux);
 		o->sout.tap = opts->threads ? output__tap_dir : dso_track__stream;
 		o->sout.tap_arg = opts->threads ? (void *)o : o->track;
 	}

@@ -341,6 +341,13 @@ static bool bid_equal(const struct build_id *a, const struct build_id *b)
 	return a->size == b->size && !memcmp(a->data, b->data, a->size);
 }
 
+static bool file_has_id(const char *path, const struct build_id *bid)
+{
+	struct build_id got;
+
+	return !buildid__read_file(path, &got) && bid_equal(&got, bid);
+}
+
 /* The entry's main file: elf, kallsyms or vdso. */
 static int add_file(const struct buildid_cache *c, const struct buildid_cache_paths *p,
 		    const char *real, const struct build_id *bid, enum buildid_cache_kind kind)
@@ -436,6 +443,10 @@ int buildid_cache__add(const struct buildid_cache *c, const char *name, const st
 	}
 	p = malloc(sizeof(*p));
 	err = p ? buildid_cache__paths(c->root, real ? real : name, sbid, kind, p) : -ENOMEM;
+	/* A file of another id (a --vmlinux of another kernel) leaves no
+	 * trace in the cache, not even its directory, as in perf. */
+	if (!err && real && access(p->file, F_OK) && !file_has_id(real, bid))
+		err = -ESTALE;
 	if (!err)
 		err = mkdir_p(p->dir);
 	if (!err)
@@ -460,8 +471,8 @@ int buildid_cache__add(const struct buildid_cache *c, const char *name, const st
 /* How a HEADER_BUILD_ID entry is cached; -ENOENT: it is not. */
 static int kind_of(const struct writer_buildid *b, enum buildid_cache_kind *kind)
 {
-	if (b->filename[0] == '/')
-		*kind = BUILDID_CACHE_ELF; /* a user DSO, or a module's .ko */
+	if (b->filename[0] == '/' || (b->filename[0] != '[' && b->filename[0]))
+		*kind = BUILDID_CACHE_ELF; /* a user DSO, a module's .ko, --vmlinux's file */
 	else if (!strcmp(b->filename, KALLSYMS_NAME))
 		*kind = BUILDID_CACHE_KALLSYMS;
 	else if (!strcmp(b->filename, VDSO_NAME))
