@@ -21,6 +21,7 @@
 
 #include "prec/clock.h"
 #include "prec/cpu_map.h"
+#include "prec/debuginfod.h"
 #include "prec/evlist.h"
 #include "prec/kcore.h"
 #include "prec/log.h"
@@ -184,6 +185,19 @@ static int recording__check_kcore(void)
 	return ret ? PREC_EXIT_FAILURE : 0;
 }
 
+/* perf's perf_debuginfod_setup: DEBUGINFOD_URLS is the build-id cache's
+ * switch (buildid_cache.h), set from --debuginfod=URLS and cleared without
+ * the option. Done after the fork: the command keeps the environment it
+ * was given (perf's command gets the cleared one). */
+static void debuginfod_env(const struct record_opts *opts)
+{
+	if (!opts->debuginfod)
+		setenv("DEBUGINFOD_URLS", "", 1);
+	else if (opts->debuginfod_urls)
+		setenv("DEBUGINFOD_URLS", opts->debuginfod_urls, 1);
+	pr_verbose("DEBUGINFOD_URLS=%s\n", getenv("DEBUGINFOD_URLS"));
+}
+
 /* Step 1: the events, the command and the clock the options name, checked
  * against this machine before any side effect; then what -F and -m become
  * here. 0 or the exit status, explained. */
@@ -214,6 +228,15 @@ static int recording__check(struct recording *r)
 	}
 	r->freq = opts->period ? 0 : options__effective_freq(opts);
 	r->data_bytes = options__ring_bytes(opts);
+	if (opts->debuginfod && !debuginfod__available()) {
+		pr_err("--debuginfod: %s", DEBUGINFOD_MISSING_HINT);
+		return PREC_EXIT_USAGE;
+	}
+	if (opts->debuginfod && !opts->debuginfod_urls &&
+	    !(getenv("DEBUGINFOD_URLS") && *getenv("DEBUGINFOD_URLS"))) {
+		pr_err("--debuginfod: DEBUGINFOD_URLS is not set (give the servers, e.g. --debuginfod=https://debuginfod.debian.net)");
+		return PREC_EXIT_USAGE;
+	}
 	return opts->kcore ? recording__check_kcore() : 0;
 }
 
@@ -463,6 +486,7 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 
 	/* 4. Fork the command corked, find the threads, open the events, map. */
 	status = recording__open(r);
+	debuginfod_env(opts);
 	/* -r (or the drain's nice) after the fork, as perf: the command keeps
 	 * its own policy. */
 	if (!status && opts->realtime_prio && affinity__set_realtime(opts->realtime_prio))
