@@ -176,9 +176,9 @@ static int recording__check_kcore(void)
 	kcore_proc_dir(dir, sizeof(dir));
 	ret = kcore__check(dir);
 	if (ret)
-		pr_err("--kcore: cannot read %s/kcore: %s (%s)", dir,
+		pr_err("--kcore: cannot use %s/kcore: %s (%s)", dir,
 		       ret == -EADDRNOTAVAIL ? "kallsyms shows no kernel addresses" : strerror(-ret),
-		       ret == -ENOENT ? "this kernel has no /proc/kcore (CONFIG_PROC_KCORE is not set): record without --kcore" :
+		       ret == -ENOENT ? "this kernel has no /proc/kcore, CONFIG_PROC_KCORE is not set: record without --kcore" :
 		       ret == -EADDRNOTAVAIL ? "run as root with sysctl kernel.kptr_restrict=0" :
 		       ret == -EACCES || ret == -EPERM ? "kcore needs root (CAP_SYS_RAWIO): run prec as root" :
 						       "record without --kcore");
