@@ -37,17 +37,23 @@ static long ms_since(const struct timespec *t)
 	return (now.tv_sec - t->tv_sec) * 1000 + (now.tv_nsec - t->tv_nsec) / 1000000;
 }
 
-/* Called about once a second while a query runs; nonzero aborts it. */
+/*
+ * Called about once a second while a query runs; nonzero aborts it. a is
+ * the bytes received once a server answers, and until then libdebuginfod's
+ * count of these calls: a step of one is no progress, so a server that
+ * accepts but never answers is given up stall_ms after the start.
+ */
 static int query__progress(debuginfod_client *c, long a, long b)
 {
 	struct query *q = debuginfod_get_user_data(c);
 
 	(void)b;
-	if (a != q->last_bytes) {
+	if (a > q->last_bytes + 1) {
 		q->last_bytes = a;
 		clock_gettime(CLOCK_MONOTONIC, &q->last);
 		return 0;
 	}
+	q->last_bytes = a;
 	if (ms_since(&q->last) < q->stall_ms)
 		return 0;
 	q->stalled = true;
@@ -61,7 +67,7 @@ bool debuginfod__available(void)
 
 int debuginfod__find_debuginfo(const char *sbid, int stall_ms, char **path)
 {
-	struct query q = { .last_bytes = -1, .stall_ms = stall_ms };
+	struct query q = { .last_bytes = 0, .stall_ms = stall_ms };
 	debuginfod_client *c;
 	int fd;
 
