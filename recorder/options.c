@@ -47,7 +47,6 @@ enum opt_id {
 	OPT_AFFINITY,
 	OPT_AIO,
 	OPT_OUTPUT_MGMT, /* output_opts.c; flag_off holds its enum output_opt */
-	OPT_DEBUGINFOD, /* --debuginfod[=URLS] */
 	OPT_LATER, /* a perf record option a later version of prec adds */
 };
 
@@ -161,12 +160,10 @@ static const struct opt_def opt_table[] = {
 	{ 0, 0, "threads", OPT_THREADS, 2, "spec",
 	  "drain in parallel, one thread per stream: cpu, core, package, numa or masks CPUS/AFFINITY[:...]; writes a perf.data directory" },
 	{ 0, 0, "control", OPT_LATER, 1, NULL, NULL },
-	FLAG(0, "kcore", kcore,
-	     "copy /proc/kcore (kernel and module text), kallsyms and modules: writes a perf.data directory"),
-	STRING(0, "vmlinux", vmlinux, "file",
-	       "vmlinux pathname: the kernel's name in the build-id list, cached when its build-id matches"),
-	{ 0, 0, "debuginfod", OPT_DEBUGINFOD, 2, "urls",
-	  "fetch debug info of hit DSOs from $DEBUGINFOD_URLS or these URLs into the build-id cache" },
+	FLAG(0, "kcore", kcore, "copy /proc/kcore's kernel text into a perf.data directory"),
+	STRING(0, "vmlinux", vmlinux, "file", "vmlinux pathname (its build-id cached)"),
+	{ 0, OUTPUT_OPT_DEBUGINFOD, "debuginfod", OPT_OUTPUT_MGMT, 2, "urls",
+	  "fetch hit DSOs' debug info from $DEBUGINFOD_URLS or these URLs into the build-id cache" },
 };
 
 #undef FLAG
@@ -457,14 +454,6 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		return opt__apply_drain(opts, o, arg, label, err, errlen);
 	case OPT_OUTPUT_MGMT:
 		return output_opts__apply((enum output_opt)o->flag_off, arg, opts, err, errlen);
-	case OPT_DEBUGINFOD:
-		/* perf's "system": keep $DEBUGINFOD_URLS. */
-		if (arg && !*arg)
-			return bad_value(err, errlen, label, arg,
-					 "give the server URLs, e.g. --debuginfod=https://debuginfod.debian.net, or no value for $DEBUGINFOD_URLS");
-		opts->debuginfod = true;
-		opts->debuginfod_urls = arg && strcmp(arg, "system") ? arg : NULL;
-		return 0;
 	case OPT_LATER:
 		snprintf(err, errlen, "option %s is not supported yet", label);
 		return -EINVAL;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef PREC_RECORDER_OUTPUT_OPTS_H
 #define PREC_RECORDER_OUTPUT_OPTS_H
-/* --switch-output, --switch-max-files, --max-size, --mmap-flush and -m
- * values, and the number syntax the other options share. Pure. */
+/* --switch-output, --switch-max-files, --max-size, --mmap-flush,
+ * --debuginfod and -m values, and the number syntax the other options
+ * share. Pure. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,6 +14,7 @@ enum output_opt {
 	OUTPUT_OPT_MAX_FILES,
 	OUTPUT_OPT_MAX_SIZE,
 	OUTPUT_OPT_MMAP_FLUSH,
+	OUTPUT_OPT_DEBUGINFOD, /* --debuginfod[=URLS]: what the build-id cache fetches */
 };
 
 /* A size: digits with an optional B/K/M/G unit (bare: bytes). 0, -EINVAL, -ERANGE. */
