@@ -76,7 +76,7 @@ static void make_proc(const char *dir, bool hide_addresses)
 {
 	char path[PATH_MAX];
 	uint64_t text_len = 4 * PAGE, mod_len = 2 * PAGE, off = PAGE;
-	Elf64_Ehdr eh = { 0 };
+	Elf64_Ehdr eh;
 	Elf64_Phdr ph[3];
 	uint8_t page[PAGE];
 	FILE *f;
@@ -99,17 +99,12 @@ static void make_proc(const char *dir, bool hide_addresses)
 	ph[1] = (Elf64_Phdr){ PT_LOAD, PF_R | PF_X, off, TEXT, 0, text_len, text_len, PAGE };
 	off += text_len;
 	ph[2] = (Elf64_Phdr){ PT_LOAD, PF_R | PF_X, off, MODS, 0, mod_len, mod_len, PAGE };
-	memcpy(eh.e_ident, ELFMAG, SELFMAG);
-	eh.e_ident[EI_CLASS] = ELFCLASS64;
-	eh.e_ident[EI_DATA] = ELFDATA2LSB;
-	eh.e_ident[EI_VERSION] = EV_CURRENT;
-	eh.e_type = ET_CORE;
-	eh.e_machine = EM_X86_64;
-	eh.e_version = EV_CURRENT;
-	eh.e_phoff = sizeof(eh);
-	eh.e_ehsize = sizeof(eh);
-	eh.e_phentsize = sizeof(Elf64_Phdr);
-	eh.e_phnum = 3;
+	eh = (Elf64_Ehdr){
+		.e_ident = { ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, ELFCLASS64, ELFDATA2LSB, EV_CURRENT },
+		.e_type = ET_CORE, .e_machine = EM_X86_64, .e_version = EV_CURRENT,
+		.e_phoff = sizeof(eh), .e_ehsize = sizeof(eh), .e_phentsize = sizeof(Elf64_Phdr),
+		.e_phnum = 3,
+	};
 	snprintf(path, sizeof(path), "%s/kcore", dir);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	assert_true(fd >= 0);
