@@ -405,7 +405,7 @@ static void evsel__config_base(struct evsel *evsel, const struct evlist_config *
 		attr->comm_exec = 1;
 		attr->task = 1;
 		attr->ksymbol = 1;
-		attr->bpf_event = 1;
+		attr->bpf_event = !cfg->no_bpf_event;
 		/* --buildid-mmap: the kernel's MMAP2 records carry build-ids. */
 		attr->build_id = cfg->buildid_mmap;
 	}

@@ -47,6 +47,7 @@ enum opt_id {
 	OPT_AFFINITY,
 	OPT_AIO,
 	OPT_OUTPUT_MGMT, /* output_opts.c; flag_off holds its enum output_opt */
+	OPT_AUX, /* -S, --aux-sample (recorder/aux_area.h) */
 	OPT_LATER, /* a perf record option a later version of prec adds */
 };
 
@@ -128,7 +129,15 @@ static const struct opt_def opt_table[] = {
 	  "do not collect build-ids (no HEADER_BUILD_ID, no build-id cache)" },
 	{ 'N', offsetof(struct record_opts, no_buildid_cache), "no-buildid-cache", OPT_FLAG, 0,
 	  NULL, "do not update the build-id cache (~/.debug)" },
-	{ 'S', 0, "snapshot", OPT_LATER, 2, NULL, NULL },
+	{ 'S', 0, "snapshot", OPT_AUX, 2, "opts",
+	  "AUX area tracing snapshot mode (needs an AUX area event such as intel_pt//)" },
+	{ 0, 0, "aux-sample", OPT_AUX, 2, "opts",
+	  "sample AUX area data (needs an AUX area event in the group)" },
+	FLAG(0, "off-cpu", off_cpu, "off-CPU analysis (needs perf's BPF program; refused with the alternative)"),
+	STRING(0, "clang-path", clang_path, "clang path",
+	       "clang binary to compile BPF scriptlets (-e FILE.c) with"),
+	STRING(0, "clang-opt", clang_opt, "clang options",
+	       "options passed to clang when compiling BPF scriptlets"),
 	{ 'r', 0, "realtime", OPT_REALTIME, 1, "prio",
 	  "drain with this SCHED_FIFO priority (1..99)" },
 	{ 0, OUTPUT_OPT_MMAP_FLUSH, "mmap-flush", OPT_OUTPUT_MGMT, 1, "size",
@@ -160,6 +169,13 @@ static const struct opt_def opt_table[] = {
 	{ 0, 0, "threads", OPT_THREADS, 2, "spec",
 	  "drain in parallel, one thread per stream: cpu, core, package, numa or masks CPUS/AFFINITY[:...]; writes a perf.data directory" },
 	{ 0, 0, "control", OPT_LATER, 1, NULL, NULL },
+	{ 0, OUTPUT_OPT_SYNTH, "synth", OPT_OUTPUT_MGMT, 1, "no|all|task|mmap|cgroup",
+	  "which side-band of existing tasks to synthesize (comma list; default all)" },
+	{ 0, OUTPUT_OPT_SYNTH_THREADS, "num-thread-synthesize", OPT_OUTPUT_MGMT, 1, "n",
+	  "threads reading /proc beside the recording (default: prec's CPUs, at most 8)" },
+	{ 0, OUTPUT_OPT_PROC_MAP_TIMEOUT, "proc-map-timeout", OPT_OUTPUT_MGMT, 1, "ms",
+	  "give up reading one process's maps after this long (default 500)" },
+	FLAG(0, "no-bpf-event", no_bpf_event, "do not record BPF program loads (no BPF side-band)"),
 	FLAG(0, "kcore", kcore, "copy /proc/kcore's kernel text into a perf.data directory"),
 	STRING(0, "vmlinux", vmlinux, "file", "vmlinux pathname (its build-id cached)"),
 	{ 0, OUTPUT_OPT_DEBUGINFOD, "debuginfod", OPT_OUTPUT_MGMT, 2, "urls",
@@ -454,6 +470,15 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		return opt__apply_drain(opts, o, arg, label, err, errlen);
 	case OPT_OUTPUT_MGMT:
 		return output_opts__apply((enum output_opt)o->flag_off, arg, opts, err, errlen);
+	case OPT_AUX:
+		if (o->short_name == 'S') {
+			opts->aux_snapshot = true;
+			opts->aux_snapshot_opts = arg;
+		} else {
+			opts->aux_sample = true;
+			opts->aux_sample_opts = arg;
+		}
+		return 0;
 	case OPT_LATER:
 		snprintf(err, errlen, "option %s is not supported yet", label);
 		return -EINVAL;
@@ -516,6 +541,8 @@ static int parse_short(struct record_opts *opts, int argc, char **argv, int *i, 
 			snprintf(err, errlen, "unknown option '-%c' (see 'prec --help')", *p);
 			return -EINVAL;
 		}
+		if (o->id == OPT_AUX) /* -S or -Sopts, as perf's optional value */
+			return opt__apply(opts, o, p[1] ? p + 1 : NULL, err, errlen);
 		if (o->id == OPT_COMPRESS) {
 			/* -z, -z3, or -z 3: digits after -z are its level (perf would
 			 * take them as the command; a command named "3" is unlikely). */

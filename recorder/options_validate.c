@@ -205,6 +205,9 @@ int options__validate(struct record_opts *opts, const struct options_env *env, c
 	/* A flight recorder's side-band is what is alive when it is read. */
 	if (opts->overwrite)
 		opts->tail_synthesize = true;
+	/* perf synthesizes everything unless --synth says otherwise. */
+	if (!opts->synth_given)
+		opts->synth = RECORD_SYNTH_ALL;
 	/* DWARF call graphs sample data addresses too (-d). */
 	if (opts->callchain_mode == CALLCHAIN_DWARF)
 		opts->sample_addr = true;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "prec/dso_track.h"
+#include "prec/event.h"
 #include "prec/evlist.h"
 #include "prec/log.h"
 #include "prec/options.h"
@@ -29,6 +30,7 @@
 #include "drain.h"
 #include "output.h"
 #include "output_rotate.h"
+#include "synth/background.h"
 #include "synth/sideband.h"
 #include "synth/synthesize.h"
 #include "unwind/unwind.h"
@@ -197,6 +199,45 @@ static void output__tap_dir(void *arg, const void *buf, size_t len)
 	stream_tracks__keep(&o->dir.tracks, buf, len);
 }
 
+/*
+ * Whether the first file's side-band is synthesized beside the recording.
+ * Not for --tail-synthesize (at the end, as perf), nor where a reader of
+ * the maps works while recording: --threads' per-stream trackers take the
+ * side-band when the streams open, --unwind=record unwinds each sample with
+ * the maps known at that moment.
+ */
+static bool output__synth_later(const struct output *o, enum synth_when when)
+{
+	const struct record_opts *opts = o->src.opts;
+	const struct evlist *evlist = o->src.evlist;
+
+	if (when != SYNTH_START || opts->tail_synthesize || opts->threads || opts->unwind_record)
+		return false;
+	/* Readers queue (and so wait for the side-band) only records with a
+	 * time: samples without one (--per-thread) are resolved as read. */
+	for (int i = 0; i < evlist->nr; i++)
+		if (!(evlist->evsel[i].attr.sample_type & PERF_SAMPLE_TIME) ||
+		    !evlist->evsel[i].attr.sample_id_all)
+			return false;
+	return true;
+}
+
+/* The background side-band into the file, then FINISHED_INIT, where perf
+ * has them: after this, rounds may let readers flush samples again. Waits
+ * for the workers. 0 or -errno. */
+static int output__synth_join(struct output *o)
+{
+	int ret = synth_bg__finish(o->bg, &o->sout);
+
+	synth_bg__delete(o->bg);
+	o->bg = NULL;
+	if (!ret)
+		ret = synth__marker(&o->sout, PERF_RECORD_FINISHED_INIT);
+	if (o->drain)
+		o->drain->no_round = false;
+	return ret;
+}
+
 static int output__begin_file(struct output *o, enum synth_when when)
 {
 	const struct evlist *evlist = o->src.evlist;
@@ -231,7 +272,15 @@ static int output__begin_file(struct output *o, enum synth_when when)
 	unwinder__set_track(o->unw, o->track);
 	if (o->drain)
 		o->drain->w = o->w;
-	ret = synth__sideband(&o->sout, evlist, o->src.si, opts, o->src.pid, when);
+	if (output__synth_later(o, when)) {
+		/* The command starts once the events are open: the slow part
+		 * follows (output__synth_join). */
+		ret = synth__sideband_front(&o->sout, evlist, opts, o->src.pid);
+		if (!ret)
+			ret = synth_bg__start(&o->bg, evlist, o->src.si, opts);
+	} else {
+		ret = synth__sideband(&o->sout, evlist, o->src.si, opts, o->src.pid, when);
+	}
 	/* What the rings said of the processes still alive, for those /proc
 	 * no longer shows (gone while their samples waited). */
 	if (!ret && when == SYNTH_NEW_FILE)
@@ -261,8 +310,10 @@ static int output__end_file(struct output *o, bool at_exit)
 	const struct record_opts *opts = o->src.opts;
 	struct evlist *evlist = o->src.evlist;
 	uint64_t in = 0, out = 0;
-	int ret = 0;
+	int ret = o->bg ? output__synth_join(o) : 0;
 
+	if (ret)
+		return ret;
 	/* The overwrite rings hold the newest records: they go in now. */
 	if (evlist->nr_bw_rings) {
 		ret = output__snapshot(o);
@@ -370,9 +421,16 @@ static int output__after_pass(void *arg)
 {
 	struct output *o = arg;
 	const struct record_opts *opts = o->src.opts;
-	bool requested = o->src.take_switch && o->src.take_switch();
+	bool requested;
 	uint64_t size;
 
+	if (o->bg && synth_bg__done(o->bg)) {
+		int ret = output__synth_join(o);
+
+		if (ret)
+			return ret;
+	}
+	requested = o->src.take_switch && o->src.take_switch();
 	if (!requested && !opts->max_size && !opts->switch_size && !opts->switch_time_ms)
 		return DRAIN_GO_ON;
 	size = writer__file_size(o->w);
@@ -393,6 +451,9 @@ int output__attach(struct output *o, struct drain *d)
 {
 	d->after_pass = output__after_pass;
 	d->after_arg = o;
+	/* No round until the background side-band is in (output__synth_join):
+	 * perf's readers flush the samples queued before each round. */
+	d->no_round = o->bg != NULL;
 	if (o->src.opts->switch_time_ms)
 		d->timeout_ms = 100; /* the period is checked between passes */
 	/* A quiet ring may not reach its watermark for a long time: a pass
@@ -516,6 +577,8 @@ static void output__keep(struct output *o)
 
 void output__abort(struct output *o)
 {
+	synth_bg__delete(o->bg); /* what it made never goes in */
+	o->bg = NULL;
 	if (o->w && output__recorded(o)) {
 		output__keep(o);
 		return;
@@ -539,6 +602,8 @@ void output__exit(struct output *o)
 	dso_track__delete(o->track);
 	o->track = NULL;
 	sideband_log__exit(&o->sblog);
+	synth_bg__delete(o->bg);
+	o->bg = NULL;
 	if (o->have_meta)
 		output_meta__exit(&o->rm);
 	o->have_meta = false;

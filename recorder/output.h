@@ -40,6 +40,7 @@
 #include "synth/synthesize.h"
 
 struct dso_track;
+struct synth_bg;
 struct evlist;
 struct record_opts;
 struct sysinfo;
@@ -88,6 +89,10 @@ struct output {
 	/* --threads: path is a perf.data directory, w its data file, and
 	 * each drain stream writes its own data.N. */
 	struct output_dir dir;
+	/* The first file's side-band still being synthesized (synth/
+	 * background.h): written between passes once done, FINISHED_ROUND
+	 * held back until then; NULL when none runs. */
+	struct synth_bg *bg;
 };
 
 /*

@@ -104,6 +104,10 @@ int output_opts__apply(enum output_opt which, const char *arg, struct record_opt
 	uint64_t v = 0;
 
 	switch (which) {
+	case OUTPUT_OPT_SYNTH:
+	case OUTPUT_OPT_SYNTH_THREADS:
+	case OUTPUT_OPT_PROC_MAP_TIMEOUT:
+		return output_opts__apply_synth(which, arg, opts, err, errlen);
 	case OUTPUT_OPT_SWITCH:
 		return output_opts__switch(arg, opts, err, errlen);
 	case OUTPUT_OPT_MAX_FILES:

@@ -14,6 +14,9 @@ enum output_opt {
 	OUTPUT_OPT_MAX_FILES,
 	OUTPUT_OPT_MAX_SIZE,
 	OUTPUT_OPT_MMAP_FLUSH,
+	OUTPUT_OPT_SYNTH, /* options_synth.c: --synth, */
+	OUTPUT_OPT_SYNTH_THREADS, /* --num-thread-synthesize, */
+	OUTPUT_OPT_PROC_MAP_TIMEOUT, /* --proc-map-timeout */
 	OUTPUT_OPT_DEBUGINFOD, /* --debuginfod[=URLS]: what the build-id cache fetches */
 };
 
@@ -33,5 +36,10 @@ int output_opts__switch(const char *arg, struct record_opts *opts, char *err, si
 /* One of the options above with its value into opts. 0, or -EINVAL with one line. */
 int output_opts__apply(enum output_opt which, const char *arg, struct record_opts *opts,
 		       char *err, size_t errlen);
+
+/* options_synth.c: OUTPUT_OPT_SYNTH and the two after it, with value arg.
+ * 0, or -EINVAL with one line in err. */
+int output_opts__apply_synth(enum output_opt which, const char *arg, struct record_opts *opts,
+			     char *err, size_t errlen);
 
 #endif

@@ -20,6 +20,7 @@
 #include "prec/parse_events.h"
 #include "prec/sysinfo.h"
 #include "prec/thread_map.h"
+#include "aux_area.h"
 #include "callchain.h"
 #include "caps.h"
 #include "record_int.h"
@@ -35,16 +36,6 @@ bool event_specs__scan_pmus(const struct event_specs *specs)
 	return false;
 }
 
-/* The per-event terms later versions of prec implement: refused, never ignored. */
-static const char *unsupported_term(const struct event_terms *t)
-{
-	if (t->set & EVENT_TERM_MAX_EVENTS)
-		return "nr";
-	if (t->set & (EVENT_TERM_AUX_OUTPUT | EVENT_TERM_AUX_SAMPLE_SIZE))
-		return "aux-output/aux-sample-size";
-	return NULL;
-}
-
 /*
  * Every -e with the --filter / --exclude-perf that follow it, then the
  * checks perf makes before opening anything. 0, or -EINVAL with one line.
@@ -56,6 +47,12 @@ int event_specs__parse_options(struct event_specs *specs, const struct record_op
 	int f = 0;
 
 	for (int i = 0; i < opts->nr_events; i++) {
+		if (aux_area__bpf_scriptlet(opts->events[i])) {
+			snprintf(err, errlen,
+				 "event '%s': prec does not compile BPF scriptlets (perf 6.1's -e FILE.c/.o, gone from later perf): load the program with bpftool, or record a tracepoint or uprobe event",
+				 opts->events[i]);
+			return -EINVAL;
+		}
 		if (parse_events(specs, opts->events[i], msg, sizeof(msg))) {
 			snprintf(err, errlen, "invalid event: %s", msg);
 			return -EINVAL;
@@ -74,13 +71,9 @@ int event_specs__parse_options(struct event_specs *specs, const struct record_op
 	}
 	for (int i = 0; i < specs->nr; i++) {
 		const struct event_spec *spec = &specs->v[i];
-		const char *term = unsupported_term(&spec->terms);
 
-		if (term) {
-			snprintf(err, errlen, "event '%s': the %s term is not supported yet",
-				 spec->name, term);
-			return -EINVAL;
-		}
+		/* nr= (perf's max-events term) does not change what perf record
+		 * opens or writes: only perf trace reads it. Accepted likewise. */
 		if (spec->terms.set & EVENT_TERM_CALLGRAPH) {
 			struct callchain_param cp;
 
@@ -97,7 +90,7 @@ int event_specs__parse_options(struct event_specs *specs, const struct record_op
 			return -EINVAL;
 		}
 	}
-	return 0;
+	return aux_area__check(specs, opts, err, errlen);
 }
 
 /* perf's rules for -F: 'max' and values over the kernel's limit. */
@@ -219,5 +212,6 @@ void evlist_config__init(struct evlist_config *cfg, const struct record_opts *op
 		.switch_events = opts->switch_events,
 		.namespaces = opts->namespaces,
 		.buildid_mmap = opts->buildid_mmap,
+		.no_bpf_event = opts->no_bpf_event,
 	};
 }

@@ -42,6 +42,7 @@ struct evlist_config {
 	bool all_user, all_kernel;
 	/* Side-band on the tracking event. */
 	bool switch_events, namespaces, buildid_mmap;
+	bool no_bpf_event; /* --no-bpf-event: attr.bpf_event off, as perf */
 };
 
 #endif

@@ -23,6 +23,15 @@ enum record_affinity {
 /* --aio: at most this many asynchronous writes in flight (perf's limit). */
 #define PREC_AIO_MAX 4
 
+/* --synth: which side-band of existing tasks perf record synthesizes (its
+ * PERF_SYNTH_* bits); mmap implies task. */
+enum record_synth {
+	RECORD_SYNTH_TASK = 1 << 0, /* FORK/COMM/NAMESPACES of existing threads */
+	RECORD_SYNTH_MMAP = 1 << 1, /* and their MMAP2s */
+	RECORD_SYNTH_CGROUP = 1 << 2, /* CGROUP records (with --all-cgroups) */
+	RECORD_SYNTH_ALL = (1 << 3) - 1,
+};
+
 /* A --filter (or --exclude-perf) and the -e argument it follows. */
 struct record_filter {
 	int after_events; /* how many -e arguments came before it */
@@ -90,6 +99,11 @@ struct record_opts {
 	bool overwrite; /* --overwrite: every event in a backward (flight recorder) ring */
 	bool tail_synthesize; /* --tail-synthesize (implied by --overwrite) */
 	bool no_buffering; /* --no-buffering: a wakeup per record */
+	bool synth_given; /* --synth given; options__validate: else RECORD_SYNTH_ALL */
+	int synth; /* --synth: enum record_synth bits, 0 for no */
+	unsigned nr_threads_synthesize; /* --num-thread-synthesize: 0 prec's default */
+	unsigned proc_map_timeout_ms; /* --proc-map-timeout: 0 perf's 500 ms */
+	bool no_bpf_event; /* --no-bpf-event: no BPF side-band, attr.bpf_event off */
 	bool kcore; /* --kcore: a perf.data directory with kcore_dir/ (kcore, kallsyms, modules) */
 	const char *vmlinux; /* --vmlinux: the kernel's file (validate: an ELF file that exists) */
 	bool debuginfod; /* --debuginfod[=URLS]: hit DSOs' debug info fetched into the cache */
@@ -105,6 +119,15 @@ struct record_opts {
 	bool all_kernel; /* --all-kernel: exclude_user on every event */
 	struct record_filter *filters; /* --filter and --exclude-perf, in order */
 	int nr_filters;
+	/* Features that need an AUX area PMU or BPF (recorder/aux_area.h says
+	 * why each is refused where it cannot work). */
+	bool aux_snapshot; /* -S/--snapshot[=OPTS] */
+	const char *aux_snapshot_opts; /* its OPTS, NULL for none */
+	bool aux_sample; /* --aux-sample[=OPTS] */
+	const char *aux_sample_opts;
+	bool off_cpu; /* --off-cpu */
+	const char *clang_path; /* --clang-path: for -e FILE.c BPF scriptlets */
+	const char *clang_opt; /* --clang-opt */
 	bool use_clockid; /* -k given */
 	int clockid; /* -k: the clock sample times come from */
 	int verbose; /* -v count */
@@ -123,6 +146,11 @@ struct record_opts {
  * prints. opts->events is allocated; release with options__exit.
  */
 int options__parse(struct record_opts *opts, int argc, char **argv, char *err, size_t errlen);
+
+/* --synth's value as perf parses it: a comma list of task, mmap, cgroup,
+ * where "no"/"none" or "all" decides at once (any case). Pure. The enum
+ * record_synth bits, or -EINVAL for an empty or unknown word. */
+int options__parse_synth(const char *s);
 
 /* What options__validate needs to know of prec's own standard output. */
 struct options_env {

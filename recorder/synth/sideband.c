@@ -71,8 +71,7 @@ static int tids__add(pid_t **tids, size_t *nr, size_t *cap, pid_t tid)
 	return 0;
 }
 
-/* Every pid in proc_dir, in readdir order; 0 or -errno. */
-static int proc__pids(const char *proc_dir, pid_t **pids, size_t *nr)
+int proc__pids(const char *proc_dir, pid_t **pids, size_t *nr)
 {
 	DIR *d = opendir(proc_dir);
 	struct dirent *de;
@@ -160,6 +159,174 @@ out:
 	return 0;
 }
 
+/* TIME_CONV and ID_INDEX: how to read the file's times and ids. */
+static int sb_ids(struct synth_out *w, const struct evlist *evlist)
+{
+	int ret = 0;
+
+	if (evlist->nr_rings) {
+		ret = synth__time_conv(w, evlist->rings[0].ctl);
+		if (ret && ret != -EBUSY)
+			return ret;
+	}
+	return synth__id_index(w, evlist, evlist->threads->pid[0]);
+}
+
+/* A stream's event names, THREAD_MAP and CPU_MAP. */
+static int sb_maps(struct synth_out *w, const struct evlist *evlist)
+{
+	const struct thread_map *threads = evlist->threads;
+	int ret = 0;
+
+	/* A stream names its events here; a file does in EVENT_DESC. */
+	if (w->writer && writer__is_pipe(w->writer))
+		ret = synth__event_update_names(w, evlist);
+	if (!ret)
+		ret = synth__thread_map_n(w, threads->pid, NULL, (size_t)threads->nr);
+	return ret ? ret : synth__cpu_map(w, evlist);
+}
+
+/* The kernel and module maps from one kallsyms scan (*have_ks: ks is to
+ * be freed); a hidden or missing kallsyms is said once and costs only the
+ * kernel's records. */
+static int sb_kernel(struct synth_out *w, const struct evlist *evlist,
+		     const struct record_opts *opts, struct kallsyms_scan *ks, int *have_ks)
+{
+	/* /proc/kallsyms is the costliest file synthesis reads: once, and only
+	 * when the build-id cache and bpf() cannot stand in for it. */
+	int ret = kallsyms__scan_cached("/proc", "/sys", ks);
+
+	if (ret)
+		ret = kallsyms__scan("/proc", ks);
+
+	*have_ks = !ret;
+	if (!*have_ks && ret != -EACCES && ret != -EPERM) {
+		/* Not kptr_restrict: a limit (EMFILE) or no /proc; say which. */
+		if (!evlist__exclude_kernel(evlist))
+			pr_warn("cannot read /proc/kallsyms: %s, kernel samples will not resolve (%s)",
+				strerror(-ret),
+				ret == -EMFILE ? "raise the open-file limit, e.g. ulimit -n 4096" :
+				ret == -ENOENT ? "is /proc mounted?" :
+						 "check /proc");
+		ret = -ECANCELED; /* said */
+	} else if (!*have_ks)
+		ret = -EACCES;
+	else if (opts->buildid_mmap) /* perf: MMAP2 with build-ids, kernel and modules too */
+		ret = synth__kernel_mmap2_scan(w, ks, NULL, evlist->id_hdr_size);
+	else
+		ret = synth__kernel_mmap_scan(w, ks, evlist->id_hdr_size);
+	if (ret == -ECANCELED) {
+		ret = 0;
+	} else if ((ret == -EACCES || ret == -ENOENT) && evlist__exclude_kernel(evlist)) {
+		ret = 0; /* no kernel samples to resolve: nothing to warn about */
+	} else if (ret == -EACCES || ret == -ENOENT) {
+		pr_warn("kernel addresses are hidden, kernel samples will not resolve (check /proc/sys/kernel/kptr_restrict and /proc/kallsyms permission)");
+		ret = 0; /* said once; the recording goes on */
+	}
+	if (!ret && (opts->buildid_mmap ?
+			     synth__module_mmap2s(w, "/proc", NULL, evlist->id_hdr_size) :
+			     synth__module_mmaps(w, "/proc", evlist->id_hdr_size)))
+		pr_verbose("Problems creating module maps, continuing anyway...\n");
+	return ret;
+}
+
+/* Loaded BPF programs (none with --no-bpf-event, as perf). */
+static int sb_bpf(struct synth_out *w, const struct evlist *evlist, const struct sysinfo *si,
+		  const struct record_opts *opts, const struct kallsyms_scan *ks)
+{
+	if (opts->no_bpf_event)
+		return 0;
+	return synth__bpf_scan(w, si->bpf, ks, evlist->id_hdr_size);
+}
+
+void synth__task_opts(const struct evlist *evlist, const struct record_opts *opts,
+		      struct synth_task_opts *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->so = (struct synth_opts){
+		.id_hdr_size = evlist->id_hdr_size,
+		.data_mmaps = opts->sample_addr,
+		.no_mmaps = !(opts->synth & RECORD_SYNTH_MMAP),
+		.namespaces = opts->namespaces,
+		.cgroups = opts->all_cgroups && (opts->synth & RECORD_SYNTH_CGROUP),
+		.build_ids = opts->buildid_mmap,
+		.proc_map_timeout_ns = (uint64_t)opts->proc_map_timeout_ms * 1000000ULL,
+	};
+	if (t->so.cgroups && !synth__cgroup_mount("/proc", t->cgroup_mnt, sizeof(t->cgroup_mnt)))
+		t->so.cgroup_mnt = t->cgroup_mnt;
+	if (!synth__hugetlbfs_mount("/proc", t->huge_mnt, sizeof(t->huge_mnt)))
+		t->so.hugetlbfs_mnt = t->huge_mnt;
+}
+
+int synth__sideband_front(struct synth_out *w, const struct evlist *evlist,
+			  const struct record_opts *opts, pid_t pid)
+{
+	int ret = sb_ids(w, evlist);
+
+	if (!ret)
+		ret = sb_maps(w, evlist);
+	/* The forked command, named until its exec renames it. */
+	if (!ret && pid > 0)
+		ret = synth__comm(w, pid, pid, "prec-exec", evlist->id_hdr_size);
+	if (!ret && pid > 0 && opts->namespaces)
+		ret = synth__namespaces(w, "/proc", pid, pid, evlist->id_hdr_size);
+	return ret;
+}
+
+int synth__sideband_kernel(struct synth_out *w, const struct evlist *evlist,
+			   const struct sysinfo *si, const struct record_opts *opts)
+{
+	struct kallsyms_scan ks;
+	int have_ks;
+	int ret = sb_kernel(w, evlist, opts, &ks, &have_ks);
+
+	if (!ret)
+		ret = sb_bpf(w, evlist, si, opts, have_ks ? &ks : NULL);
+	if (have_ks)
+		kallsyms_scan__exit(&ks);
+	return ret;
+}
+
+/* The existing tasks of the targets, as synth__sideband writes them. */
+static int sb_tasks(struct synth_out *w, const struct evlist *evlist,
+		    const struct record_opts *opts, pid_t pid, enum synth_when when)
+{
+	const struct thread_map *threads = evlist->threads;
+	struct synth_task_opts t;
+	int ret = 0;
+
+	synth__task_opts(evlist, opts, &t);
+	/* Later on, a forked command is its process tree as it is now. */
+	if (evlist->workload_only && when != SYNTH_START && pid > 0) {
+		pid_t *tids = NULL;
+		size_t nr = 0;
+
+		ret = proc__tree_tids("/proc", pid, &tids, &nr);
+		if (!ret && nr)
+			ret = synth__threads(w, "/proc", tids, nr, &t.so);
+		free(tids);
+		return ret == -ENOENT ? 0 : ret;
+	}
+	/* Threads that existed before the recording: all of them for -a/-C, the
+	 * targets for -p/-t/-u; a forked command has none yet. --synth=no or
+	 * cgroup leaves them out, as perf. */
+	if (!evlist->workload_only && (opts->synth & RECORD_SYNTH_TASK)) {
+		bool any = threads->nr == 1 && threads->pid[0] == -1;
+
+		ret = synth__threads(w, "/proc", any ? NULL : threads->pid,
+				     any ? 0 : (size_t)threads->nr, &t.so);
+		if (ret == -ENOENT || ret == -EACCES) {
+			pr_warn("cannot list /proc: existing processes will not resolve (is /proc mounted?)");
+			ret = 0;
+		}
+	} else if (!evlist->workload_only && t.so.cgroups && t.so.cgroup_mnt) {
+		ret = synth__cgroups(w, t.so.cgroup_mnt, t.so.id_hdr_size);
+		if (ret == -ENOENT || ret == -EACCES)
+			ret = 0;
+	}
+	return ret;
+}
+
 /*
  * The side-band perf record writes before the kernel's records, in perf's
  * order: time conversion, ids, kernel and module maps, thread and cpu maps,
@@ -174,15 +341,6 @@ out:
 int synth__sideband(struct synth_out *w, const struct evlist *evlist, const struct sysinfo *si,
 		    const struct record_opts *opts, pid_t pid, enum synth_when when)
 {
-	const struct thread_map *threads = evlist->threads;
-	char cgroup_mnt[512], huge_mnt[512];
-	struct synth_opts so = {
-		.id_hdr_size = evlist->id_hdr_size,
-		.data_mmaps = opts->sample_addr,
-		.namespaces = opts->namespaces,
-		.cgroups = opts->all_cgroups,
-		.build_ids = opts->buildid_mmap,
-	};
 	struct kallsyms_scan ks;
 	int have_ks;
 	int ret;
@@ -190,89 +348,20 @@ int synth__sideband(struct synth_out *w, const struct evlist *evlist, const stru
 	if (when != SYNTH_TAIL && opts->tail_synthesize)
 		return synth__marker(w, PERF_RECORD_FINISHED_INIT);
 
-	if (evlist->nr_rings) {
-		ret = synth__time_conv(w, evlist->rings[0].ctl);
-		if (ret && ret != -EBUSY)
-			return ret;
-	}
-	ret = synth__id_index(w, evlist, threads->pid[0]);
+	ret = sb_ids(w, evlist);
 	if (ret)
 		return ret;
-	/* /proc/kallsyms is the costliest file synthesis reads: once. */
-	ret = kallsyms__scan("/proc", &ks);
-	have_ks = !ret;
-	if (!have_ks && ret != -EACCES && ret != -EPERM) {
-		/* Not kptr_restrict: a limit (EMFILE) or no /proc; say which. */
-		if (!evlist__exclude_kernel(evlist))
-			pr_warn("cannot read /proc/kallsyms: %s, kernel samples will not resolve (%s)",
-				strerror(-ret),
-				ret == -EMFILE ? "raise the open-file limit, e.g. ulimit -n 4096" :
-				ret == -ENOENT ? "is /proc mounted?" :
-						 "check /proc");
-		ret = -ECANCELED; /* said */
-	} else if (!have_ks)
-		ret = -EACCES;
-	else if (opts->buildid_mmap) /* perf: MMAP2 with build-ids, kernel and modules too */
-		ret = synth__kernel_mmap2_scan(w, &ks, NULL, evlist->id_hdr_size);
-	else
-		ret = synth__kernel_mmap_scan(w, &ks, evlist->id_hdr_size);
-	if (ret == -ECANCELED) {
-		ret = 0;
-	} else if ((ret == -EACCES || ret == -ENOENT) && evlist__exclude_kernel(evlist)) {
-		ret = 0; /* no kernel samples to resolve: nothing to warn about */
-	} else if (ret == -EACCES || ret == -ENOENT) {
-		pr_warn("kernel addresses are hidden, kernel samples will not resolve (check /proc/sys/kernel/kptr_restrict and /proc/kallsyms permission)");
-		ret = 0; /* said once; the recording goes on */
-	}
-	if (!ret && (opts->buildid_mmap ?
-			     synth__module_mmap2s(w, "/proc", NULL, evlist->id_hdr_size) :
-			     synth__module_mmaps(w, "/proc", evlist->id_hdr_size)))
-		pr_verbose("Problems creating module maps, continuing anyway...\n");
-	/* A stream names its events here; a file does in EVENT_DESC. */
-	if (!ret && writer__is_pipe(w->writer))
-		ret = synth__event_update_names(w, evlist);
+	ret = sb_kernel(w, evlist, opts, &ks, &have_ks);
 	if (!ret)
-		ret = synth__thread_map_n(w, threads->pid, NULL, (size_t)threads->nr);
+		ret = sb_maps(w, evlist);
 	if (!ret)
-		ret = synth__cpu_map(w, evlist);
-	if (!ret)
-		ret = synth__bpf_scan(w, si->bpf, have_ks ? &ks : NULL, evlist->id_hdr_size);
+		ret = sb_bpf(w, evlist, si, opts, have_ks ? &ks : NULL);
 	if (have_ks)
 		kallsyms_scan__exit(&ks);
+	if (!ret)
+		ret = sb_tasks(w, evlist, opts, pid, when);
 	if (ret)
 		return ret;
-
-	/* Later on, a forked command is its process tree as it is now. */
-	if (evlist->workload_only && when != SYNTH_START && pid > 0) {
-		pid_t *tids = NULL;
-		size_t nr = 0;
-
-		ret = proc__tree_tids("/proc", pid, &tids, &nr);
-		if (!ret && nr)
-			ret = synth__threads(w, "/proc", tids, nr, &so);
-		free(tids);
-		if (ret && ret != -ENOENT)
-			return ret;
-		ret = 0;
-	}
-	/* Threads that existed before the recording: all of them for -a/-C, the
-	 * targets for -p/-t/-u; a forked command has none yet. */
-	if (!evlist->workload_only) {
-		bool any = threads->nr == 1 && threads->pid[0] == -1;
-
-		if (so.cgroups && !synth__cgroup_mount("/proc", cgroup_mnt, sizeof(cgroup_mnt)))
-			so.cgroup_mnt = cgroup_mnt;
-		if (!synth__hugetlbfs_mount("/proc", huge_mnt, sizeof(huge_mnt)))
-			so.hugetlbfs_mnt = huge_mnt;
-		ret = synth__threads(w, "/proc", any ? NULL : threads->pid,
-				     any ? 0 : (size_t)threads->nr, &so);
-		if (ret == -ENOENT || ret == -EACCES) {
-			pr_warn("cannot list /proc: existing processes will not resolve (is /proc mounted?)");
-			ret = 0;
-		}
-		if (ret)
-			return ret;
-	}
 	/* The forked command, named until its exec renames it. */
 	if (pid > 0 && when == SYNTH_START) {
 		ret = synth__comm(w, pid, pid, "prec-exec", evlist->id_hdr_size);

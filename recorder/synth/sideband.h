@@ -8,10 +8,11 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "synthesize.h"
+
 struct evlist;
 struct record_opts;
 struct sysinfo;
-struct synth_out;
 
 /* When the side-band is synthesized. */
 enum synth_when {
@@ -24,6 +25,35 @@ enum synth_when {
  * command (0 or -1: none), to w. 0 or the writer's -errno. */
 int synth__sideband(struct synth_out *w, const struct evlist *evlist, const struct sysinfo *si,
 		    const struct record_opts *opts, pid_t pid, enum synth_when when);
+
+/* What synth__threads needs for the targets' tasks, from the options
+ * (--synth's mmap and cgroup bits, -d, --namespaces, --proc-map-timeout)
+ * and /proc/mounts (the cgroup and hugetlbfs mounts, kept here). */
+struct synth_task_opts {
+	struct synth_opts so;
+	char cgroup_mnt[512], huge_mnt[512];
+};
+
+/* Fills t for evlist and opts; so points into t (t must stay put). */
+void synth__task_opts(const struct evlist *evlist, const struct record_opts *opts,
+		      struct synth_task_opts *t);
+
+/* The quick part of the first file's front, what the background synthesis
+ * (synth/background.h) leaves out: TIME_CONV, ID_INDEX, a stream's event
+ * names, THREAD_MAP, CPU_MAP, then the forked command's COMM (pid > 0).
+ * 0 or the writer's -errno. */
+int synth__sideband_front(struct synth_out *w, const struct evlist *evlist,
+			  const struct record_opts *opts, pid_t pid);
+
+/* The kernel's part: its MMAP and the modules' (from one kallsyms read),
+ * then KSYMBOL/BPF_EVENT of loaded BPF programs; warnings said. 0 or the
+ * writer's -errno. */
+int synth__sideband_kernel(struct synth_out *w, const struct evlist *evlist,
+			   const struct sysinfo *si, const struct record_opts *opts);
+
+/* Every pid in proc_dir, in readdir order. 0 and *pids (caller frees), or
+ * -errno. */
+int proc__pids(const char *proc_dir, pid_t **pids, size_t *nr);
 
 /* Every thread of root and of its descendants in proc_dir, each process's
  * leader before its threads. 0 and *out (caller frees), or -errno. */

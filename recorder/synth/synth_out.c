@@ -4,15 +4,47 @@
  * synth_out): into the writer, then past the tap; and how each one starts. The tap lives here, on
  * the recorder's side, so that the writer never calls back into it.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "prec/event.h"
 #include "prec/writer.h"
 #include "synth/synthesize.h"
 
+void synth_buf__exit(struct synth_buf *b)
+{
+	free(b->data);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Doubling growth: a worker's share is written once, in one piece. */
+static int synth_buf__append(struct synth_buf *b, const void *buf, size_t len)
+{
+	if (b->len + len > b->cap) {
+		size_t cap = b->cap ? b->cap : 1 << 16;
+		char *p;
+
+		while (cap < b->len + len)
+			cap *= 2;
+		p = realloc(b->data, cap);
+		if (!p)
+			return -ENOMEM;
+		b->data = p;
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, buf, len);
+	b->len += len;
+	return 0;
+}
+
 int synth_out__write(struct synth_out *out, const void *buf, size_t len)
 {
-	int ret = writer__write(out->writer, buf, len);
+	int ret;
+
+	if (out->buf)
+		return synth_buf__append(out->buf, buf, len);
+	ret = writer__write(out->writer, buf, len);
 
 	if (!ret && out->tap && len)
 		out->tap(out->tap_arg, buf, len);

@@ -22,6 +22,7 @@
  *   FINISHED_INIT        synth__marker
  * Paths are relative to a proc directory ("/proc"; tests pass fixture trees).
  */
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -39,14 +40,25 @@ struct synth_out {
 	struct writer *writer;
 	void (*tap)(void *arg, const void *buf, size_t len);
 	void *tap_arg;
+	struct synth_buf *buf; /* set: records go here instead (no writer, no tap) */
 };
+
+/* Records kept in memory (a background synthesis worker's share), written
+ * out later in one piece. Zeroed to start; synth_buf__exit frees it. */
+struct synth_buf {
+	char *data;
+	size_t len, cap;
+};
+
+void synth_buf__exit(struct synth_buf *b);
 
 /* A synth_out on w without a tap, for a caller that needs no other reader
  * (tests, tools); valid in the enclosing block. */
 #define SYNTH_OUT(w) (&(struct synth_out){ .writer = (w) })
 
 /* Appends len bytes of records (writer__write), then shows them to the
- * tap. 0 or the writer's -errno (the tap then sees nothing). */
+ * tap; with out->buf, appends them there. 0, -ENOMEM, or the writer's
+ * -errno (the tap then sees nothing). */
 int synth_out__write(struct synth_out *out, const void *buf, size_t len);
 
 /* Zeroes the first size bytes of buf and fills in its record header (type,
@@ -108,6 +120,18 @@ struct kallsyms_scan {
 
 /* Reads proc_dir/kallsyms once. 0, -errno when it cannot be read, -ENOMEM. */
 int kallsyms__scan(const char *proc_dir, struct kallsyms_scan *ks);
+
+/*
+ * The scan without reading all of proc_dir/kallsyms (kallsyms_cached.c): when
+ * no BPF program is loaded and the build-id cache holds a kallsyms copy of
+ * this kernel (sys_dir/kernel/notes), _etext comes from the copy's distance
+ * to _text. 0, or -EAGAIN: do the full kallsyms__scan.
+ */
+int kallsyms__scan_cached(const char *proc_dir, const char *sys_dir, struct kallsyms_scan *ks);
+
+/* _text and _etext in a kallsyms text (len bytes): 0, or -ENOENT when either
+ * is missing or zero. */
+int kallsyms__text_range(const char *buf, size_t len, uint64_t *text, uint64_t *etext);
 
 /* Frees the scan's images. */
 void kallsyms_scan__exit(struct kallsyms_scan *ks);
@@ -214,6 +238,7 @@ struct synth_opts {
 	const char *cgroup_mnt; /* synth__cgroup_mount's answer; NULL: no CGROUP */
 	const char *hugetlbfs_mnt; /* maps below it become "//anon" + MAP_HUGETLB */
 	uint64_t proc_map_timeout_ns; /* per process; 0: perf's 500 ms */
+	const atomic_bool *cancel; /* set: synth__processes stops between processes */
 	bool build_ids; /* --buildid-mmap: MMAP2 records carry the files' build-ids */
 };
 
@@ -247,6 +272,15 @@ struct synth_opts {
  */
 int synth__threads(struct synth_out *w, const char *proc_dir, const pid_t *tids, size_t nr,
 		   const struct synth_opts *opts);
+
+/*
+ * synth__threads' system-wide records for the processes pids (in that
+ * order), as if the walk of proc_dir had met only them: the share of one
+ * background worker (synth/background.h). No CGROUP records. 0, -errno
+ * when proc_dir cannot be opened, -ENOMEM, or the writer's error.
+ */
+int synth__processes(struct synth_out *w, const char *proc_dir, const pid_t *pids, size_t nr,
+		     const struct synth_opts *opts);
 
 /*
  * Where perf looks for cgroups: the cgroup v1 hierarchy with the perf_event

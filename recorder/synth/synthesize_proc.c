@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "prec/event.h"
+#include "prec/log.h"
 #include "prec/mounts.h"
 #include "prec/writer.h"
 #include "proc_maps.h"
@@ -203,6 +205,8 @@ static int synth_maps(struct synth_ctx *c, pid_t pid, pid_t tgid)
 			continue;
 		timeout = now_ns() - t0 > c->timeout_ns;
 		if (timeout) {
+			pr_warn("Reading /proc/%d/task/%d/maps time out. You may want to increase the time limit by --proc-map-timeout",
+				(int)pid, (int)pid);
 			misc |= PERF_RECORD_MISC_PROC_MAP_PARSE_TIMEOUT;
 		} else if (!(m.prot & PROT_EXEC)) {
 			if (!c->o->data_mmaps || !(m.prot & PROT_READ))
@@ -338,6 +342,56 @@ static int synth_thread_list(struct synth_ctx *c, const pid_t *tids, size_t nr)
 	return ret;
 }
 
+/* A context over proc_dir for one synthesis. 0 and *out, or -errno. */
+static int synth_ctx__new(struct synth_ctx **out, struct synth_out *w, const char *proc_dir,
+			  const struct synth_opts *opts)
+{
+	struct synth_ctx *c;
+
+	if (opts->id_hdr_size > ID_HDR_MAX)
+		return -E2BIG;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->w = w;
+	c->o = opts;
+	c->huge_len = opts->hugetlbfs_mnt ? strlen(opts->hugetlbfs_mnt) : 0;
+	c->timeout_ns = opts->proc_map_timeout_ns ? opts->proc_map_timeout_ns : 500000000ULL;
+	c->procfd = open(proc_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (c->procfd < 0) {
+		int ret = -errno;
+
+		free(c);
+		return ret;
+	}
+	*out = c;
+	return 0;
+}
+
+static void synth_ctx__delete(struct synth_ctx *c)
+{
+	close(c->procfd);
+	synth_bids__exit(&c->bids);
+	free(c->line);
+	free(c);
+}
+
+int synth__processes(struct synth_out *w, const char *proc_dir, const pid_t *pids, size_t nr,
+		     const struct synth_opts *opts)
+{
+	struct synth_ctx *c;
+	int ret = synth_ctx__new(&c, w, proc_dir, opts);
+
+	if (ret)
+		return ret;
+	/* A recording that ends early stops the walk between processes. */
+	for (size_t i = 0; !ret && i < nr; i++)
+		if (!opts->cancel || !atomic_load_explicit(opts->cancel, memory_order_relaxed))
+			ret = synth_process(c, pids[i]);
+	synth_ctx__delete(c);
+	return ret;
+}
+
 int synth__threads(struct synth_out *w, const char *proc_dir, const pid_t *tids, size_t nr,
 		   const struct synth_opts *opts)
 {
@@ -352,18 +406,9 @@ int synth__threads(struct synth_out *w, const char *proc_dir, const pid_t *tids,
 			return ret; /* a missing cgroup tree only costs its records */
 		ret = 0;
 	}
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	c->w = w;
-	c->o = opts;
-	c->huge_len = opts->hugetlbfs_mnt ? strlen(opts->hugetlbfs_mnt) : 0;
-	c->timeout_ns = opts->proc_map_timeout_ns ? opts->proc_map_timeout_ns : 500000000ULL;
-	c->procfd = open(proc_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (c->procfd < 0) {
-		ret = -errno;
-		goto out;
-	}
+	ret = synth_ctx__new(&c, w, proc_dir, opts);
+	if (ret)
+		return ret;
 	if (tids) {
 		ret = synth_thread_list(c, tids, nr);
 	} else {
@@ -389,11 +434,7 @@ int synth__threads(struct synth_out *w, const char *proc_dir, const pid_t *tids,
 		closedir(d);
 	}
 out_close:
-	close(c->procfd);
-out:
-	synth_bids__exit(&c->bids);
-	free(c->line);
-	free(c);
+	synth_ctx__delete(c);
 	return ret;
 }
 

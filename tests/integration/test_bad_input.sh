@@ -103,7 +103,15 @@ bad err 'foo' 'software' -- -e 'software/foo=1/' -o @OUT@ -- true
 bad err 'msr/tsc/' "-a" -- -e msr/tsc/ -o @OUT@ -- true
 bad err '\{' -- -e '{cpu-clock,task-clock' -o @OUT@ -- true
 bad err 'filter' 'nosuchfield' -- -a -e sched:sched_switch --filter 'nosuchfield == 1' -o @OUT@ -- true
-bad err 'not supported yet' 'nr' -- -e 'cpu-clock/nr=5/' -o @OUT@ -- true
+# What needs an AUX area PMU or BPF (none on a machine without one): perf's
+# words and the fix, never ignored.
+bad err 'No AUX area tracing to snapshot' 'intel_pt' -- -S -o @OUT@ -- true
+bad err 'No AUX area tracing to snapshot' -- --snapshot=e -o @OUT@ -- true
+bad err 'No AUX area event to sample' -- --aux-sample -o @OUT@ -- true
+bad err 'aux-output' 'AUX area event' -- -e 'cpu-clock/aux-output/' -o @OUT@ -- true
+bad err 'off-cpu' 'sched:sched_switch' -- --off-cpu -o @OUT@ -- true
+printf 'int x;\n' >"$TMP/scriptlet.c"
+bad err 'BPF scriptlet' 'bpftool' -- -e "$TMP/scriptlet.c" -o @OUT@ -- true
 # Targets (issue 4): CPUs that are not there, processes and users that do not exist.
 bad err 'CPU 99' 'online' -- -C 99 -o @OUT@ -- true
 bad err '-C|cpu' "1-" -- -C 1- -o @OUT@ -- true

@@ -135,4 +135,17 @@ prec_record_ok -m 16 -o m16.data -- "$WORKLOAD" 50
 grep -qi rounding "$PREC_ERR" && fail "-m 16: rounding warning for a power of two"
 require_valid m16.data
 
+# Accepted as perf record accepts them, with the same attrs: the nr= term
+# (read only by perf trace) and the clang options (they only shape -e FILE.c,
+# which is refused with its own line, test_bad_input.sh).
+for o in "-e cpu-clock/nr=5/" "--clang-opt=-O2 --clang-path=/usr/bin/clang"; do
+	# shellcheck disable=SC2086
+	prec_record_ok $o -o acc.data -- "$WORKLOAD" 50
+	# shellcheck disable=SC2086
+	perf_record_ok $o -o acc-perf.data -- "$WORKLOAD" 50
+	[[ "$(evline acc.data)" == "$(evline acc-perf.data)" ]] ||
+		fail "$o: attrs differ from perf record's: $(evline acc.data) vs $(evline acc-perf.data)"
+	require_valid acc.data
+done
+
 pass

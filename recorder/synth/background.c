@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The background synthesis (background.h): one coordinator thread lists
+ * /proc and cuts the pids into chunks; it and its helpers take the chunks
+ * in order from one counter, each chunk's records going to its own buffer,
+ * so that writing the buffers one after another gives /proc's readdir
+ * order, as perf's single walk writes it. Chunk 0 is the kernel's part.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prec/evlist.h"
+#include "prec/log.h"
+#include "prec/options.h"
+#include "prec/thread_map.h"
+#include "synth/background.h"
+#include "synth/sideband.h"
+#include "synth/synthesize.h"
+
+/* Chunks per worker: small enough that one slow process (a huge maps file)
+ * does not leave the others idle at the end. */
+#define BG_CHUNKS_PER_THREAD 8
+#define BG_DEFAULT_MAX 8 /* the default's cap */
+#define BG_MAX_THREADS 64 /* --num-thread-synthesize's */
+
+struct bg_chunk {
+	struct synth_buf buf;
+	const pid_t *pids; /* NULL: the kernel's part (chunk 0) or a -p/-t list */
+	size_t nr;
+	int err;
+};
+
+struct synth_bg {
+	const struct evlist *evlist;
+	const struct sysinfo *si;
+	const struct record_opts *opts;
+	struct synth_task_opts t;
+	pid_t *pids; /* /proc's pids, system-wide */
+	struct bg_chunk *chunks;
+	size_t nr_chunks;
+	atomic_size_t next; /* the next chunk to take */
+	atomic_bool cancel;
+	atomic_bool done;
+	unsigned nr_threads;
+	pthread_t coord;
+	bool started, finished;
+};
+
+unsigned synth_bg__nr_threads(unsigned n)
+{
+	cpu_set_t set;
+	int cpus;
+
+	if (n)
+		return n;
+	cpus = sched_getaffinity(0, sizeof(set), &set) ? 1 : CPU_COUNT(&set);
+	return cpus < 1 ? 1 : cpus > BG_DEFAULT_MAX ? BG_DEFAULT_MAX : (unsigned)cpus;
+}
+
+/* One chunk's records into its buffer. */
+static void bg__run_chunk(struct synth_bg *bg, struct bg_chunk *c, size_t i)
+{
+	struct synth_out w = { .buf = &c->buf };
+	const struct thread_map *threads = bg->evlist->threads;
+	int ret;
+
+	if (i == 0) {
+		ret = synth__sideband_kernel(&w, bg->evlist, bg->si, bg->opts);
+		if (!ret && bg->t.so.cgroups && bg->t.so.cgroup_mnt) {
+			ret = synth__cgroups(&w, bg->t.so.cgroup_mnt, bg->t.so.id_hdr_size);
+			if (ret == -ENOENT || ret == -EACCES)
+				ret = 0; /* a missing cgroup tree only costs its records */
+		}
+	} else if (c->pids) {
+		ret = synth__processes(&w, "/proc", c->pids, c->nr, &bg->t.so);
+	} else {
+		/* -p/-t/-u: the listed threads, few; one chunk. */
+		ret = synth__threads(&w, "/proc", threads->pid, (size_t)threads->nr, &bg->t.so);
+	}
+	c->err = ret == -ENOENT || ret == -EACCES ? 0 : ret;
+}
+
+static void *bg__worker(void *arg)
+{
+	struct synth_bg *bg = arg;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&bg->next, 1)) < bg->nr_chunks)
+		if (!atomic_load(&bg->cancel))
+			bg__run_chunk(bg, &bg->chunks[i], i);
+	return NULL;
+}
+
+/* The chunks: the kernel's, then /proc's pids cut in order. 0 or -errno. */
+static int bg__plan(struct synth_bg *bg)
+{
+	const struct thread_map *threads = bg->evlist->threads;
+	bool tasks = !bg->evlist->workload_only && (bg->opts->synth & RECORD_SYNTH_TASK);
+	bool any = threads->nr == 1 && threads->pid[0] == -1;
+	size_t nr = 0, per, want;
+	int ret;
+
+	if (tasks && any) {
+		ret = proc__pids("/proc", &bg->pids, &nr);
+		if (ret) {
+			pr_warn("cannot list /proc: existing processes will not resolve (is /proc mounted?)");
+			nr = 0;
+		}
+	}
+	want = (size_t)bg->nr_threads * BG_CHUNKS_PER_THREAD;
+	per = nr / want + 1;
+	bg->nr_chunks = 1 + (nr + per - 1) / per + (tasks && !any);
+	bg->chunks = calloc(bg->nr_chunks, sizeof(*bg->chunks));
+	if (!bg->chunks)
+		return -ENOMEM;
+	for (size_t k = 1, at = 0; at < nr; k++, at += per) {
+		bg->chunks[k].pids = bg->pids + at;
+		bg->chunks[k].nr = nr - at < per ? nr - at : per;
+	}
+	return 0;
+}
+
+static void *bg__coordinate(void *arg)
+{
+	struct synth_bg *bg = arg;
+	pthread_t helpers[BG_MAX_THREADS];
+	unsigned started = 0;
+
+	synth__task_opts(bg->evlist, bg->opts, &bg->t);
+	bg->t.so.cancel = &bg->cancel;
+	if (bg__plan(bg)) {
+		bg->nr_chunks = 0;
+		goto out;
+	}
+	for (unsigned i = 1; i < bg->nr_threads && i < bg->nr_chunks; i++)
+		if (!pthread_create(&helpers[started], NULL, bg__worker, bg))
+			started++;
+	bg__worker(bg);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(helpers[i], NULL);
+out:
+	atomic_store(&bg->done, true);
+	return NULL;
+}
+
+int synth_bg__start(struct synth_bg **out, const struct evlist *evlist, const struct sysinfo *si,
+		    const struct record_opts *opts)
+{
+	struct synth_bg *bg = calloc(1, sizeof(*bg));
+	sigset_t all, old;
+	int ret;
+
+	*out = NULL;
+	if (!bg)
+		return -ENOMEM;
+	bg->evlist = evlist;
+	bg->si = si;
+	bg->opts = opts;
+	bg->nr_threads = synth_bg__nr_threads(opts->nr_threads_synthesize);
+	if (bg->nr_threads > BG_MAX_THREADS)
+		bg->nr_threads = BG_MAX_THREADS;
+	/* The workers take no signal: the recorder's stay with its thread. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	ret = -pthread_create(&bg->coord, NULL, bg__coordinate, bg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret) {
+		free(bg);
+		return ret;
+	}
+	bg->started = true;
+	*out = bg;
+	return 0;
+}
+
+bool synth_bg__done(const struct synth_bg *bg)
+{
+	return atomic_load(&((struct synth_bg *)bg)->done);
+}
+
+int synth_bg__finish(struct synth_bg *bg, struct synth_out *w)
+{
+	int ret = 0;
+
+	if (bg->started)
+		pthread_join(bg->coord, NULL);
+	bg->started = false;
+	if (bg->finished)
+		return 0;
+	bg->finished = true;
+	for (size_t i = 0; !ret && i < bg->nr_chunks; i++) {
+		struct bg_chunk *c = &bg->chunks[i];
+
+		ret = c->err;
+		if (!ret && c->buf.len)
+			ret = synth_out__write(w, c->buf.data, c->buf.len);
+		synth_buf__exit(&c->buf);
+	}
+	return ret;
+}
+
+void synth_bg__delete(struct synth_bg *bg)
+{
+	if (!bg)
+		return;
+	atomic_store(&bg->cancel, true);
+	if (bg->started)
+		pthread_join(bg->coord, NULL);
+	for (size_t i = 0; i < bg->nr_chunks; i++)
+		synth_buf__exit(&bg->chunks[i].buf);
+	free(bg->chunks);
+	free(bg->pids);
+	free(bg);
+}

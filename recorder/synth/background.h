@@ -1,0 +1,48 @@
+#ifndef PREC_RECORDER_SYNTH_BACKGROUND_H
+#define PREC_RECORDER_SYNTH_BACKGROUND_H
+/*
+ * The slow part of the first file's side-band, synthesized beside the
+ * recording (background.c) so that the command starts as soon as the events
+ * are open: the kernel and module maps, BPF programs, CGROUPs, and the walk
+ * over /proc of the targets' existing tasks, spread over worker threads,
+ * each writing into its own memory buffer. The output writes the buffers,
+ * in perf's order, from the drain's thread (the writer stays
+ * single-threaded) and holds FINISHED_ROUND back until then, so that readers
+ * have the side-band before they flush a sample of those tasks.
+ *
+ *   synth_bg__start -> (synth_bg__done between passes) -> synth_bg__finish
+ *   -> synth_bg__delete; synth_bg__delete alone cancels.
+ */
+#include <stdbool.h>
+
+struct evlist;
+struct record_opts;
+struct sysinfo;
+struct synth_bg;
+struct synth_out;
+
+/* The worker threads for --num-thread-synthesize=n: n (at most 64 are
+ * started), or with 0 the CPUs prec may run on, at most 8 (the walk is
+ * bound by the kernel's /proc locks beyond that). */
+unsigned synth_bg__nr_threads(unsigned n);
+
+/* Starts the synthesis; evlist, si and opts must outlive it. 0 and *out
+ * (the caller's, synth_bg__delete), or -errno (-ENOMEM, pthread_create's):
+ * nothing runs then. */
+int synth_bg__start(struct synth_bg **out, const struct evlist *evlist, const struct sysinfo *si,
+		    const struct record_opts *opts);
+
+/* Whether every worker is done (synth_bg__finish will not wait). */
+bool synth_bg__done(const struct synth_bg *bg);
+
+/* Waits for the workers (each process bounded by --proc-map-timeout), then
+ * writes what they made to w in perf's order: kernel, modules, BPF,
+ * CGROUP, tasks in /proc's order. 0, or the first error of a worker or of
+ * w (said by the caller). Once only. */
+int synth_bg__finish(struct synth_bg *bg, struct synth_out *w);
+
+/* Cancels what still runs (between processes), joins and frees. Accepts
+ * NULL. */
+void synth_bg__delete(struct synth_bg *bg);
+
+#endif

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The kallsyms scan without reading all of /proc/kallsyms (synthesize.h,
+ * kallsyms__scan_cached). Synthesis needs three facts from it: _text,
+ * _etext and the BPF images. The kernel formats the whole 5 MB file for one
+ * read, and _etext sits at ~95% of it: 30-40 ms of CPU on every recording,
+ * most of what prec spends on a short one. But:
+ *  - the BPF images (trampolines, dispatchers) exist only while BPF
+ *    programs are loaded: BPF_PROG_GET_NEXT_ID answering ENOENT says none is;
+ *  - _etext - _text is fixed for a kernel build (KASLR moves the whole
+ *    image), and the build-id cache holds a kallsyms copy of this kernel
+ *    (prec and perf record put it there, under the kernel's build-id) once
+ *    any recording of this kernel has hit it;
+ *  - _text is among the first lines of /proc/kallsyms.
+ * When all three hold, _etext is this boot's _text plus the copy's
+ * distance; anything else (a program loaded, no copy, no permission, an
+ * odd file) falls back to the full read, so the records are the same.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+
+#include "prec/buildid.h"
+#include "prec/buildid_cache.h"
+#include "synth/synthesize.h"
+
+/* Whether the kernel says no BPF program is loaded (ENOENT from the first
+ * BPF_PROG_GET_NEXT_ID); unknown (EPERM, no bpf()) counts as loaded. */
+static bool no_bpf_programs(void)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.start_id = 0;
+	return syscall(__NR_bpf, BPF_PROG_GET_NEXT_ID, &attr, sizeof(attr)) < 0 && errno == ENOENT;
+}
+
+/* The address on the line ending at name_end (" T _text"), or 0. */
+static uint64_t line_addr(const char *buf, const char *name_end)
+{
+	const char *line = name_end;
+	char *end;
+	uint64_t v;
+
+	while (line > buf && line[-1] != '\n')
+		line--;
+	v = strtoull(line, &end, 16);
+	return end > line && *end == ' ' ? v : 0;
+}
+
+/* _text's and _etext's addresses in a kallsyms text; 0 when missing. */
+int kallsyms__text_range(const char *buf, size_t len, uint64_t *text, uint64_t *etext)
+{
+	static const char t[] = " _text\n", e[] = " _etext\n";
+	const char *pt = memmem(buf, len, t, sizeof(t) - 1);
+	const char *pe = memmem(buf, len, e, sizeof(e) - 1);
+
+	*text = pt ? line_addr(buf, pt) : 0;
+	*etext = pe ? line_addr(buf, pe) : 0;
+	return *text && *etext > *text ? 0 : -ENOENT;
+}
+
+/* This boot's _text from the head of proc_dir/kallsyms. */
+static int live_text(const char *proc_dir, uint64_t *text)
+{
+	char path[PATH_MAX], line[512];
+	struct ksym sym;
+	FILE *f;
+	int ret = -ENOENT;
+
+	snprintf(path, sizeof(path), "%s/kallsyms", proc_dir);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	/* A few lines: _text follows the per-CPU symbols' start. */
+	for (int i = 0; i < 64 && fgets(line, sizeof(line), f); i++) {
+		if (!kallsyms__parse_line(line, &sym) && !strcmp(sym.name, "_text")) {
+			*text = sym.addr;
+			ret = sym.addr ? 0 : -EPERM; /* kptr_restrict */
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+/* _etext - _text from the build-id cache's kallsyms copy of this kernel. */
+static int cached_text_len(const char *sys_dir, uint64_t *len)
+{
+	struct buildid_cache_paths *p;
+	char root[PATH_MAX], sbid[BUILD_ID_MAX * 2 + 1];
+	struct build_id bid;
+	uint64_t text, etext;
+	struct stat st;
+	void *map;
+	int fd, ret;
+
+	ret = buildid__read_kernel(sys_dir, &bid);
+	if (!ret)
+		ret = buildid__snprintf(&bid, sbid, sizeof(sbid)) > 0 ? 0 : -EINVAL;
+	if (!ret)
+		ret = buildid_cache__root(root, sizeof(root));
+	if (ret)
+		return ret;
+	p = malloc(sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	ret = buildid_cache__paths(root, "[kernel.kallsyms]", sbid, BUILDID_CACHE_KALLSYMS, p);
+	fd = ret ? -1 : open(p->file, O_RDONLY | O_CLOEXEC);
+	free(p);
+	if (fd < 0)
+		return ret ? ret : -errno;
+	ret = -ENOENT;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (map != MAP_FAILED) {
+			ret = kallsyms__text_range(map, (size_t)st.st_size, &text, &etext);
+			if (!ret)
+				*len = etext - text;
+			munmap(map, (size_t)st.st_size);
+		}
+	}
+	close(fd);
+	return ret;
+}
+
+int kallsyms__scan_cached(const char *proc_dir, const char *sys_dir, struct kallsyms_scan *ks)
+{
+	uint64_t text, len;
+
+	memset(ks, 0, sizeof(*ks));
+	if (!no_bpf_programs() || cached_text_len(sys_dir, &len) || live_text(proc_dir, &text))
+		return -EAGAIN;
+	ks->text = text;
+	ks->etext = text + len;
+	ks->have_text = ks->have_etext = 1;
+	return 0;
+}
