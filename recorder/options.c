@@ -181,6 +181,10 @@ static const struct opt_def opt_table[] = {
 	{ 0, OUTPUT_OPT_PROC_MAP_TIMEOUT, "proc-map-timeout", OPT_OUTPUT_MGMT, 1, "ms",
 	  "give up reading one process's maps after this long (default 500)" },
 	FLAG(0, "no-bpf-event", no_bpf_event, "do not record BPF program loads (no BPF side-band)"),
+	FLAG(0, "kcore", kcore, "copy /proc/kcore's kernel text into a perf.data directory"),
+	STRING(0, "vmlinux", vmlinux, "file", "vmlinux pathname (its build-id cached)"),
+	{ 0, OUTPUT_OPT_DEBUGINFOD, "debuginfod", OPT_OUTPUT_MGMT, 2, "urls",
+	  "fetch hit DSOs' debug info from $DEBUGINFOD_URLS or these URLs into the build-id cache" },
 };
 
 #undef FLAG

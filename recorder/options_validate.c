@@ -142,6 +142,45 @@ static int check_threads(const struct record_opts *opts, char *err, size_t errle
 	return -EINVAL;
 }
 
+/*
+ * --kcore writes a directory, which a stream cannot be; --vmlinux names a
+ * file perf would take silently even when missing or not ELF (it fails much
+ * later, or caches nothing): here it must be an ELF file now.
+ */
+static int check_kernel_files(const struct record_opts *opts, char *err, size_t errlen)
+{
+	unsigned char magic[4] = { 0 };
+	int fd, n = -1;
+
+	if (opts->kcore && opts->pipe_output) {
+		snprintf(err, errlen, "--kcore writes a perf.data directory: not with a pipe (give -o DIR)");
+		return -EINVAL;
+	}
+	if (opts->kcore && (opts->switch_output || opts->timestamp_filename)) {
+		snprintf(err, errlen,
+			 "--switch-output and --timestamp-filename are not available with --kcore (drop one)");
+		return -EINVAL;
+	}
+	if (!opts->vmlinux)
+		return 0;
+	fd = open(opts->vmlinux, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = (int)read(fd, magic, sizeof(magic));
+		close(fd);
+	}
+	if (fd < 0)
+		snprintf(err, errlen,
+			 "--vmlinux '%s': %s (give the path of the kernel's uncompressed ELF image, e.g. /usr/lib/debug/boot/vmlinux-$(uname -r))",
+			 opts->vmlinux, strerror(errno));
+	else if (n != 4 || memcmp(magic, "\177ELF", 4))
+		snprintf(err, errlen,
+			 "--vmlinux '%s' is not an ELF file (give the uncompressed vmlinux with symbols, not a vmlinuz or bzImage)",
+			 opts->vmlinux);
+	else
+		return 0;
+	return -EINVAL;
+}
+
 int options__validate(struct record_opts *opts, const struct options_env *env, char *err,
 		      size_t errlen)
 {
@@ -201,5 +240,7 @@ int options__validate(struct record_opts *opts, const struct options_env *env, c
 	if (!opts->period && !opts->freq && !opts->freq_max)
 		opts->freq = PREC_DEFAULT_FREQ;
 	ret = resolve_output(opts, env, err, errlen);
+	if (!ret)
+		ret = check_kernel_files(opts, err, errlen);
 	return ret ? ret : check_threads(opts, err, errlen);
 }

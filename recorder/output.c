@@ -171,7 +171,8 @@ int output__open(struct output *o, const struct output_src *src, const char *pat
 	memset(o, 0, sizeof(*o));
 	o->src = *src;
 	o->path = path;
-	if (src->opts->threads) {
+	/* --kcore: a directory too, its kcore_dir/ beside the data file. */
+	if (src->opts->threads || src->opts->kcore) {
 		ret = output_dir__open(&o->dir, path, &o->w); /* said */
 		return ret ? ret : output_meta__list_events(src->evlist, &o->wev, &o->idbuf);
 	}
@@ -264,8 +265,9 @@ static int output__begin_file(struct output *o, enum synth_when when)
 	o->sout = (struct synth_out){ .writer = o->w };
 	if (!dso_track__new(&o->track, &tl)) {
 		dso_track__set_buildids(o->track, output_meta__buildids(opts));
-		o->sout.tap = o->dir.dir ? output__tap_dir : dso_track__stream;
-		o->sout.tap_arg = o->dir.dir ? (void *)o : o->track;
+		dso_track__set_kernel_name(o->track, opts->vmlinux);
+		o->sout.tap = opts->threads ? output__tap_dir : dso_track__stream;
+		o->sout.tap_arg = opts->threads ? (void *)o : o->track;
 	}
 	unwinder__set_track(o->unw, o->track);
 	if (o->drain)
@@ -338,7 +340,9 @@ static int output__end_file(struct output *o, bool at_exit)
 		if (ret)
 			return ret;
 	}
-	if (o->dir.dir) {
+	/* --kcore alone: perf's "single file" directory, no DIR_FORMAT (perf
+	 * reads a DIR_FORMAT directory only with data.N files in it). */
+	if (opts->threads) {
 		o->rm.meta.dir_version = WRITER_DIR_VERSION;
 		o->rm.extra_in = o->dir.in;
 		o->rm.extra_out = o->dir.out;
@@ -515,7 +519,7 @@ void output__summary(struct output *o)
 	uint64_t bytes = o->file_bytes, comp_in = o->comp_in, comp_out = o->comp_out;
 	const char *path = o->final_name;
 
-	if (o->unw && !o->dir.dir) /* --threads: each stream's unwinder, counted at its end */
+	if (o->unw && !o->src.opts->threads) /* --threads: each stream's unwinder, counted at its end */
 		unwinder__summary(o->unw, &st);
 	st.samples = o->file.samples; /* the last file's, as perf */
 	pr_info("[ prec record: Woken up %llu times to write data ]\n",

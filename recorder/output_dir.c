@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * --threads output (output_dir.h): a perf.data directory whose
+ * --threads and --kcore output (output_dir.h): a perf.data directory whose
  * data file is the output's usual file (header, side-band, features with
  * DIR_FORMAT) and whose data.N files take each drain stream's records,
  * written by that stream's thread alone. The streams' counts join the
  * output's when each ends. Each stream follows its build-ids and unwinds
  * as it drains (stream_track.h, kept in od->tracks): nothing is read back.
+ * --kcore adds kcore_dir/ (writer/kcore.c) before the side-band is written.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "prec/kcore.h"
 #include "prec/log.h"
 #include "prec/writer.h"
 #include "prec/writer_dir.h"
@@ -30,6 +33,25 @@ int output_dir__open(struct output_dir *od, const char *path, struct writer **w)
 		pr_err("cannot create the output directory '%s': %s (%s)", path, strerror(-ret),
 		       ret == -EEXIST ? "move what is there, or give -o another name" :
 					output__hint(path, ret));
+	return ret;
+}
+
+int output_dir__copy_kcore(struct output_dir *od, const char *proc_dir)
+{
+	char to[PATH_MAX];
+	int ret = writer_dir__make_kcore_dir(od->dir, to, sizeof(to));
+
+	if (!ret)
+		ret = kcore__copy(proc_dir, to);
+	if (ret)
+		pr_err("cannot copy %s/kcore into '%s/kcore_dir': %s (%s)", proc_dir, od->path,
+		       strerror(-ret),
+		       ret == -EAGAIN ? "a kernel module was loaded or unloaded meanwhile: record again" :
+		       ret == -EADDRNOTAVAIL ? "kallsyms hides the kernel's addresses: run as root with sysctl kernel.kptr_restrict=0" :
+		       ret == -EINVAL ? "kcore is not an ELF64 core of this machine's byte order with the kernel's text" :
+					output__hint(od->path, ret));
+	else
+		pr_verbose("--kcore: kernel and module text copied into %s/kcore_dir\n", od->path);
 	return ret;
 }
 

@@ -1,7 +1,7 @@
 #ifndef PREC_RECORDER_OUTPUT_DIR_H
 #define PREC_RECORDER_OUTPUT_DIR_H
 /*
- * The output's --threads part (output_dir.c), embedded in struct output
+ * The output's --threads and --kcore part (output_dir.c), embedded in struct output
  * and called by output.c only: the perf.data directory and its data file,
  * the stream files data.N (one per drain stream, each written by its
  * stream's thread alone), their counts, each stream's trackers
@@ -30,6 +30,10 @@ struct output_dir {
 /* Makes the directory path and opens its data file as *w. 0 or -errno,
  * said. */
 int output_dir__open(struct output_dir *od, const char *path, struct writer **w);
+
+/* --kcore: PATH/kcore_dir with proc_dir's kcore, kallsyms and modules as
+ * perf copies them (prec/kcore.h). 0 or -errno, said. */
+int output_dir__copy_kcore(struct output_dir *od, const char *proc_dir);
 
 /* Creates the nr stream files (compressed at comp_level when > 0, with
  * mmap_len the COMPRESSED feature's buffer size). 0 or -errno (not said). */

@@ -122,6 +122,16 @@ int output_opts__apply(enum output_opt which, const char *arg, struct record_opt
 		return size_value(arg, "max-size", "100M", &opts->max_size, err, errlen);
 	case OUTPUT_OPT_MMAP_FLUSH:
 		return size_value(arg, "mmap-flush", "16K", &opts->mmap_flush, err, errlen);
+	case OUTPUT_OPT_DEBUGINFOD:
+		/* perf's "system" (and no value): keep $DEBUGINFOD_URLS. */
+		if (arg && !*arg) {
+			snprintf(err, errlen,
+				 "invalid --debuginfod value '' (give the server URLs, e.g. --debuginfod=https://debuginfod.debian.net, or no value for $DEBUGINFOD_URLS)");
+			return -EINVAL;
+		}
+		opts->debuginfod = true;
+		opts->debuginfod_urls = arg && strcmp(arg, "system") ? arg : NULL;
+		return 0;
 	}
 	return -EINVAL;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef PREC_RECORDER_OUTPUT_OPTS_H
 #define PREC_RECORDER_OUTPUT_OPTS_H
-/* --switch-output, --switch-max-files, --max-size, --mmap-flush and -m
- * values, and the number syntax the other options share. Pure. */
+/* --switch-output, --switch-max-files, --max-size, --mmap-flush,
+ * --debuginfod and -m values, and the number syntax the other options
+ * share. Pure. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,7 @@ enum output_opt {
 	OUTPUT_OPT_SYNTH, /* options_synth.c: --synth, */
 	OUTPUT_OPT_SYNTH_THREADS, /* --num-thread-synthesize, */
 	OUTPUT_OPT_PROC_MAP_TIMEOUT, /* --proc-map-timeout */
+	OUTPUT_OPT_DEBUGINFOD, /* --debuginfod[=URLS]: what the build-id cache fetches */
 };
 
 /* A size: digits with an optional B/K/M/G unit (bare: bytes). 0, -EINVAL, -ERANGE. */

@@ -21,7 +21,9 @@
 
 #include "prec/clock.h"
 #include "prec/cpu_map.h"
+#include "prec/debuginfod.h"
 #include "prec/evlist.h"
+#include "prec/kcore.h"
 #include "prec/log.h"
 #include "prec/parse_events.h"
 #include "prec/options.h"
@@ -160,6 +162,46 @@ static void park_std_fds(void)
 			break;
 }
 
+/* --kcore's source: perf's machine root_dir/proc (the sysroot of tests). */
+static void kcore_proc_dir(char *buf, size_t len)
+{
+	const char *root = getenv(PREC_SYSROOT_ENV);
+
+	snprintf(buf, len, "%s/proc", root ? root : "");
+}
+
+/* --kcore, before anything is created: kcore must be readable, and kallsyms
+ * must show the addresses that say which parts of it to copy. */
+static int recording__check_kcore(void)
+{
+	char dir[PATH_MAX];
+	int ret;
+
+	kcore_proc_dir(dir, sizeof(dir));
+	ret = kcore__check(dir);
+	if (ret)
+		pr_err("--kcore: cannot use %s/kcore: %s (%s)", dir,
+		       ret == -EADDRNOTAVAIL ? "kallsyms shows no kernel addresses" : strerror(-ret),
+		       ret == -ENOENT ? "this kernel has no /proc/kcore, CONFIG_PROC_KCORE is not set: record without --kcore" :
+		       ret == -EADDRNOTAVAIL ? "run as root with sysctl kernel.kptr_restrict=0" :
+		       ret == -EACCES || ret == -EPERM ? "kcore needs root (CAP_SYS_RAWIO): run prec as root" :
+						       "record without --kcore");
+	return ret ? PREC_EXIT_FAILURE : 0;
+}
+
+/* perf's perf_debuginfod_setup: DEBUGINFOD_URLS is the build-id cache's
+ * switch (buildid_cache.h), set from --debuginfod=URLS and cleared without
+ * the option. Done after the fork: the command keeps the environment it
+ * was given (perf's command gets the cleared one). */
+static void debuginfod_env(const struct record_opts *opts)
+{
+	if (!opts->debuginfod)
+		setenv("DEBUGINFOD_URLS", "", 1);
+	else if (opts->debuginfod_urls)
+		setenv("DEBUGINFOD_URLS", opts->debuginfod_urls, 1);
+	pr_verbose("DEBUGINFOD_URLS=%s\n", getenv("DEBUGINFOD_URLS"));
+}
+
 /* Step 1: the events, the command and the clock the options name, checked
  * against this machine before any side effect; then what -F and -m become
  * here. 0 or the exit status, explained. */
@@ -208,7 +250,16 @@ static int recording__check(struct recording *r)
 		}
 		r->ctl.snapshot_switches = opts->switch_signal || opts->overwrite;
 	}
-	return 0;
+	if (opts->debuginfod && !debuginfod__available()) {
+		pr_err("--debuginfod: %s", DEBUGINFOD_MISSING_HINT);
+		return PREC_EXIT_USAGE;
+	}
+	if (opts->debuginfod && !opts->debuginfod_urls &&
+	    !(getenv("DEBUGINFOD_URLS") && *getenv("DEBUGINFOD_URLS"))) {
+		pr_err("--debuginfod: DEBUGINFOD_URLS is not set (give the servers, e.g. --debuginfod=https://debuginfod.debian.net)");
+		return PREC_EXIT_USAGE;
+	}
+	return opts->kcore ? recording__check_kcore() : 0;
 }
 
 /* Step 2: the machine: the CPUs to open on, -G's cgroup, the sysinfo
@@ -299,6 +350,13 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 	int ret;
 
 	ret = output__open(&r->out, &src, opts->output);
+	/* --kcore: copied after the events opened, before the side-band, as perf. */
+	if (!ret && opts->kcore) {
+		char proc[PATH_MAX];
+
+		kcore_proc_dir(proc, sizeof(proc));
+		ret = output_dir__copy_kcore(&r->out.dir, proc);
+	}
 	/* --unwind=record: the attrs written describe the rewritten samples. */
 	if (!ret && opts->unwind_record)
 		ret = unwinder__setup(&r->unw, r->out.wev, (uint32_t)r->evlist.nr);
@@ -484,6 +542,7 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 
 	/* 4. Fork the command corked, find the threads, open the events, map. */
 	status = recording__open(r);
+	debuginfod_env(opts);
 	/* -r (or the drain's nice) after the fork, as perf: the command keeps
 	 * its own policy. */
 	if (!status && opts->realtime_prio && affinity__set_realtime(opts->realtime_prio))

@@ -17,6 +17,7 @@
 
 #include "prec/buildid.h"
 #include "prec/buildid_cache.h"
+#include "prec/debuginfod.h"
 #include "prec/log.h"
 #include "prec/writer.h"
 
@@ -229,6 +230,10 @@ void buildid_cache__init(struct buildid_cache *c, const char *root)
 	c->root = root;
 	c->kallsyms = "/proc/kallsyms";
 	c->debug_dir = "/usr/lib/debug";
+	/* perf's switch: perf_debuginfod_setup leaves DEBUGINFOD_URLS set only
+	 * for --debuginfod (the recorder does the same). */
+	c->debuginfod = getenv("DEBUGINFOD_URLS") && *getenv("DEBUGINFOD_URLS");
+	c->debuginfod_stall_ms = BUILDID_CACHE_STALL_MS;
 }
 
 /* ---- filling ---- */
@@ -341,6 +346,13 @@ static bool bid_equal(const struct build_id *a, const struct build_id *b)
 	return a->size == b->size && !memcmp(a->data, b->data, a->size);
 }
 
+static bool file_has_id(const char *path, const struct build_id *bid)
+{
+	struct build_id got;
+
+	return !buildid__read_file(path, &got) && bid_equal(&got, bid);
+}
+
 /* The entry's main file: elf, kallsyms or vdso. */
 static int add_file(const struct buildid_cache *c, const struct buildid_cache_paths *p,
 		    const char *real, const struct build_id *bid, enum buildid_cache_kind kind)
@@ -436,6 +448,10 @@ int buildid_cache__add(const struct buildid_cache *c, const char *name, const st
 	}
 	p = malloc(sizeof(*p));
 	err = p ? buildid_cache__paths(c->root, real ? real : name, sbid, kind, p) : -ENOMEM;
+	/* A file of another id (a --vmlinux of another kernel) leaves no
+	 * trace in the cache, not even its directory, as in perf. */
+	if (!err && real && access(p->file, F_OK) && !file_has_id(real, bid))
+		err = -ESTALE;
 	if (!err)
 		err = mkdir_p(p->dir);
 	if (!err)
@@ -457,11 +473,67 @@ int buildid_cache__add(const struct buildid_cache *c, const char *name, const st
 	return err;
 }
 
+int buildid_cache__fetch_debug(const struct buildid_cache *c, const char *name,
+			       const struct build_id *bid)
+{
+	struct buildid_cache_paths *p;
+	char sbid[SBUILD_ID_LEN], *real, *got = NULL;
+	int err;
+
+	if (!c || !c->root || !name || !bid || !bid->size || bid->size > BUILD_ID_MAX)
+		return -EINVAL;
+	buildid__snprintf(bid, sbid, sizeof(sbid));
+	real = realpath(name, NULL);
+	if (!real)
+		return -errno;
+	p = malloc(sizeof(*p));
+	err = p ? buildid_cache__paths(c->root, real, sbid, BUILDID_CACHE_ELF, p) : -ENOMEM;
+	/* Only into an entry buildid_cache__add made, and only once. */
+	if (!err && access(p->dir, F_OK))
+		err = -ENOENT;
+	if (!err && !access(p->debug, F_OK))
+		err = -EEXIST;
+	if (!err)
+		err = debuginfod__find_debuginfo(sbid, c->debuginfod_stall_ms, &got);
+	if (!err)
+		err = link_or_copy(got, p->debug);
+	free(got);
+	free(p);
+	free(real);
+	return err;
+}
+
+/* --debuginfod: the debug file of an entry just cached, when it has none
+ * yet. Returns false once the servers cannot be reached, so that a dead
+ * one costs one stall, not one per DSO. */
+static bool fetch_one(const struct buildid_cache *c, const struct writer_buildid *b,
+		      const struct build_id *bid, uint32_t *fetched)
+{
+	size_t n = strlen(b->filename);
+	int err;
+
+	if (n > 3 && !strcmp(b->filename + n - 3, ".ko"))
+		return true; /* perf keeps no debuginfo for modules */
+	err = buildid_cache__fetch_debug(c, b->filename, bid);
+	if (!err) {
+		(*fetched)++;
+		return true;
+	}
+	if (err != -EEXIST)
+		pr_verbose("debuginfod: no debug info for %s: %s\n", b->filename,
+			   err == -ENOENT ? "no server has it" :
+			   err == -ETIMEDOUT ? "the server stopped answering" : strerror(-err));
+	if (!debuginfod__unreachable(err))
+		return true;
+	pr_verbose("debuginfod: the servers in DEBUGINFOD_URLS cannot be reached: no more queries\n");
+	return false;
+}
+
 /* How a HEADER_BUILD_ID entry is cached; -ENOENT: it is not. */
 static int kind_of(const struct writer_buildid *b, enum buildid_cache_kind *kind)
 {
-	if (b->filename[0] == '/')
-		*kind = BUILDID_CACHE_ELF; /* a user DSO, or a module's .ko */
+	if (b->filename[0] == '/' || (b->filename[0] != '[' && b->filename[0]))
+		*kind = BUILDID_CACHE_ELF; /* a user DSO, a module's .ko, --vmlinux's file */
 	else if (!strcmp(b->filename, KALLSYMS_NAME))
 		*kind = BUILDID_CACHE_KALLSYMS;
 	else if (!strcmp(b->filename, VDSO_NAME))
@@ -474,7 +546,8 @@ static int kind_of(const struct writer_buildid *b, enum buildid_cache_kind *kind
 uint32_t buildid_cache__add_list(const struct buildid_cache *c, const struct writer_buildid *v,
 				 uint32_t nr)
 {
-	uint32_t added = 0;
+	bool fetch = c->debuginfod;
+	uint32_t added = 0, fetched = 0;
 
 	if (!nr)
 		return 0;
@@ -495,12 +568,17 @@ uint32_t buildid_cache__add_list(const struct buildid_cache *c, const struct wri
 		}
 		memcpy(bid.data, v[i].id, sizeof(bid.data));
 		err = buildid_cache__add(c, v[i].filename, &bid, kind);
-		if (!err)
+		if (!err) {
 			added++;
-		else
+			if (fetch && kind == BUILDID_CACHE_ELF)
+				fetch = fetch_one(c, &v[i], &bid, &fetched);
+		} else {
 			pr_verbose("build-id cache: cannot add %s: %s\n", v[i].filename,
 				   err == -ESTALE ? "it changed since it was recorded" :
 						    strerror(-err));
+		}
 	}
+	if (c->debuginfod)
+		pr_verbose("debuginfod: %u debug files fetched into %s\n", fetched, c->root);
 	return added;
 }

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The perf.data directory of --threads (prec/writer_dir.h): the directory
- * itself, perf's backup of an older recording to PATH.old, and the stream
- * files data.N, which are writers with no header (writer_int.h's raw).
+ * The perf.data directory of --threads and --kcore (prec/writer_dir.h):
+ * the directory itself, perf's backup of an older recording to PATH.old,
+ * the stream files data.N, which are writers with no header (writer_int.h's
+ * raw), and --kcore's kcore_dir/ (its files are writer/kcore.c's).
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,8 @@
 #include "prec/writer_dir.h"
 #include "sink.h"
 #include "writer_int.h"
+
+#define KCORE_DIR "kcore_dir"
 
 struct writer_dir {
 	char *path;
@@ -30,13 +34,20 @@ static int dir__ours(const char *name)
 	return !strcmp(name, "data") || !strncmp(name, "data.", 5);
 }
 
+/* Whether name is one of the files perf's kcore_dir holds. */
+static int dir__kcore_ours(const char *name)
+{
+	return !strcmp(name, "kcore") || !strcmp(name, "kallsyms") || !strcmp(name, "modules");
+}
+
 /*
  * Removes the recording at path: a file, or a directory of perf's files
- * (only those; anything else in it stays and -EEXIST comes back). 0 when
- * nothing is there any more.
+ * (only those, kcore_dir/ with its files included; anything else in it
+ * stays and -EEXIST comes back). 0 when nothing is there any more.
  */
-static int dir__remove_recording(const char *path)
+static int dir__remove(const char *path, bool kcore_dir)
 {
+	int (*ours)(const char *) = kcore_dir ? dir__kcore_ours : dir__ours;
 	char name[PATH_MAX];
 	struct dirent *de;
 	struct stat st;
@@ -50,13 +61,19 @@ static int dir__remove_recording(const char *path)
 	if (!dir)
 		return -errno;
 	while ((de = readdir(dir))) {
-		if (!dir__ours(de->d_name))
-			continue;
 		snprintf(name, sizeof(name), "%s/%s", path, de->d_name);
-		unlink(name);
+		if (!kcore_dir && !strcmp(de->d_name, KCORE_DIR))
+			dir__remove(name, true);
+		else if (ours(de->d_name))
+			unlink(name);
 	}
 	closedir(dir);
 	return rmdir(path) ? (errno == ENOTEMPTY ? -EEXIST : -errno) : 0;
+}
+
+static int dir__remove_recording(const char *path)
+{
+	return dir__remove(path, false);
 }
 
 /* perf's check_backup for a directory output: an earlier recording (a
@@ -141,6 +158,15 @@ int writer_dir__open_stream(struct writer_dir *d, int idx, struct writer **out)
 fail:
 	writer__abort(w); /* nothing was created when there is no fd */
 	return ret;
+}
+
+int writer_dir__make_kcore_dir(const struct writer_dir *d, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s/" KCORE_DIR, d->path);
+
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return mkdir(buf, S_IRWXU) ? -errno : 0;
 }
 
 void writer_dir__abort(struct writer_dir *d)

@@ -27,6 +27,7 @@
  * PERF_BUILDID_DIR for the commands it runs, which is why prec honours it).
  */
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -83,9 +84,18 @@ struct buildid_cache {
 	const char *debug_dir; /* distro debuginfo: "/usr/lib/debug" */
 	const void *vdso; /* the vdso image; NULL: this process's own */
 	size_t vdso_len;
+	/* --debuginfod: ask the servers of $DEBUGINFOD_URLS for the debug
+	 * file of each DSO cached without one (buildid_cache__fetch_debug) */
+	bool debuginfod;
+	int debuginfod_stall_ms; /* a query making no progress this long is given up */
 };
 
-/* Machine defaults for root (which must outlive c). */
+/* How long a debuginfod query may make no progress (a dead server's cost). */
+#define BUILDID_CACHE_STALL_MS 10000
+
+/* Machine defaults for root (which must outlive c); debuginfod is on when
+ * $DEBUGINFOD_URLS is set and not empty, as in perf (the recorder clears it
+ * without --debuginfod). */
 void buildid_cache__init(struct buildid_cache *c, const char *root);
 
 /*
@@ -100,11 +110,25 @@ int buildid_cache__add(const struct buildid_cache *c, const char *name, const st
 		       enum buildid_cache_kind kind);
 
 /*
+ * --debuginfod: the debug file of name's entry (made by buildid_cache__add)
+ * fetched from the debuginfod servers and linked (or copied) as
+ * NAME/SBUILDID/debug, as perf's build_id_cache__add does with
+ * libdebuginfod. 0; -EEXIST when the entry has a debug file already;
+ * -ENOENT when there is no entry or no server has it; -ETIMEDOUT, -ENOTSUP
+ * and the other errors of debuginfod__find_debuginfo. Never prints.
+ */
+int buildid_cache__fetch_debug(const struct buildid_cache *c, const char *name,
+			       const struct build_id *bid);
+
+/*
  * Adds each DSO of a HEADER_BUILD_ID list, as perf record does at its end:
  * the kernel, the vdso, files and kernel modules named by a path (modules
  * known only as "[name]" have no file to cache and are skipped). The root is
  * created (one level, as perf) when missing. Failures are said under -v only
- * and never stop the others. Returns the number of DSOs now in the cache.
+ * and never stop the others. With c->debuginfod, each file cached without
+ * a debug file gets one from the servers when they have it; the first
+ * query that finds them unreachable or stalled ends the queries (said
+ * under -v). Returns the number of DSOs now in the cache.
  */
 uint32_t buildid_cache__add_list(const struct buildid_cache *c, const struct writer_buildid *v,
 				 uint32_t nr);

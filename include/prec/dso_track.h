@@ -87,6 +87,10 @@ enum dso_track_buildids {
 
 void dso_track__set_buildids(struct dso_track *t, enum dso_track_buildids which);
 
+/* --vmlinux: dso_track__finish names the kernel name (not owned; must
+ * outlive t) instead of "[kernel.kallsyms]", as perf record does. */
+void dso_track__set_kernel_name(struct dso_track *t, const char *name);
+
 /*
  * One whole record of len bytes (len >= header.size): MMAP, MMAP2, COMM,
  * FORK, EXIT and SAMPLE are followed, every other type is ignored, as is a

@@ -113,6 +113,10 @@ struct record_opts {
 	bool sample_transaction; /* --transaction: PERF_SAMPLE_TRANSACTION */
 	bool group; /* --group: every event in one group, led by the first */
 	bool dry_run; /* --dry-run: check everything, then exit 0 without recording */
+	bool kcore; /* --kcore: a perf.data directory with kcore_dir/ (kcore, kallsyms, modules) */
+	const char *vmlinux; /* --vmlinux: the kernel's file (validate: an ELF file that exists) */
+	bool debuginfod; /* --debuginfod[=URLS]: hit DSOs' debug info fetched into the cache */
+	const char *debuginfod_urls; /* its URLS; NULL: $DEBUGINFOD_URLS ("system") */
 	int callchain_mode; /* -g / --call-graph: enum callchain_mode, 0 none */
 	uint32_t callchain_dump; /* --call-graph dwarf,SIZE */
 	bool unwind_record; /* --unwind=record: DWARF user stacks unwound while recording */

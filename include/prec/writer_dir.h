@@ -2,7 +2,7 @@
 #ifndef PREC_WRITER_DIR_H
 #define PREC_WRITER_DIR_H
 /*
- * A perf.data directory, as perf record --threads writes it: PATH/data is
+ * A perf.data directory, as perf record --threads (or --kcore) writes it: PATH/data is
  * an ordinary perf.data file (header, attrs, the synthesized side-band,
  * features with DIR_FORMAT) opened with writer__open, and PATH/data.N holds
  * stream N's records with no header at all, in perf's order, read by
@@ -37,8 +37,13 @@ const char *writer_dir__header_path(const struct writer_dir *d);
  */
 int writer_dir__open_stream(struct writer_dir *d, int idx, struct writer **out);
 
-/* A failed recording: the directory's files (data, data.N) and the
- * directory go, then d is freed. Accepts NULL. */
+/* --kcore: makes PATH/kcore_dir (0700, as perf) and puts its path in
+ * buf[len]. 0 or -errno. */
+int writer_dir__make_kcore_dir(const struct writer_dir *d, char *buf, size_t len);
+
+/* A failed recording: the directory's files (data, data.N, kcore_dir/ and
+ * its kcore, kallsyms, modules) and the directory go, then d is freed.
+ * Accepts NULL. */
 void writer_dir__abort(struct writer_dir *d);
 
 /* Frees d; the directory stays. Accepts NULL. */

@@ -79,6 +79,11 @@ void dso_track__set_buildids(struct dso_track *t, enum dso_track_buildids which)
 	t->which = which;
 }
 
+void dso_track__set_kernel_name(struct dso_track *t, const char *name)
+{
+	t->kernel_name = name;
+}
+
 void dso_track__delete(struct dso_track *t)
 {
 	if (!t)
@@ -460,7 +465,9 @@ int dso_track__finish(struct dso_track *t, const struct writer_buildid **out, ui
 									   PERF_RECORD_MISC_USER;
 		w->size = bid.size;
 		memcpy(w->id, bid.data, sizeof(w->id));
-		w->filename = d->name;
+		/* --vmlinux: perf names the kernel by that file (its id stays
+		 * the running kernel's). */
+		w->filename = d->kind == DSO_KERNEL && t->kernel_name ? t->kernel_name : d->name;
 		t->nr_out++;
 	}
 	*out = t->out;

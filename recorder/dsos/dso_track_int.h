@@ -70,6 +70,7 @@ struct dso_track {
 	struct dso_track_layout l;
 	char *sys_dir;
 	enum dso_track_buildids which; /* what dso_track__finish lists */
+	const char *kernel_name; /* --vmlinux: the kernel's name in that list; NULL: its own */
 
 	struct dso **dsos; /* first-seen order: the order written */
 	uint32_t nr_dsos, cap_dsos;

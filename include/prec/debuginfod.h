@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PREC_DEBUGINFOD_H
+#define PREC_DEBUGINFOD_H
+/*
+ * --debuginfod (writer/debuginfod.c): debug info of a build-id asked of
+ * the debuginfod servers in $DEBUGINFOD_URLS, through libdebuginfod, as
+ * perf's build_id_cache__find_debug does when perf is built with it. A
+ * prec built without libdebuginfod (it was missing at configure time) says
+ * so and does nothing else.
+ */
+#include <stdbool.h>
+
+/* Whether this prec was built with libdebuginfod. */
+bool debuginfod__available(void);
+
+/* The one line that says how to get a prec with it, for the user. */
+#define DEBUGINFOD_MISSING_HINT \
+	"this prec was built without libdebuginfod: install libdebuginfod-dev (scripts/bootstrap) and rebuild"
+
+/*
+ * Asks the servers for the debug file of sbid (lower-case hex). A query
+ * that makes no progress for stall_ms is given up, so a server that
+ * accepts but never answers costs that long once. 0 and *path (the file in
+ * libdebuginfod's client cache, caller frees); -ENOENT when no server has
+ * it; -ETIMEDOUT when the query stalled; -ENOTSUP without libdebuginfod;
+ * another -errno from libdebuginfod (-ECONNREFUSED, -EHOSTUNREACH, ...).
+ * Never prints.
+ */
+int debuginfod__find_debuginfo(const char *sbid, int stall_ms, char **path);
+
+/* Whether err says the servers cannot be reached at all (the next query
+ * would fail the same way). */
+bool debuginfod__unreachable(int err);
+
+#endif

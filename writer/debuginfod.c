@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The one file that talks to libdebuginfod (prec/debuginfod.h): a query for
+ * one build-id's debug file, bounded by how long it may make no progress.
+ * Built as stubs that answer -ENOTSUP when the library was not found.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "prec/debuginfod.h"
+
+bool debuginfod__unreachable(int err)
+{
+	return err == -ETIMEDOUT || err == -ECONNREFUSED || err == -EHOSTUNREACH ||
+	       err == -ENETUNREACH || err == -ECONNRESET || err == -ENOTSUP;
+}
+
+#ifdef PREC_HAVE_LIBDEBUGINFOD
+#include <elfutils/debuginfod.h>
+
+/* What the progress callback needs: when bytes last moved. */
+struct query {
+	long last_bytes;
+	struct timespec last;
+	int stall_ms;
+	bool stalled;
+};
+
+static long ms_since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t->tv_sec) * 1000 + (now.tv_nsec - t->tv_nsec) / 1000000;
+}
+
+/*
+ * Called about once a second while a query runs; nonzero aborts it. a is
+ * the bytes received once a server answers, and until then libdebuginfod's
+ * count of these calls: a step of one is no progress, so a server that
+ * accepts but never answers is given up stall_ms after the start.
+ */
+static int query__progress(debuginfod_client *c, long a, long b)
+{
+	struct query *q = debuginfod_get_user_data(c);
+
+	(void)b;
+	if (a > q->last_bytes + 1) {
+		q->last_bytes = a;
+		clock_gettime(CLOCK_MONOTONIC, &q->last);
+		return 0;
+	}
+	q->last_bytes = a;
+	if (ms_since(&q->last) < q->stall_ms)
+		return 0;
+	q->stalled = true;
+	return 1;
+}
+
+bool debuginfod__available(void)
+{
+	return true;
+}
+
+int debuginfod__find_debuginfo(const char *sbid, int stall_ms, char **path)
+{
+	struct query q = { .last_bytes = 0, .stall_ms = stall_ms };
+	debuginfod_client *c;
+	int fd;
+
+	*path = NULL;
+	c = debuginfod_begin();
+	if (!c)
+		return -ENOMEM;
+	clock_gettime(CLOCK_MONOTONIC, &q.last);
+	debuginfod_set_user_data(c, &q);
+	debuginfod_set_progressfn(c, query__progress);
+	/* Length 0: the id is given as hex text. */
+	fd = debuginfod_find_debuginfo(c, (const unsigned char *)sbid, 0, path);
+	debuginfod_end(c);
+	if (fd >= 0) {
+		close(fd);
+		return *path ? 0 : -ENOMEM;
+	}
+	free(*path);
+	*path = NULL;
+	return q.stalled ? -ETIMEDOUT : fd;
+}
+
+#else
+
+bool debuginfod__available(void)
+{
+	return false;
+}
+
+int debuginfod__find_debuginfo(const char *sbid, int stall_ms, char **path)
+{
+	(void)sbid;
+	(void)stall_ms;
+	*path = NULL;
+	return -ENOTSUP;
+}
+
+#endif
