@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -31,6 +30,9 @@
 #include "prec/buildid.h"
 #include "prec/buildid_cache.h"
 #include "synth/synthesize.h"
+
+/* A kallsyms copy larger than this is not one (today's are ~5 MB). */
+#define KALLSYMS_COPY_MAX (256 << 20)
 
 /* Whether the kernel says no BPF program is loaded (ENOENT from the first
  * BPF_PROG_GET_NEXT_ID); unknown (EPERM, no bpf()) counts as loaded. */
@@ -100,7 +102,7 @@ static int cached_text_len(const char *sys_dir, uint64_t *len)
 	struct build_id bid;
 	uint64_t text, etext;
 	struct stat st;
-	void *map;
+	char *buf;
 	int fd, ret;
 
 	ret = buildid__read_kernel(sys_dir, &bid);
@@ -118,15 +120,18 @@ static int cached_text_len(const char *sys_dir, uint64_t *len)
 	free(p);
 	if (fd < 0)
 		return ret ? ret : -errno;
+	/* Read, not mapped: another recorder may rewrite the shared copy
+	 * meanwhile, and a mapped file cut short is a SIGBUS. */
 	ret = -ENOENT;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
-		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (map != MAP_FAILED) {
-			ret = kallsyms__text_range(map, (size_t)st.st_size, &text, &etext);
-			if (!ret)
-				*len = etext - text;
-			munmap(map, (size_t)st.st_size);
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    st.st_size <= KALLSYMS_COPY_MAX && (buf = malloc((size_t)st.st_size)) != NULL) {
+		ssize_t n = pread(fd, buf, (size_t)st.st_size, 0);
+
+		if (n > 0 && !kallsyms__text_range(buf, (size_t)n, &text, &etext)) {
+			*len = etext - text;
+			ret = 0;
 		}
+		free(buf);
 	}
 	close(fd);
 	return ret;
