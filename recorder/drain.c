@@ -26,6 +26,7 @@ int drain__init(struct drain *d, struct ring *rings, int nr_rings, struct writer
 	d->w = w;
 	d->time_off = time_off;
 	d->out_pfd = -1;
+	d->side_pfd = -1;
 	d->rewriter = -1;
 	d->batch_bytes = DRAIN_BATCH_BYTES;
 	d->iov = calloc(2 * (size_t)nr_rings + 1, sizeof(*d->iov));
@@ -226,7 +227,7 @@ int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
 	       bool (*stop)(void *arg), void *arg, const sigset_t *sigmask)
 {
 	int64_t n;
-	int live = nfds - (d->out_pfd >= 0);
+	int live = nfds - (d->out_pfd >= 0) - (d->side_pfd >= 0);
 
 	for (;;) {
 		int next = DRAIN_GO_ON;
@@ -272,10 +273,15 @@ int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
 		 * which may be long in coming for a quiet workload. */
 		if (d->out_pfd >= 0 && (pfd[d->out_pfd].revents & (POLLERR | POLLHUP)))
 			return -EPIPE;
+		if (d->side_pfd >= 0 && pfd[d->side_pfd].revents) {
+			p--; /* a command, not the rings */
+			if (!d->on_side(d->side_arg, pfd[d->side_pfd].revents))
+				pfd[d->side_pfd].fd = -1;
+		}
 		if (p > 0)
 			d->pass.wakeups++; /* counted with the next pass; a tick is not one */
 		for (int i = 0; i < nfds; i++) {
-			if (i == d->out_pfd)
+			if (i == d->out_pfd || i == d->side_pfd)
 				continue;
 			/* An fd whose task is gone reports HUP forever: stop polling
 			 * it; its ring is still drained every pass. When every

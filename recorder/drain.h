@@ -91,6 +91,13 @@ struct drain {
 	/* Index in drain__run's pfd of the output stream's fd, watched for its
 	 * reader going away (POLLERR); -1 (drain__init's) when not watched. */
 	int out_pfd;
+	/* Index in drain__run's pfd of one fd that is not a ring's (--control's
+	 * command channel), -1 (drain__init's) none: on_side runs on this
+	 * thread when it is ready, before the next pass, and returns false to
+	 * stop polling it. It never counts as a target for stop_on_hup. */
+	int side_pfd;
+	bool (*on_side)(void *arg, short revents);
+	void *side_arg;
 	/* Called before a ring with data is read (--affinity moves the thread
 	 * near it, affinity.h); NULL: nothing. */
 	void (*before_ring)(void *arg, const struct ring *r);

@@ -366,6 +366,15 @@ void evlist__disable(struct evlist *evlist)
 	evlist__ioctl(evlist, PERF_EVENT_IOC_DISABLE, true);
 }
 
+void evlist__toggle_evsel(struct evlist *evlist, int idx, bool enable)
+{
+	struct evsel *evsel = &evlist->evsel[idx];
+
+	for (int i = 0; evsel->fd && i < evsel->nr_cpus * evsel->nr_threads; i++)
+		if (evsel->fd[i] >= 0)
+			ioctl(evsel->fd[i], enable ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+}
+
 int evlist__pollfds(const struct evlist *evlist, struct pollfd **out)
 {
 	int n = 0;

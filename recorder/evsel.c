@@ -313,6 +313,11 @@ static void evsel__config_sample(struct evsel *evsel, const struct evlist_config
 		attr->inherit_stat = 1;
 		attr->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	}
+	if (cfg->sample_transaction)
+		attr->sample_type |= PERF_SAMPLE_TRANSACTION;
+	/* perf: on every event, though only a sample's READ carries them. */
+	if (cfg->running_time)
+		attr->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	if (cfg->no_samples) {
 		/* perf -n: the event counts, never samples. */
 		attr->sample_freq = 0;

@@ -18,217 +18,7 @@
 #include "callchain.h"
 #include "output_opts.h"
 #include "unwind/regs.h"
-
-enum opt_id {
-	OPT_OUTPUT,
-	OPT_EVENT,
-	OPT_FREQ,
-	OPT_COUNT,
-	OPT_MMAP_PAGES,
-	OPT_VERBOSE,
-	OPT_CLOCKID,
-	OPT_UID,
-	OPT_CGROUP,
-	OPT_DELAY,
-	OPT_FLAG, /* a bool of record_opts, found by offset */
-	OPT_STRING, /* a const char * of record_opts, found by offset */
-	OPT_BRANCH_ANY,
-	OPT_BRANCH_FILTER,
-	OPT_USER_REGS,
-	OPT_INTR_REGS,
-	OPT_FILTER,
-	OPT_EXCLUDE_PERF,
-	OPT_COMPRESS,
-	OPT_THREADS,
-	OPT_CALLGRAPH_FP,
-	OPT_CALLGRAPH,
-	OPT_UNWIND,
-	OPT_REALTIME,
-	OPT_AFFINITY,
-	OPT_AIO,
-	OPT_OUTPUT_MGMT, /* output_opts.c; flag_off holds its enum output_opt */
-	OPT_AUX, /* -S, --aux-sample (recorder/aux_area.h) */
-	OPT_LATER, /* a perf record option a later version of prec adds */
-};
-
-struct opt_def {
-	char short_name; /* 0 when none */
-	size_t flag_off; /* OPT_FLAG, OPT_STRING: offsetof(struct record_opts, the field) */
-	const char *long_name;
-	enum opt_id id;
-	int has_arg; /* 0 none, 1 required, 2 optional (only as --opt=val) */
-	const char *arg_name;
-	const char *help;
-};
-
-/* A bool of record_opts set by the option; a string it points at argv. */
-#define FLAG(c, name, field, help) { c, offsetof(struct record_opts, field), name, OPT_FLAG, 0, NULL, help }
-#define STRING(c, name, field, arg, help) \
-	{ c, offsetof(struct record_opts, field), name, OPT_STRING, 1, arg, help }
-
-static const struct opt_def opt_table[] = {
-	{ 'o', 0, "output", OPT_OUTPUT, 1, "file", "output file name (default perf.data)" },
-	{ 'e', 0, "event", OPT_EVENT, 1, "event", "event selector (repeatable, comma lists)" },
-	{ 'F', 0, "freq", OPT_FREQ, 1, "freq|max", "profile at this frequency (default 4000)" },
-	{ 'c', 0, "count", OPT_COUNT, 1, "n", "event period to sample" },
-	{ 'm', 0, "mmap-pages", OPT_MMAP_PAGES, 1, "pages|size",
-	  "ring buffer data pages per CPU (power of two) or a size with B/K/M/G" },
-	FLAG('q', "quiet", quiet, "don't print any message but errors"),
-	{ 'v', 0, "verbose", OPT_VERBOSE, 0, NULL, "be more verbose (repeat for more)" },
-	FLAG('h', "help", help, "show this help"),
-	FLAG(0, "version", version, "show the version"),
-	{ 'k', 0, "clockid", OPT_CLOCKID, 1, "clockid",
-	  "clock for sample times: monotonic, monotonic_raw, realtime, boottime, tai, or a number" },
-
-	FLAG('a', "all-cpus", system_wide, "system-wide collection from all CPUs"),
-	STRING('C', "cpu", cpu_list, "cpu", "list of CPUs to monitor (e.g. 0-2,5)"),
-	STRING('p', "pid", pid_list, "pid", "record events on existing process ids (comma list)"),
-	STRING('t', "tid", tid_list, "tid", "record events on existing thread ids (comma list)"),
-	{ 'u', 0, "uid", OPT_UID, 1, "user", "record events in threads owned by this user" },
-	FLAG(0, "per-thread", per_thread, "use per-thread rings (events on any CPU)"),
-	FLAG('i', "no-inherit", no_inherit, "child tasks do not inherit counters"),
-	{ 'G', 0, "cgroup", OPT_CGROUP, 1, "name", "monitor only this cgroup (with -a or -C)" },
-	{ 'D', 0, "delay", OPT_DELAY, 1, "msecs", "start sampling after this delay (-1: disabled)" },
-
-	FLAG('T', "timestamp", sample_time, "record the sample time (always on, as in perf record)"),
-	FLAG('P', "period", sample_period, "record the sample period"),
-	FLAG('d', "data", sample_addr, "record the sample addresses"),
-	FLAG(0, "sample-cpu", sample_cpu, "record the sample cpu"),
-	FLAG('R', "raw-samples", raw_samples, "collect raw sample records from all opened counters"),
-	FLAG('W', "weight", sample_weight, "enable weighted sampling"),
-	FLAG(0, "phys-data", phys_data, "record the sample physical addresses"),
-	FLAG(0, "data-page-size", data_page_size, "record the sampled data address data page size"),
-	FLAG(0, "code-page-size", code_page_size, "record the sampled code address page size"),
-	FLAG('s', "stat", inherit_stat, "per thread counts"),
-	FLAG('n', "no-samples", no_samples, "don't sample"),
-	FLAG(0, "switch-events", switch_events, "record context switch events"),
-	FLAG(0, "sample-identifier", sample_identifier, "record the sample identifier"),
-	FLAG(0, "namespaces", namespaces, "record namespaces events"),
-	FLAG(0, "all-cgroups", all_cgroups, "record cgroup events"),
-	FLAG(0, "user-callchains", user_callchains, "only record the user part of call chains"),
-	FLAG(0, "kernel-callchains", kernel_callchains, "only record the kernel part of call chains"),
-	FLAG(0, "all-user", all_user, "configure all used events to run in user space"),
-	FLAG(0, "all-kernel", all_kernel, "configure all used events to run in kernel space"),
-	{ 'z', 0, "compression-level", OPT_COMPRESS, 2, "n",
-	  "compress the ring data with zstd at level n (1..22, default 1)" },
-	{ 'g', 0, NULL, OPT_CALLGRAPH_FP, 0, NULL, "enables call-graph recording (frame pointers)" },
-	{ 0, 0, "call-graph", OPT_CALLGRAPH, 1, "mode", "fp, dwarf[,size] or lbr" },
-	{ 0, 0, "unwind", OPT_UNWIND, 1, "when",
-	  "with --call-graph dwarf: 'record' unwinds user stacks while recording (small files), 'report' leaves it to perf report" },
-	{ 'b', 0, "branch-any", OPT_BRANCH_ANY, 0, NULL, "sample any taken branches" },
-	{ 'j', 0, "branch-filter", OPT_BRANCH_FILTER, 1, "filter", "branch stack filter modes" },
-	{ 0, 0, "user-regs", OPT_USER_REGS, 2, "regs", "sample user registers (=ax,bx,... or all)" },
-	{ 'I', 0, "intr-regs", OPT_INTR_REGS, 2, "regs", "sample registers at interrupt (=ax,bx,... or all)" },
-	FLAG(0, "list-events", list_events, "list the events this machine supports (also 'prec list')"),
-	{ 0, 0, "filter", OPT_FILTER, 1, "filter", "event filter for the tracepoint -e before it" },
-	{ 0, 0, "exclude-perf", OPT_EXCLUDE_PERF, 0, NULL, "don't record prec's own events (tracepoints before it)" },
-
-	/* Build-id and output options; the OPT_LATER ones (perf record options not
-	 * implemented) are refused, never ignored. */
-	{ 'B', offsetof(struct record_opts, no_buildid), "no-buildid", OPT_FLAG, 0, NULL,
-	  "do not collect build-ids (no HEADER_BUILD_ID, no build-id cache)" },
-	{ 'N', offsetof(struct record_opts, no_buildid_cache), "no-buildid-cache", OPT_FLAG, 0,
-	  NULL, "do not update the build-id cache (~/.debug)" },
-	{ 'S', 0, "snapshot", OPT_AUX, 2, "opts",
-	  "AUX area tracing snapshot mode (needs an AUX area event such as intel_pt//)" },
-	{ 0, 0, "aux-sample", OPT_AUX, 2, "opts",
-	  "sample AUX area data (needs an AUX area event in the group)" },
-	FLAG(0, "off-cpu", off_cpu, "off-CPU analysis (needs perf's BPF program; refused with the alternative)"),
-	STRING(0, "clang-path", clang_path, "clang path",
-	       "clang binary to compile BPF scriptlets (-e FILE.c) with"),
-	STRING(0, "clang-opt", clang_opt, "clang options",
-	       "options passed to clang when compiling BPF scriptlets"),
-	{ 'r', 0, "realtime", OPT_REALTIME, 1, "prio",
-	  "drain with this SCHED_FIFO priority (1..99)" },
-	{ 0, OUTPUT_OPT_MMAP_FLUSH, "mmap-flush", OPT_OUTPUT_MGMT, 1, "size",
-	  "drain a ring only when it holds this much (B/K/M/G; default 1 byte)" },
-	{ 0, OUTPUT_OPT_SWITCH, "switch-output", OPT_OUTPUT_MGMT, 2, "signal|size|time",
-	  "rotate the output on SIGUSR2, at a size (100M) or a period (30s, 5m)" },
-	{ 0, OUTPUT_OPT_MAX_FILES, "switch-max-files", OPT_OUTPUT_MGMT, 1, "n",
-	  "keep at most n rotated files (the oldest go)" },
-	{ 0, offsetof(struct record_opts, timestamp_filename), "timestamp-filename", OPT_FLAG, 0,
-	  NULL, "append a timestamp to the output file name" },
-	{ 0, OUTPUT_OPT_MAX_SIZE, "max-size", OPT_OUTPUT_MGMT, 1, "size",
-	  "stop recording when the output reaches this size (B/K/M/G)" },
-	{ 0, offsetof(struct record_opts, overwrite), "overwrite", OPT_FLAG, 0, NULL,
-	  "flight recorder: overwritable rings, written at the end and on SIGUSR2" },
-	{ 0, offsetof(struct record_opts, tail_synthesize), "tail-synthesize", OPT_FLAG, 0, NULL,
-	  "synthesize the side-band at the end of the recording" },
-	{ 0, offsetof(struct record_opts, no_buffering), "no-buffering", OPT_FLAG, 0, NULL,
-	  "collect data without buffering (a wakeup per record)" },
-	{ 0, offsetof(struct record_opts, buildid_all), "buildid-all", OPT_FLAG, 0, NULL,
-	  "collect build-ids of every mapped DSO, not only those samples hit" },
-	{ 0, offsetof(struct record_opts, buildid_mmap), "buildid-mmap", OPT_FLAG, 0, NULL,
-	  "build-ids in MMAP2 records (no HEADER_BUILD_ID, no build-id cache)" },
-	{ 0, 0, "strict-freq", OPT_LATER, 0, NULL, NULL },
-	{ 0, 0, "group", OPT_LATER, 0, NULL, NULL },
-	{ 0, 0, "aio", OPT_AIO, 2, "n",
-	  "write the data with n asynchronous writes in flight (1..4, default 1)" },
-	{ 0, 0, "affinity", OPT_AFFINITY, 1, "node|cpu",
-	  "while reading a ring, run on its NUMA node (node) or its CPU (cpu)" },
-	{ 0, 0, "threads", OPT_THREADS, 2, "spec",
-	  "drain in parallel, one thread per stream: cpu, core, package, numa or masks CPUS/AFFINITY[:...]; writes a perf.data directory" },
-	{ 0, 0, "control", OPT_LATER, 1, NULL, NULL },
-	{ 0, OUTPUT_OPT_SYNTH, "synth", OPT_OUTPUT_MGMT, 1, "no|all|task|mmap|cgroup",
-	  "which side-band of existing tasks to synthesize (comma list; default all)" },
-	{ 0, OUTPUT_OPT_SYNTH_THREADS, "num-thread-synthesize", OPT_OUTPUT_MGMT, 1, "n",
-	  "threads reading /proc beside the recording (default: prec's CPUs, at most 8)" },
-	{ 0, OUTPUT_OPT_PROC_MAP_TIMEOUT, "proc-map-timeout", OPT_OUTPUT_MGMT, 1, "ms",
-	  "give up reading one process's maps after this long (default 500)" },
-	FLAG(0, "no-bpf-event", no_bpf_event, "do not record BPF program loads (no BPF side-band)"),
-	FLAG(0, "kcore", kcore, "copy /proc/kcore's kernel text into a perf.data directory"),
-	STRING(0, "vmlinux", vmlinux, "file", "vmlinux pathname (its build-id cached)"),
-	{ 0, OUTPUT_OPT_DEBUGINFOD, "debuginfod", OPT_OUTPUT_MGMT, 2, "urls",
-	  "fetch hit DSOs' debug info from $DEBUGINFOD_URLS or these URLs into the build-id cache" },
-};
-
-#undef FLAG
-#undef STRING
-
-#define NR_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
-
-static const struct opt_def *opt__find_short(char c)
-{
-	for (size_t i = 0; i < NR_OPTS; i++)
-		if (opt_table[i].short_name == c)
-			return &opt_table[i];
-	return NULL;
-}
-
-/*
- * An exact long name, or (as perf's parser) a prefix of exactly one.
- * *ambiguous is set when a prefix fits several.
- */
-static const struct opt_def *opt__find_long(const char *name, size_t len, bool *ambiguous)
-{
-	const struct opt_def *found = NULL;
-
-	*ambiguous = false;
-	for (size_t i = 0; i < NR_OPTS; i++) {
-		const char *l = opt_table[i].long_name;
-
-		if (!l || strncmp(l, name, len))
-			continue;
-		if (strlen(l) == len)
-			return &opt_table[i];
-		if (found)
-			*ambiguous = true;
-		found = &opt_table[i];
-	}
-	if (!len || *ambiguous)
-		return NULL;
-	return found;
-}
-
-static void opt__label(const struct opt_def *o, char *buf, size_t len)
-{
-	if (o->short_name && o->long_name)
-		snprintf(buf, len, "-%c/--%s", o->short_name, o->long_name);
-	else if (o->long_name)
-		snprintf(buf, len, "--%s", o->long_name);
-	else
-		snprintf(buf, len, "-%c", o->short_name);
-}
+#include "options_int.h"
 
 /* The one line for a value the option does not take; -EINVAL. */
 static int bad_value(char *err, size_t errlen, const char *label, const char *arg,
@@ -355,6 +145,38 @@ static int opt__apply_drain(struct record_opts *opts, const struct opt_def *o, c
 	}
 }
 
+/* What the rings' data becomes: -z, --threads; and -S/--aux-sample, whose
+ * AUX area data would join it (recorder/aux_area.h judges them). */
+static int opt__apply_output(struct record_opts *opts, const struct opt_def *o, const char *arg,
+			     const char *label, char *err, size_t errlen)
+{
+	uint64_t v = 1;
+
+	switch (o->id) {
+	case OPT_COMPRESS:
+		if (arg && (output_opts__size_plain(arg, &v) || v < 1 || v > 22))
+			return bad_value(err, errlen, label, arg, "give a zstd level from 1 to 22");
+		opts->comp_level = (int)v;
+		return 0;
+	case OPT_THREADS:
+		/* The spec is read against the machine's topology later. */
+		opts->threads = true;
+		opts->threads_spec = arg ? arg : "";
+		return 0;
+	case OPT_AUX:
+		if (o->short_name == 'S') {
+			opts->aux_snapshot = true;
+			opts->aux_snapshot_opts = arg;
+		} else {
+			opts->aux_sample = true;
+			opts->aux_sample_opts = arg;
+		}
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
 static int opt__apply(struct record_opts *opts, const struct opt_def *o, const char *arg,
 		      char *err, size_t errlen)
 {
@@ -451,37 +273,16 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 	case OPT_CALLGRAPH:
 	case OPT_UNWIND:
 		return opt__apply_sampling(opts, o, arg, label, err, errlen);
-	case OPT_COMPRESS: {
-		uint64_t v = 1;
-
-		if (arg && (output_opts__size_plain(arg, &v) || v < 1 || v > 22))
-			return bad_value(err, errlen, label, arg, "give a zstd level from 1 to 22");
-		opts->comp_level = (int)v;
-		return 0;
-	}
+	case OPT_COMPRESS:
 	case OPT_THREADS:
-		/* The spec is read against the machine's topology later. */
-		opts->threads = true;
-		opts->threads_spec = arg ? arg : "";
-		return 0;
+	case OPT_AUX:
+		return opt__apply_output(opts, o, arg, label, err, errlen);
 	case OPT_REALTIME:
 	case OPT_AFFINITY:
 	case OPT_AIO:
 		return opt__apply_drain(opts, o, arg, label, err, errlen);
 	case OPT_OUTPUT_MGMT:
 		return output_opts__apply((enum output_opt)o->flag_off, arg, opts, err, errlen);
-	case OPT_AUX:
-		if (o->short_name == 'S') {
-			opts->aux_snapshot = true;
-			opts->aux_snapshot_opts = arg;
-		} else {
-			opts->aux_sample = true;
-			opts->aux_sample_opts = arg;
-		}
-		return 0;
-	case OPT_LATER:
-		snprintf(err, errlen, "option %s is not supported yet", label);
-		return -EINVAL;
 	}
 	return -EINVAL;
 }
@@ -505,8 +306,6 @@ static int parse_long(struct record_opts *opts, int argc, char **argv, int *i, c
 		snprintf(err, errlen, "unknown option '--%.*s' (see 'prec --help')", (int)len, name);
 		return -EINVAL;
 	}
-	if (o->id == OPT_LATER)
-		return opt__apply(opts, o, NULL, err, errlen);
 	if (o->has_arg == 0 && eq) {
 		snprintf(err, errlen, "option '--%s' takes no value", o->long_name);
 		return -EINVAL;
@@ -552,7 +351,7 @@ static int parse_short(struct record_opts *opts, int argc, char **argv, int *i, 
 				arg = argv[++*i];
 			return opt__apply(opts, o, arg, err, errlen);
 		}
-		if (o->id != OPT_LATER && o->has_arg == 1) {
+		if (o->has_arg == 1) {
 			if (p[1]) {
 				arg = p + 1;
 			} else if (*i + 1 < argc) {
@@ -622,26 +421,3 @@ void options__exit(struct record_opts *opts)
 	opts->nr_events = opts->nr_filters = 0;
 }
 
-void options__usage(void)
-{
-	printf("\n Usage: prec [record] [<options>] [--] <command> [<args>]\n\n");
-	for (size_t i = 0; i < NR_OPTS; i++) {
-		const struct opt_def *o = &opt_table[i];
-		char left[64];
-
-		if (o->id == OPT_LATER)
-			continue;
-		if (o->short_name && o->long_name)
-			snprintf(left, sizeof(left), "-%c, --%s%s%s%s", o->short_name,
-				 o->long_name, o->arg_name ? " <" : "", o->arg_name ? o->arg_name : "",
-				 o->arg_name ? ">" : "");
-		else if (o->long_name)
-			snprintf(left, sizeof(left), "    --%s%s%s%s", o->long_name,
-				 o->arg_name ? " <" : "", o->arg_name ? o->arg_name : "",
-				 o->arg_name ? ">" : "");
-		else
-			snprintf(left, sizeof(left), "-%c", o->short_name);
-		printf("    %-30s %s\n", left, o->help);
-	}
-	printf("\n Options of perf record not listed here are refused with 'not supported yet'.\n");
-}

@@ -16,6 +16,7 @@
 
 #include "prec/options.h"
 #include "callchain.h"
+#include "control.h"
 
 void options_env__read(struct options_env *env)
 {
@@ -188,9 +189,28 @@ int options__validate(struct record_opts *opts, const struct options_env *env, c
 	err[0] = '\0';
 	if (opts->help || opts->version || opts->list_events)
 		return 0;
+	/* perf: the event's records are --switch-output=signal's signal. */
+	if (opts->switch_output_event) {
+		if (!*opts->switch_output_event) {
+			snprintf(err, errlen, "empty --switch-output-event (give an event, e.g. syscalls:sys_enter_getsid)");
+			return -EINVAL;
+		}
+		if (opts->threads || (opts->output && !strcmp(opts->output, "-"))) {
+			snprintf(err, errlen, "--switch-output-event rotates files: not with %s (drop one)",
+				 opts->threads ? "--threads" : "-o -");
+			return -EINVAL;
+		}
+		opts->switch_output = opts->switch_signal = true;
+	}
 	ret = check_targets(opts, err, errlen);
 	if (!ret)
 		ret = check_renamed_output(opts, err, errlen);
+	if (!ret && opts->control) {
+		/* The syntax here, as perf; the FIFOs are opened by the recording. */
+		struct control_spec spec;
+
+		ret = control_spec__parse(opts->control, &spec, err, errlen);
+	}
 	if (ret)
 		return ret;
 	if (opts->unwind_record && opts->callchain_mode != CALLCHAIN_DWARF) {

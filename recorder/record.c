@@ -33,10 +33,12 @@
 #include "prec/workload.h"
 #include "prec/writer.h"
 #include "affinity.h"
+#include "control.h"
 #include "drain.h"
 #include "output.h"
 #include "unwind/unwind.h"
 #include "record_int.h"
+#include "sideband_event.h"
 #include "signals.h"
 #include "target.h"
 #include "threads.h"
@@ -63,6 +65,8 @@ struct recording {
 	struct streams streams; /* --threads: the drain loops, one thread each */
 	struct clock_ref clk;
 	struct output out;
+	struct control ctl; /* --control; fd -1 without */
+	struct sideband_event sb; /* --switch-output-event */
 	sigset_t orig; /* the signal mask before prec blocked its own */
 };
 
@@ -90,15 +94,15 @@ static void end_workload(struct workload *wl, const sigset_t *sigmask)
 	workload__kill(wl, SIGKILL);
 }
 
-/* After every drain pass (and the output's own check, output.h): a stop,
- * the end of the command. */
+/* After every drain pass (and the output's own check, output.h): a stop
+ * (a signal, --control's stop), the end of the command. */
 static bool should_stop(void *arg)
 {
-	struct workload *wl = arg;
+	struct recording *r = arg;
 
-	if (signals__stop_signal())
+	if (signals__stop_signal() || control__stopped(&r->ctl))
 		return true;
-	return signals__child_done() && workload__reap(wl, false);
+	return signals__child_done() && workload__reap(&r->wl, false);
 }
 
 static int exit_status(const struct workload *w)
@@ -226,8 +230,26 @@ static int recording__check(struct recording *r)
 			return PREC_EXIT_USAGE;
 		}
 	}
+	if (opts->switch_output_event &&
+	    sideband_event__parse(&r->sb, opts->switch_output_event, err, sizeof(err))) {
+		pr_err("%s", err);
+		return PREC_EXIT_USAGE;
+	}
 	r->freq = opts->period ? 0 : options__effective_freq(opts);
+	if (!opts->period && !r->freq)
+		return PREC_EXIT_USAGE; /* --strict-freq, said */
 	r->data_bytes = options__ring_bytes(opts);
+	if (opts->control) {
+		struct control_spec spec;
+
+		/* Opened before any file exists: a missing FIFO leaves none. */
+		if (control_spec__parse(opts->control, &spec, err, sizeof(err)) ||
+		    control__open(&r->ctl, &spec, &r->evlist, err, sizeof(err))) {
+			pr_err("%s", err);
+			return PREC_EXIT_USAGE;
+		}
+		r->ctl.snapshot_switches = opts->switch_signal || opts->overwrite;
+	}
 	if (opts->debuginfod && !debuginfod__available()) {
 		pr_err("--debuginfod: %s", DEBUGINFOD_MISSING_HINT);
 		return PREC_EXIT_USAGE;
@@ -363,6 +385,32 @@ static int recording__streams_init(struct recording *r)
 	return ret;
 }
 
+/* --control: its fd polled where the recording sleeps (the drain, or the
+ * main thread under --threads), run on that thread. 0 or -ENOMEM. */
+static int recording__control_init(struct recording *r)
+{
+	struct pollfd *more;
+
+	if (r->ctl.fd < 0)
+		return 0;
+	if (r->opts->threads) {
+		r->streams.side_fd = r->ctl.fd;
+		r->streams.on_side = control__ready;
+		r->streams.side_arg = &r->ctl;
+		return 0;
+	}
+	more = realloc(r->pfd, ((size_t)r->nr_pfd + 1) * sizeof(*r->pfd));
+	if (!more)
+		return -ENOMEM;
+	r->pfd = more;
+	r->pfd[r->nr_pfd] = (struct pollfd){ .fd = r->ctl.fd, .events = POLLIN };
+	r->drain.side_pfd = r->nr_pfd++;
+	r->drain.on_side = control__ready;
+	r->drain.side_arg = &r->ctl;
+	control__attach(&r->ctl, &r->drain);
+	return 0;
+}
+
 /* Step 6: the drain, ready before anything can stop the recording. */
 static int recording__drain_init(struct recording *r)
 {
@@ -395,6 +443,8 @@ static int recording__drain_init(struct recording *r)
 			drain->out_pfd = r->nr_pfd++;
 		}
 	}
+	if (!ret)
+		ret = recording__control_init(r);
 	if (ret)
 		pr_err("cannot set up the drain: %s", strerror(-ret));
 	return ret;
@@ -410,6 +460,7 @@ static int recording__stop(struct recording *r, int ret)
 {
 	struct timespec disabled_at;
 
+	sideband_event__stop(&r->sb); /* no rotation asked after this */
 	evlist__disable(&r->evlist);
 	if (r->clk.use && !clock_gettime(r->clk.id, &disabled_at))
 		/* For whoever checks the order: no sample is later than this. */
@@ -438,7 +489,7 @@ static int recording__run_streams(struct recording *r)
 	if (ret)
 		pr_err("cannot start the drain threads: %s (lower the number of streams, e.g. --threads=numa)",
 		       strerror(-ret));
-	ret = streams__wait(&r->streams, should_stop, &r->wl, &r->orig) ?: ret;
+	ret = streams__wait(&r->streams, should_stop, r, &r->orig) ?: ret;
 	return ret;
 }
 
@@ -455,6 +506,8 @@ static void recording__exit(struct recording *r)
 	affinity__exit(&r->aff);
 	output__exit(&r->out);
 	unwinder__delete(r->unw);
+	control__exit(&r->ctl);
+	sideband_event__exit(&r->sb);
 	sysinfo__exit(&r->si);
 	evlist__exit(&r->evlist);
 	event_specs__exit(&r->specs);
@@ -465,8 +518,10 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 	struct recording rec = {
 		.opts = opts,
 		.cgroup_fd = -1,
+		.sb = { .stop_fd = -1 },
 		.wl = { .pid = -1, .go_fd = -1, .err_fd = -1 },
 		.clk = { .use = opts->use_clockid, .id = opts->clockid },
+		.ctl = { .fd = -1, .ack_fd = -1 },
 	};
 	struct recording *r = &rec;
 	int status, ret;
@@ -478,7 +533,8 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 	status = recording__check(r);
 	if (!status)
 		status = recording__machine(r);
-	if (status)
+	/* --dry-run: everything checked, nothing opened or written. */
+	if (status || opts->dry_run)
 		goto out;
 
 	/* 3. Signals: blocked except inside ppoll, so none is ever missed. */
@@ -500,6 +556,9 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 	status = PREC_EXIT_FAILURE;
 	if (recording__begin_output(r, argc, argv) || recording__drain_init(r))
 		goto out_abort; /* nothing to abort when the output did not open */
+	if (opts->switch_output_event &&
+	    sideband_event__start(&r->sb, &r->evlist, opts->pid_list || opts->tid_list || opts->uid_str))
+		goto out_abort;
 
 	/* 7. Go: the kernel enables the events at exec. The reference reading
 	 * of the -k clock is taken right before, as perf does. */
@@ -518,7 +577,7 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 	 * prec is told to stop. */
 	ret = opts->threads ? recording__run_streams(r) :
 			      drain__run(&r->drain, r->pfd, r->nr_pfd, recording__stop_on_hup(opts),
-					 should_stop, &r->wl, &r->orig);
+					 should_stop, r, &r->orig);
 out_stopped:
 	/* 9. Stop: the events, their tail, the command. */
 	ret = recording__stop(r, ret);

@@ -26,7 +26,8 @@ bool event_specs__scan_pmus(const struct event_specs *specs);
 int event_specs__parse_options(struct event_specs *specs, const struct record_opts *opts,
 			       char *err, size_t errlen);
 
-/* -F as the kernel will take it (perf's warning when lowered); read once. */
+/* -F as the kernel will take it (perf's warning when lowered; 0 when
+ * --strict-freq refuses to lower it, said); read once. */
 uint64_t options__effective_freq(const struct record_opts *opts);
 
 /* Ring data bytes per CPU for -m (rounded as perf, with its message); 0

@@ -36,6 +36,20 @@ bool event_specs__scan_pmus(const struct event_specs *specs)
 	return false;
 }
 
+/* --group: perf's evlist__set_leader, every event in the first one's group
+ * (explicit groups merge into it; the leader keeps its name and :S). */
+static void event_specs__group_all(struct event_specs *specs)
+{
+	if (specs->nr < 2)
+		return;
+	for (int i = 1; i < specs->nr; i++) {
+		specs->v[i].leader = 0;
+		specs->v[i].nr_members = 1;
+	}
+	specs->v[0].leader = 0;
+	specs->v[0].nr_members = specs->nr;
+}
+
 /*
  * Every -e with the --filter / --exclude-perf that follow it, then the
  * checks perf makes before opening anything. 0, or -EINVAL with one line.
@@ -69,6 +83,8 @@ int event_specs__parse_options(struct event_specs *specs, const struct record_op
 			}
 		}
 	}
+	if (opts->group)
+		event_specs__group_all(specs);
 	for (int i = 0; i < specs->nr; i++) {
 		const struct event_spec *spec = &specs->v[i];
 
@@ -93,7 +109,8 @@ int event_specs__parse_options(struct event_specs *specs, const struct record_op
 	return aux_area__check(specs, opts, err, errlen);
 }
 
-/* perf's rules for -F: 'max' and values over the kernel's limit. */
+/* perf's rules for -F: 'max' and values over the kernel's limit (lowered
+ * to it, or with --strict-freq refused: 0, said). */
 uint64_t options__effective_freq(const struct record_opts *opts)
 {
 	uint64_t max = (uint64_t)sysinfo__sysctl_or("kernel/perf_event_max_sample_rate", 0);
@@ -103,6 +120,11 @@ uint64_t options__effective_freq(const struct record_opts *opts)
 		pr_info("info: Using a maximum frequency rate of %llu Hz\n",
 			(unsigned long long)max);
 		return max ? max : PREC_DEFAULT_FREQ;
+	}
+	if (max && freq > max && opts->strict_freq) {
+		pr_err("Maximum frequency rate (%llu Hz) exceeded: -F %llu with --strict-freq (use -F %llu or lower, or raise /proc/sys/kernel/perf_event_max_sample_rate)",
+		       (unsigned long long)max, (unsigned long long)freq, (unsigned long long)max);
+		return 0;
 	}
 	if (max && freq > max) {
 		pr_info("warning: Maximum frequency rate (%llu Hz) exceeded, throttling from %llu Hz to %llu Hz.\n"
@@ -198,6 +220,8 @@ void evlist_config__init(struct evlist_config *cfg, const struct record_opts *op
 		.sample_period = opts->sample_period,
 		.inherit_stat = opts->inherit_stat,
 		.all_cgroups = opts->all_cgroups,
+		.sample_transaction = opts->sample_transaction,
+		.running_time = opts->running_time,
 		.branch_filter = opts->branch_filter,
 		.user_regs = opts->user_regs,
 		.intr_regs = opts->intr_regs,

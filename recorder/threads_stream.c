@@ -58,6 +58,7 @@ int streams__init(struct streams *ss, const struct threads_masks *m, struct ring
 	if (ss->wake_fd < 0)
 		return -errno;
 	ss->stop_on_hup = stop_on_hup;
+	ss->side_fd = -1;
 	ss->s = calloc(m->nr, sizeof(*ss->s));
 	if (!ss->s)
 		return -ENOMEM;
@@ -163,9 +164,13 @@ int streams__wait(struct streams *ss, bool (*stop)(void *arg), void *arg, const 
 	/* The main thread only watches: signals wake it at once, a loop's end
 	 * (all its tasks gone, a write error) within a tick. */
 	struct timespec tick = { 0, 100 * 1000000L };
+	struct pollfd side = { .fd = ss->side_fd, .events = POLLIN };
 
-	while (atomic_load(&ss->running) > 0 && !stop(arg) && !atomic_load(&ss->failed))
-		ppoll(NULL, 0, &tick, sigmask);
+	while (atomic_load(&ss->running) > 0 && !stop(arg) && !atomic_load(&ss->failed)) {
+		if (ppoll(&side, side.fd >= 0, &tick, sigmask) > 0 && side.revents &&
+		    !ss->on_side(ss->side_arg, side.revents))
+			side.fd = -1;
+	}
 	return streams__join(ss);
 }
 

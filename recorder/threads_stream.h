@@ -43,6 +43,12 @@ struct streams {
 	atomic_int running; /* streams whose loop has not returned */
 	atomic_bool failed; /* a loop returned an error: all stop */
 	bool stop_on_hup; /* -p/-t: a stream ends when all its fds hung up */
+	/* One fd the waiting main thread polls (--control's command channel),
+	 * -1 (streams__init's) none: on_side runs there when it is ready and
+	 * returns false to stop polling it. */
+	int side_fd;
+	bool (*on_side)(void *arg, short revents);
+	void *side_arg;
 };
 
 /*
@@ -61,8 +67,8 @@ int streams__init(struct streams *ss, const struct threads_masks *m, struct ring
 int streams__start(struct streams *ss);
 
 /*
- * Sleeps (ppoll with sigmask, so the recording's signals are seen) until
- * stop(arg), every loop has returned, or one failed; then stops and joins
+ * Sleeps (ppoll with sigmask, so the recording's signals are seen, and on
+ * side_fd) until stop(arg), every loop has returned, or one failed; then stops and joins
  * them all. Returns 0 or the first stream's negative errno.
  */
 int streams__wait(struct streams *ss, bool (*stop)(void *arg), void *arg, const sigset_t *sigmask);

@@ -75,6 +75,10 @@ void evlist__resume_backward(struct evlist *evlist);
 /* Disables every event (ioctl); used when prec stops before its workload. */
 void evlist__disable(struct evlist *evlist);
 
+/* Enables or disables one event, evsel[idx], on every CPU and thread
+ * (ioctl; a group leader takes its members along). */
+void evlist__toggle_evsel(struct evlist *evlist, int idx, bool enable);
+
 /* Unmaps, closes and frees everything; safe on a partly built evlist. */
 void evlist__exit(struct evlist *evlist);
 

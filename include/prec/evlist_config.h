@@ -31,6 +31,7 @@ struct evlist_config {
 	bool sample_addr, sample_cpu, raw_samples, sample_weight, phys_data;
 	bool data_page_size, code_page_size, sample_identifier, sample_period;
 	bool inherit_stat, all_cgroups;
+	bool sample_transaction, running_time; /* --transaction, --running-time */
 	uint64_t branch_filter; /* -b / -j; 0 none */
 	uint64_t user_regs, intr_regs; /* --user-regs, -I masks; 0 none */
 	int callchain_mode; /* enum callchain_mode (recorder/callchain.h), 0 none */

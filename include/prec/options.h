@@ -60,6 +60,7 @@ struct record_opts {
 	bool no_inherit; /* -i */
 	const char *cgroup; /* -G (with -a/-C) */
 	long delay_ms; /* -D: enable after this many ms; -1 start disabled */
+	const char *control; /* --control fifo:CTL[,ACK] or fd:CTL[,ACK] (recorder/control.h) */
 	/* Sample contents (perf record's flags of the same names). */
 	bool sample_time; /* -T: TIME is always sampled; accepted for perf's command lines */
 	bool sample_addr; /* -d: ADDR, DATA_SRC, data mmaps (implied by DWARF call graphs) */
@@ -104,6 +105,14 @@ struct record_opts {
 	unsigned nr_threads_synthesize; /* --num-thread-synthesize: 0 prec's default */
 	unsigned proc_map_timeout_ms; /* --proc-map-timeout: 0 perf's 500 ms */
 	bool no_bpf_event; /* --no-bpf-event: no BPF side-band, attr.bpf_event off */
+	const char *switch_output_event; /* --switch-output-event: its records rotate
+					  * (implies --switch-output=signal); NULL none */
+	bool timestamp_boundary; /* --timestamp-boundary: SAMPLE_TIME in every mode */
+	bool strict_freq; /* --strict-freq: -F over the kernel's limit fails */
+	bool running_time; /* --running-time: read_format TOTAL_TIME_ENABLED|RUNNING */
+	bool sample_transaction; /* --transaction: PERF_SAMPLE_TRANSACTION */
+	bool group; /* --group: every event in one group, led by the first */
+	bool dry_run; /* --dry-run: check everything, then exit 0 without recording */
 	bool kcore; /* --kcore: a perf.data directory with kcore_dir/ (kcore, kallsyms, modules) */
 	const char *vmlinux; /* --vmlinux: the kernel's file (validate: an ELF file that exists) */
 	bool debuginfod; /* --debuginfod[=URLS]: hit DSOs' debug info fetched into the cache */

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PREC_RECORDER_CONTROL_H
+#define PREC_RECORDER_CONTROL_H
+/*
+ * --control fifo:CTL[,ACK] | fd:CTL[,ACK]: the command channel profilers and
+ * test harnesses drive perf record with. Commands are lines ("\n" or "\0"
+ * ends one, at most CONTROL_CMD_MAX - 1 bytes, perf's limit): enable,
+ * disable, enable EVENT, disable EVENT, snapshot, stop, ping, evlist
+ * [-v|-g|-F]. Each is acknowledged with perf's "ack\n\0" on ACK exactly when
+ * perf acknowledges it (every known command; an unknown one gets nothing).
+ *
+ * The parsers are pure (unit-tested and fuzzed); struct control is the
+ * live channel, polled with the rings by whoever sleeps (the drain loop, or
+ * the main thread under --threads) and run on that thread, so a command
+ * takes effect before the next pass.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+
+struct drain;
+struct evlist;
+
+/* perf's EVLIST_CTL_CMD_MAX_LEN: a longer line is cut into commands of
+ * CONTROL_CMD_MAX - 1 bytes. */
+#define CONTROL_CMD_MAX 64
+
+/* What perf writes on the ack channel: the tag and its terminating NUL. */
+#define CONTROL_ACK "ack\n"
+#define CONTROL_ACK_LEN (sizeof(CONTROL_ACK))
+
+enum control_cmd {
+	CONTROL_UNKNOWN, /* not a command: ignored, not acked (perf's UNSUPPORTED) */
+	CONTROL_ENABLE,
+	CONTROL_DISABLE,
+	CONTROL_SNAPSHOT,
+	CONTROL_EVLIST,
+	CONTROL_STOP,
+	CONTROL_PING,
+};
+
+/* evlist's flag: what each line shows (perf's perf_attr_details). */
+enum control_evlist_flag {
+	CONTROL_EVLIST_NAMES, /* no flag: the names */
+	CONTROL_EVLIST_VERBOSE, /* -v: every attr field, as perf evlist -v */
+	CONTROL_EVLIST_GROUPS, /* -g: the groups, {a,b} */
+	CONTROL_EVLIST_FREQ, /* -F: the sample frequency or period */
+};
+
+/* --control's argument, read without opening anything. */
+struct control_spec {
+	bool fifo; /* fifo:PATH[,PATH] (else fd:N[,N]) */
+	char ctl_path[4096]; /* fifo: the command FIFO */
+	char ack_path[4096]; /* fifo: the ack FIFO; "" none */
+	int ctl_fd; /* fd: the command fd */
+	int ack_fd; /* fd: the ack fd; -1 none */
+};
+
+/*
+ * Reads --control's value, perf's syntax: "fifo:CTL[,ACK]" or "fd:N[,M]"
+ * (numbers as strtoul base 0 reads them, whole). 0, or -EINVAL with one
+ * line in err naming the fix.
+ */
+int control_spec__parse(const char *str, struct control_spec *spec, char *err, size_t errlen);
+
+/*
+ * One command line, without its terminator (len bytes, no NUL needed), as
+ * perf reads it: the command is the longest known prefix ("enablex" is
+ * enable, malformed). *arg gets the argument after "CMD " (pointing into
+ * line, *arg_len bytes; NULL when none). *malformed: a known command
+ * followed by something other than " ARG" (perf's "failed: wrong
+ * command"), still acked. Returns the command.
+ */
+enum control_cmd control_cmd__parse(const char *line, size_t len, const char **arg,
+				    size_t *arg_len, bool *malformed);
+
+/* evlist's argument (len bytes; NULL: none) -> the flag, or -EINVAL for
+ * anything but -v, -g, -F. */
+int control_evlist__flag(const char *arg, size_t len);
+
+/* The live channel. */
+struct control {
+	int fd; /* -1: none (no --control, or the channel hung up) */
+	int ack_fd; /* -1: no acks */
+	bool own_fds; /* fifo: prec opened them and closes them */
+	struct evlist *evlist; /* what enable, disable and evlist act on */
+	bool stop; /* "stop" came: the recording ends */
+	/* snapshot does what SIGUSR2 does (--overwrite, --switch-output=signal:
+	 * set by the recording); false: acked only, as perf without an AUX area. */
+	bool snapshot_switches;
+	/* "snapshot" came and was handed on (signals__request_switch): its ack
+	 * waits for the drain's next after_pass, which takes the request, so a
+	 * harness that reads the ack finds the rotated file or the dump. */
+	bool snapshot_pending;
+	/* The drain's own after_pass (the output's), which control__attach
+	 * wraps to send that ack. */
+	int (*after_pass)(void *arg);
+	void *after_arg;
+};
+
+/*
+ * Opens what spec names (fifo: O_RDWR, so a harness may open and close its
+ * end any number of times; fd: checked open) and makes the command fd
+ * non-blocking, as perf. c acts on evlist. 0, or -errno with one line in
+ * err naming the fix; nothing is left open then.
+ */
+int control__open(struct control *c, const struct control_spec *spec, struct evlist *evlist,
+		  char *err, size_t errlen);
+
+/*
+ * The command fd of ctl (a struct control; void * as the pollers' hooks take
+ * it) polled and found ready (revents): reads every complete
+ * command and runs it, acking as perf. Returns false when the channel has
+ * hung up or reached its end (stop polling it, as perf: the recording goes
+ * on), true to keep polling.
+ */
+bool control__ready(void *ctl, short revents);
+
+/*
+ * Wraps d's after_pass (call after the output attached it) so a snapshot
+ * command is acked once the pass after it has taken the request. Without
+ * it (--threads) the snapshot is acked at once.
+ */
+void control__attach(struct control *c, struct drain *d);
+
+/* Whether "stop" came. */
+bool control__stopped(const struct control *c);
+
+/* Closes what control__open opened (fd: mode's fds are the caller's).
+ * Accepts a zeroed control or one with fd -1. */
+void control__exit(struct control *c);
+
+#endif
