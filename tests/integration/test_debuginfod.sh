@@ -58,7 +58,8 @@ HOME=$TMP/h0 DEBUGINFOD_URLS=$url prec_record_ok -o "$TMP/none.data" -- "$TMP/w"
 [[ -e $TMP/h0/$entry/elf ]] || fail "the workload was not cached at all"
 [[ -e $TMP/h0/$entry/debug ]] && fail "a debug file was fetched without --debuginfod"
 [[ -e $TMP/h0/.cache/debuginfod_client ]] && fail "libdebuginfod was used without --debuginfod"
-run_perf report --stdio -i "$TMP/none.data"
+# The private HOME: the real cache may hold the unstripped workload (same id).
+HOME=$TMP/h0 run_perf report --stdio -i "$TMP/none.data"
 grep -Eq '\[\.\] (hot_two_thirds|cold_one_third)' "$PERF_OUT" &&
 	fail "symbols of a stripped workload resolved without its debug file"
 
