@@ -151,7 +151,9 @@ static int drain__flush(struct drain *d, int from, int to, int cnt, bool round)
 		d->iov[cnt].iov_len = sizeof(finished_round);
 		cnt++;
 	}
-	ret = writer__writev_ring(d->w, d->iov, cnt, round);
+	/* Nothing left to write: a batch flush took this pass's data and no
+	 * round follows (held back until the background side-band is in). */
+	ret = cnt ? writer__writev_ring(d->w, d->iov, cnt, round) : 0;
 	if (ret)
 		return ret;
 	for (int i = from; i < to; i++)
