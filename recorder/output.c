@@ -233,6 +233,11 @@ static int output__synth_join(struct output *o)
 	o->bg = NULL;
 	if (!ret)
 		ret = synth__marker(&o->sout, PERF_RECORD_FINISHED_INIT);
+	/* The rounds held back until now come as one: readers may flush
+	 * everything before it, the side-band being in (perf writes one after
+	 * every pass with data). */
+	if (!ret && o->drain && o->drain->no_round)
+		ret = synth__marker(&o->sout, PERF_RECORD_FINISHED_ROUND);
 	if (o->drain)
 		o->drain->no_round = false;
 	return ret;
@@ -427,6 +432,10 @@ static int output__after_pass(void *arg)
 	if (o->bg && synth_bg__done(o->bg)) {
 		int ret = output__synth_join(o);
 
+		/* Committed at once: a recording killed from here on resolves
+		 * what existed before it. */
+		if (!ret)
+			ret = writer__commit(o->w);
 		if (ret)
 			return ret;
 	}

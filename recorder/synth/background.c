@@ -48,6 +48,7 @@ struct synth_bg {
 	atomic_bool done;
 	unsigned nr_threads;
 	pthread_t coord;
+	pthread_t waker; /* the thread that writes the result (bg__wake) */
 	bool started, finished;
 };
 
@@ -125,6 +126,22 @@ static int bg__plan(struct synth_bg *bg)
 	return 0;
 }
 
+/*
+ * The drain sleeps until a ring's watermark or its 1 s tick; the side-band
+ * should reach the file (and its committed header: a recording killed now
+ * must still resolve the kernel) as soon as it is ready. SIGUSR1 wakes the
+ * thread that started the synthesis out of ppoll: prec takes it with a
+ * handler that does nothing else (signals.h). Where nothing handles it (a
+ * test's process), no signal is sent: its default would kill.
+ */
+static void bg__wake(const struct synth_bg *bg)
+{
+	struct sigaction sa;
+
+	if (!sigaction(SIGUSR1, NULL, &sa) && sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN)
+		pthread_kill(bg->waker, SIGUSR1);
+}
+
 static void *bg__coordinate(void *arg)
 {
 	struct synth_bg *bg = arg;
@@ -145,6 +162,7 @@ static void *bg__coordinate(void *arg)
 		pthread_join(helpers[i], NULL);
 out:
 	atomic_store(&bg->done, true);
+	bg__wake(bg);
 	return NULL;
 }
 
@@ -162,6 +180,7 @@ int synth_bg__start(struct synth_bg **out, const struct evlist *evlist, const st
 	bg->si = si;
 	bg->opts = opts;
 	bg->nr_threads = synth_bg__nr_threads(opts->nr_threads_synthesize);
+	bg->waker = pthread_self();
 	if (bg->nr_threads > BG_MAX_THREADS)
 		bg->nr_threads = BG_MAX_THREADS;
 	/* The workers take no signal: the recorder's stay with its thread. */

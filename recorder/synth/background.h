@@ -26,9 +26,10 @@ struct synth_out;
  * bound by the kernel's /proc locks beyond that). */
 unsigned synth_bg__nr_threads(unsigned n);
 
-/* Starts the synthesis; evlist, si and opts must outlive it. 0 and *out
- * (the caller's, synth_bg__delete), or -errno (-ENOMEM, pthread_create's):
- * nothing runs then. */
+/* Starts the synthesis; evlist, si and opts must outlive it. When it is
+ * done the calling thread gets SIGUSR1 (if handled) to leave its ppoll. 0
+ * and *out (the caller's, synth_bg__delete), or -errno (-ENOMEM,
+ * pthread_create's): nothing runs then. */
 int synth_bg__start(struct synth_bg **out, const struct evlist *evlist, const struct sysinfo *si,
 		    const struct record_opts *opts);
 

@@ -225,7 +225,7 @@ require_valid()
 		# DWARF recording can lose a chunk that the plain pass, which
 		# judges losses, does not. Rings the caller shrank on purpose
 		# (--allow-lost) may lose too. Only that warning is let through.
-		awk '/^Warning:$/ { getline nx; if (nx ~ /^Processed [0-9]+ events and lost [0-9]+ chunks!$/) next; print; print nx; next }
+		awk '/^Warning:$/ { getline nx; if (nx ~ /^Processed [0-9]+ (events and lost [0-9]+ chunks|samples and lost [0-9.]+%)!$/) next; print; print nx; next }
 			/^Check IO\/CPU overload!$/ { next } { print }' "$LAST_ERR" >"$LAST_ERR.san"
 		mv "$LAST_ERR.san" "$LAST_ERR"
 	fi
