@@ -38,14 +38,6 @@ enum control_cmd {
 	CONTROL_PING,
 };
 
-/* evlist's flag: what each line shows (perf's perf_attr_details). */
-enum control_evlist_flag {
-	CONTROL_EVLIST_NAMES, /* no flag: the names */
-	CONTROL_EVLIST_VERBOSE, /* -v: every attr field, as perf evlist -v */
-	CONTROL_EVLIST_GROUPS, /* -g: the groups, {a,b} */
-	CONTROL_EVLIST_FREQ, /* -F: the sample frequency or period */
-};
-
 /* --control's argument, read without opening anything. */
 struct control_spec {
 	bool fifo; /* fifo:PATH[,PATH] (else fd:N[,N]) */

@@ -7,7 +7,6 @@
 
 #include "prec/evlist.h"
 #include "prec/log.h"
-#include "control.h"
 #include "control_evlist.h"
 
 /* The tracking dummy perf adds for -a/-C/-D: always on (see toggle). */

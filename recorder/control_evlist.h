@@ -15,6 +15,14 @@
 
 struct evlist;
 
+/* evlist's flag: what each line shows (perf's perf_attr_details). */
+enum control_evlist_flag {
+	CONTROL_EVLIST_NAMES, /* no flag: the names */
+	CONTROL_EVLIST_VERBOSE, /* -v: every attr field, as perf evlist -v */
+	CONTROL_EVLIST_GROUPS, /* -g: the groups, {a,b} */
+	CONTROL_EVLIST_FREQ, /* -F: the sample frequency or period */
+};
+
 /*
  * enable/disable: every event (name NULL) or those named name (len bytes),
  * group leaders only (members follow them, as in perf). The tracking dummy

@@ -282,6 +282,11 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 	case OPT_AIO:
 		return opt__apply_drain(opts, o, arg, label, err, errlen);
 	case OPT_OUTPUT_MGMT:
+		/* The synthesis options have their own file (options_synth.c). */
+		if (o->flag_off == OUTPUT_OPT_SYNTH || o->flag_off == OUTPUT_OPT_SYNTH_THREADS ||
+		    o->flag_off == OUTPUT_OPT_PROC_MAP_TIMEOUT)
+			return output_opts__apply_synth((enum output_opt)o->flag_off, arg, opts,
+							err, errlen);
 		return output_opts__apply((enum output_opt)o->flag_off, arg, opts, err, errlen);
 	}
 	return -EINVAL;

@@ -104,10 +104,6 @@ int output_opts__apply(enum output_opt which, const char *arg, struct record_opt
 	uint64_t v = 0;
 
 	switch (which) {
-	case OUTPUT_OPT_SYNTH:
-	case OUTPUT_OPT_SYNTH_THREADS:
-	case OUTPUT_OPT_PROC_MAP_TIMEOUT:
-		return output_opts__apply_synth(which, arg, opts, err, errlen);
 	case OUTPUT_OPT_SWITCH:
 		return output_opts__switch(arg, opts, err, errlen);
 	case OUTPUT_OPT_MAX_FILES:
@@ -132,6 +128,10 @@ int output_opts__apply(enum output_opt which, const char *arg, struct record_opt
 		opts->debuginfod = true;
 		opts->debuginfod_urls = arg && strcmp(arg, "system") ? arg : NULL;
 		return 0;
+	case OUTPUT_OPT_SYNTH:
+	case OUTPUT_OPT_SYNTH_THREADS:
+	case OUTPUT_OPT_PROC_MAP_TIMEOUT:
+		break; /* options.c hands them to options_synth.c */
 	}
 	return -EINVAL;
 }

@@ -70,30 +70,6 @@ struct recording {
 	sigset_t orig; /* the signal mask before prec blocked its own */
 };
 
-/*
- * The command still runs when prec stops (a signal, a full file, an error):
- * SIGTERM, as perf, then wait for it; a second stop signal, or a command
- * that ignores SIGTERM for 5 s, gets SIGKILL so prec never hangs on it.
- */
-static void end_workload(struct workload *wl, const sigset_t *sigmask)
-{
-	struct timespec tick = { 0, 50 * 1000000L };
-
-	if (wl->pid <= 0 || wl->exited)
-		return;
-	if (wl->go_fd >= 0) {
-		workload__kill(wl, SIGTERM); /* corked: it leaves by itself */
-		return;
-	}
-	kill(wl->pid, SIGTERM);
-	for (int i = 0; i < 100 && !workload__reap(wl, false); i++) {
-		if (signals__stop_again(NULL))
-			break;
-		ppoll(NULL, 0, &tick, sigmask); /* SIGCHLD ends the sleep */
-	}
-	workload__kill(wl, SIGKILL);
-}
-
 /* After every drain pass (and the output's own check, output.h): a stop
  * (a signal, --control's stop), the end of the command. */
 static bool should_stop(void *arg)
@@ -105,15 +81,6 @@ static bool should_stop(void *arg)
 	return signals__child_done() && workload__reap(&r->wl, false);
 }
 
-static int exit_status(const struct workload *w)
-{
-	if (WIFEXITED(w->status))
-		return WEXITSTATUS(w->status);
-	if (WIFSIGNALED(w->status))
-		return 128 + WTERMSIG(w->status);
-	return PREC_EXIT_FAILURE;
-}
-
 /*
  * Targets other than a lone command are enabled here, after the side-band
  * (perf does the same); -D delays that, -D -1 leaves them disabled. Returns
@@ -123,12 +90,36 @@ static int start_events(struct evlist *evlist, const struct record_opts *opts,
 			const sigset_t *sigmask)
 {
 	if (opts->delay_ms > 0) {
-		struct timespec ts = { opts->delay_ms / 1000, (opts->delay_ms % 1000) * 1000000L };
+		struct timespec now, end;
 
-		/* Sleeps, but wakes for a stop signal or SIGCHLD. */
-		ppoll(NULL, 0, &ts, sigmask);
-		if (signals__stop_signal())
-			return 1;
+		/* Sleeps the whole delay, but ends it for a stop signal or
+		 * SIGCHLD; other wake-ups (SIGUSR1: the background side-band is
+		 * ready; a user's SIGUSR2) sleep on until the end. */
+		clock_gettime(CLOCK_MONOTONIC, &end);
+		end.tv_sec += opts->delay_ms / 1000;
+		end.tv_nsec += (opts->delay_ms % 1000) * 1000000L;
+		if (end.tv_nsec >= 1000000000L) {
+			end.tv_sec++;
+			end.tv_nsec -= 1000000000L;
+		}
+		for (;;) {
+			struct timespec left;
+
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			left.tv_sec = end.tv_sec - now.tv_sec;
+			left.tv_nsec = end.tv_nsec - now.tv_nsec;
+			if (left.tv_nsec < 0) {
+				left.tv_sec--;
+				left.tv_nsec += 1000000000L;
+			}
+			if (left.tv_sec < 0)
+				break;
+			ppoll(NULL, 0, &left, sigmask);
+			if (signals__stop_signal())
+				return 1;
+			if (signals__child_done())
+				break;
+		}
 	}
 	if (opts->delay_ms < 0) {
 		pr_info("Events disabled\n");
@@ -476,7 +467,7 @@ static int recording__stop(struct recording *r, int ret)
 			ret = 0;
 		}
 	}
-	end_workload(&r->wl, &r->orig);
+	workload__end(&r->wl, &r->orig);
 	workload__reap(&r->wl, true);
 	return ret;
 }
@@ -600,7 +591,7 @@ out_stopped:
 	}
 	output__summary(&r->out);
 	/* --max-size ended it on purpose: the recording is complete. */
-	status = r->out.size_limit ? 0 : exit_status(&r->wl);
+	status = r->out.size_limit ? 0 : workload__exit_status(&r->wl);
 	/* Taken after the mask is restored: a stop signal that came while the
 	 * file was being finished is delivered then, and counts too. */
 	signals__restore(&r->orig);

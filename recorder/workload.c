@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +11,10 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "prec/record.h"
 #include "prec/workload.h"
 #include "signals.h"
 
@@ -172,4 +175,34 @@ void workload__kill(struct workload *w, int sig)
 	}
 	if (w->pid > 0)
 		workload__reap(w, true);
+}
+
+/* SIGTERM, as perf, then a wait; a second stop signal, or 5 s of a command
+ * that ignores SIGTERM, brings SIGKILL so prec never hangs on it. */
+void workload__end(struct workload *wl, const sigset_t *sigmask)
+{
+	struct timespec tick = { 0, 50 * 1000000L };
+
+	if (wl->pid <= 0 || wl->exited)
+		return;
+	if (wl->go_fd >= 0) {
+		workload__kill(wl, SIGTERM); /* corked: it leaves by itself */
+		return;
+	}
+	kill(wl->pid, SIGTERM);
+	for (int i = 0; i < 100 && !workload__reap(wl, false); i++) {
+		if (signals__stop_again(NULL))
+			break;
+		ppoll(NULL, 0, &tick, sigmask); /* SIGCHLD ends the sleep */
+	}
+	workload__kill(wl, SIGKILL);
+}
+
+int workload__exit_status(const struct workload *w)
+{
+	if (WIFEXITED(w->status))
+		return WEXITSTATUS(w->status);
+	if (WIFSIGNALED(w->status))
+		return 128 + WTERMSIG(w->status);
+	return PREC_EXIT_FAILURE;
 }

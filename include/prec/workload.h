@@ -5,6 +5,7 @@
  * opened on its pid before it execs; exec failures come back through a
  * close-on-exec pipe as an errno.
  */
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -41,5 +42,17 @@ int workload__reap(struct workload *w, bool block);
 
 /* Kills a started or corked child and reaps it (used on errors and SIGINT). */
 void workload__kill(struct workload *w, int sig);
+
+/*
+ * The command still runs when prec stops (a signal, a full file, an error):
+ * ends it (SIGTERM, then SIGKILL when it lingers or a second stop signal
+ * comes) and reaps it, sleeping in ppoll with sigmask. Nothing when it is
+ * gone or was never started.
+ */
+void workload__end(struct workload *wl, const sigset_t *sigmask);
+
+/* The reaped command's status as a shell gives it: its exit code, or
+ * 128 + the signal that killed it; PREC_EXIT_FAILURE otherwise. */
+int workload__exit_status(const struct workload *w);
 
 #endif
