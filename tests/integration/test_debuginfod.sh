@@ -37,6 +37,7 @@ for _ in $(seq 20); do
 	}
 done
 [[ -n "$port" ]] || fail "no free port found"
+command -v curl >/dev/null || fail "curl is missing (scripts/bootstrap installs it)"
 debuginfod -F -p "$port" -d "$TMP/db.sqlite" -t 0 -g 0 "$TMP/srv" >"$TMP/server.log" 2>&1 &
 server=$!
 track_pid "$server"
