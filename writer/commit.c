@@ -16,10 +16,11 @@
  *
  * When a write fails (ENOSPC, EFBIG, EDQUOT) or the end cannot finish, the
  * salvage cuts the data at the last whole record and writes the features
- * after it. When they do not fit, the data is cut back to an earlier record
- * boundary (the sink keeps a few, SINK_MARK_STEP apart) until they do, and
- * when none makes room the file keeps all its data with no features. Cut
- * back rather than a reserve: the room the features take (build-ids,
+ * after it. When they do not fit, the data is cut back to the last record
+ * that leaves them room (walked from the nearest of the boundaries the sink
+ * keeps, SINK_MARK_STEP apart), and when that would cut more than the
+ * marks reach, the file keeps its data with no features. Cut back rather
+ * than a reserve: the room the features take (build-ids,
  * tracing data) is known only at the end, a reserve would cost every
  * recording space on the disk, and it would not help with EFBIG.
  */
@@ -29,6 +30,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "prec/event.h"
@@ -78,10 +80,11 @@ int writer_commit__maybe(struct writer *w, bool force)
 	return err;
 }
 
-/* The data cut to data bytes and the features tried after it. 0, or -errno
- * with the file cut there. */
+/* The data cut to data bytes and the features tried after it; *need says
+ * how many bytes they take. 0, or -errno with the data whole up to the cut
+ * and the features' torn bytes after it. */
 static int commit__cut_and_finish(struct writer *w, const struct writer_meta *meta,
-				  uint64_t data)
+				  uint64_t data, uint64_t *need)
 {
 	uint64_t feat_bits[HEADER_FEAT_BITS / 64] = { 0 };
 	uint64_t off = w->header.data.offset + data;
@@ -93,48 +96,48 @@ static int commit__cut_and_finish(struct writer *w, const struct writer_meta *me
 	s->err = 0;
 	s->buf_len = 0;
 	s->data_flushed = data;
-	err = features__write(s, meta, off, feat_bits);
+	err = features__write(s, meta, off, feat_bits, need);
 	if (!err)
 		err = file_header__finish(&w->header, s, feat_bits);
 	return err;
 }
 
-/*
- * A write that failed part way (a pass's spans, a full buffer) left whole
- * records after s->good, then a torn one: walk the record headers written
- * since, read back from the file, and move good past every whole one. base
- * is the file offset of data byte 0. Reads stop at the first short read or
- * at a header that cannot be a record (size 0: a hole left by --aio; or
- * one that reaches past what was written: the torn end).
- */
-static void commit__recover(struct sink *s, uint64_t base)
+/* The file to read back: a stream's standard output is often opened
+ * write-only (`> file`), so through its /proc name. */
+static int commit__reader(const struct sink *s)
 {
-	uint8_t buf[64 * 1024];
-	uint64_t pos = s->good;
 	char self[64];
 	int fd;
 
-	/* A stream's standard output is often opened write-only (`> file`):
-	 * read it through its /proc name. */
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", s->fd);
 	fd = open(self, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		fd = s->fd;
+	return fd < 0 ? s->fd : fd;
+}
 
-	while (pos + sizeof(struct perf_event_header) <= s->data_flushed) {
-		size_t want = (size_t)(s->data_flushed - pos < sizeof(buf) ? s->data_flushed - pos :
-									    sizeof(buf));
+/*
+ * The last record boundary at or before end, walking the record headers
+ * from from (a boundary), read back from fd; base is the file offset of
+ * data byte 0. The walk stops at the first short read or at a header that
+ * cannot be a record (size 0: a hole left by --aio; or one that reaches
+ * past end: the torn end, or the room asked for).
+ */
+static uint64_t commit__walk(int fd, uint64_t base, uint64_t from, uint64_t end)
+{
+	uint8_t buf[64 * 1024];
+	uint64_t pos = from;
+
+	while (pos + sizeof(struct perf_event_header) <= end) {
+		size_t want = (size_t)(end - pos < sizeof(buf) ? end - pos : sizeof(buf));
 		ssize_t n = pread(fd, buf, want, (off_t)(base + pos));
 		size_t off = 0;
+		bool torn = false;
 
 		if (n <= 0)
 			break;
-		bool torn = false;
-
 		while (off + sizeof(struct perf_event_header) <= (size_t)n) {
 			const struct perf_event_header *h = (const void *)(buf + off);
 
-			if (h->size < sizeof(*h) || pos + off + h->size > s->data_flushed) {
+			if (h->size < sizeof(*h) || pos + off + h->size > end) {
 				torn = true;
 				break;
 			}
@@ -143,19 +146,70 @@ static void commit__recover(struct sink *s, uint64_t base)
 			off += h->size;
 		}
 		pos += off;
-		sink__advance_good(s, pos);
 		if (torn || !off)
 			break; /* the torn end, or a short read with no whole record */
 	}
+	return pos;
+}
+
+/* A write that failed part way (a pass's spans, a full buffer) left whole
+ * records after s->good, then a torn one: good moves past every whole one. */
+static void commit__recover(struct sink *s, uint64_t base)
+{
+	int fd = commit__reader(s);
+
+	sink__advance_good(s, commit__walk(fd, base, s->good, s->data_flushed));
 	if (fd != s->fd)
 		close(fd);
+}
+
+/*
+ * The last record boundary under before that leaves need bytes for the
+ * features ahead of the file's end as the failed attempt left it (the
+ * bytes the disk or the size limit let in). The walk starts at the newest
+ * mark at or under the target, or at the data's start; it never reads, nor
+ * cuts back, more than the marks' reach (SINK_MARKS * SINK_MARK_STEP). 0
+ * when there is no such boundary.
+ */
+static uint64_t commit__room(struct writer *w, uint64_t need, uint64_t before)
+{
+	const uint64_t reach = (uint64_t)SINK_MARKS * SINK_MARK_STEP;
+	uint64_t base = w->header.data.offset, marks[SINK_MARKS], from = 0, target, cut;
+	struct sink *s = &w->sink;
+	unsigned int n = sink__marks(s, marks, SINK_MARKS);
+	struct stat st;
+	int fd;
+
+	if (fstat(s->fd, &st) || (uint64_t)st.st_size < base + need + 1)
+		return 0;
+	target = (uint64_t)st.st_size - base - need;
+	if (target >= before)
+		target = before - 1;
+	for (unsigned int i = 0; i < n; i++) {
+		if (marks[i] <= target) {
+			from = marks[i];
+			break;
+		}
+	}
+	if (s->good - target > reach || target - from > reach)
+		return 0; /* more than the marks' reach: keep the data */
+	fd = commit__reader(s);
+	cut = commit__walk(fd, base, from, target);
+	if (fd != s->fd)
+		close(fd);
+	return cut;
+}
+
+/* The errors that say the file can take no more. */
+static bool commit__no_room(int err)
+{
+	return err == -ENOSPC || err == -EFBIG || err == -EDQUOT;
 }
 
 int writer_commit__salvage(struct writer *w, const struct writer_meta *meta)
 {
 	struct sink *s = &w->sink;
-	uint64_t cut[1 + SINK_MARKS];
-	unsigned int n;
+	uint64_t need = 0, cut, intact;
 	int err;
 
 	/* Every write in flight lands before the file is cut. */
@@ -177,22 +231,34 @@ int writer_commit__salvage(struct writer *w, const struct writer_meta *meta)
 		return -ESPIPE; /* a device keeps what it took */
 	if (w->raw)
 		return ftruncate(s->fd, (off_t)s->good) ? -errno : 0;
-	cut[0] = s->good;
-	n = 1 + sink__marks(s, cut + 1, SINK_MARKS);
-	for (unsigned int i = 0; i < n; i++) {
-		err = commit__cut_and_finish(w, meta, cut[i]);
-		if (!err) {
-			if (i)
-				pr_debug("%s: %llu bytes of data cut to make room for the features\n",
-					 w->path, (unsigned long long)(cut[0] - cut[i]));
-			return 0;
-		}
+	/*
+	 * All the data and the features after it; when they do not fit, the
+	 * data cut back to the last record that leaves them room, measured by
+	 * what the failed attempt got in. An attempt writes only past its cut,
+	 * so the data up to the last cut tried is whole whatever happens: a
+	 * full disk's block rounding may make a second attempt fail too, and
+	 * each measures again (at most four).
+	 */
+	intact = s->good;
+	err = commit__cut_and_finish(w, meta, intact, &need);
+	for (int tries = 1; commit__no_room(err) && tries < 4; tries++) {
+		cut = commit__room(w, need, intact);
+		if (!cut)
+			break;
+		intact = cut;
+		err = commit__cut_and_finish(w, meta, intact, &need);
 	}
-	/* No room for the features anywhere: all the data, none of them. */
-	if (ftruncate(s->fd, (off_t)(w->header.data.offset + cut[0])))
+	if (!err) {
+		if (intact != s->good)
+			pr_debug("%s: %llu bytes of data cut to make room for the features\n",
+				 w->path, (unsigned long long)(s->good - intact));
+		return 0;
+	}
+	/* No room for the features: the data that is whole, none of them. */
+	if (ftruncate(s->fd, (off_t)(w->header.data.offset + intact)))
 		return -errno;
 	s->err = 0;
-	return file_header__commit(&w->header, s, cut[0]);
+	return file_header__commit(&w->header, s, intact);
 }
 
 int writer_commit__checkpoint(struct writer *w, const struct writer_meta *meta)
@@ -207,7 +273,7 @@ int writer_commit__checkpoint(struct writer *w, const struct writer_meta *meta)
 	err = sink__sync(s);
 	end = w->header.data.offset + sink__data_size(s);
 	if (!err)
-		err = features__write(s, meta, end, feat_bits);
+		err = features__write(s, meta, end, feat_bits, NULL);
 	if (!err)
 		err = file_header__finish(&w->header, s, feat_bits);
 	/* The next data goes where the features are: finish writes them again. */

@@ -102,7 +102,7 @@ static bool feature__optional(int id)
 }
 
 int features__write(struct sink *out, const struct writer_meta *meta, uint64_t at,
-		    uint64_t feat_bits[HEADER_FEAT_BITS / 64])
+		    uint64_t feat_bits[HEADER_FEAT_BITS / 64], uint64_t *len)
 {
 	struct perf_file_section sec[HEADER_LAST_FEATURE];
 	struct feat_sink payload;
@@ -136,6 +136,8 @@ int features__write(struct sink *out, const struct writer_meta *meta, uint64_t a
 	base = at + nr * sizeof(sec[0]);
 	for (unsigned int i = 0; i < nr; i++)
 		sec[i].offset += base;
+	if (len)
+		*len = nr * sizeof(sec[0]) + feat_sink__len(&payload);
 	err = sink__write_raw(out, sec, nr * sizeof(sec[0]));
 	if (!err)
 		err = sink__write_raw(out, feat_sink__data(&payload), feat_sink__len(&payload));

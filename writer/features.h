@@ -39,11 +39,12 @@ int features__encode_one(int id, const struct writer_meta *meta, struct feat_sin
  * Writes the feature section table (one perf_file_section per feature
  * written, in bit order) and then the payloads to out, whose file position
  * is at, the end of the data section. meta names the events (EVENT_DESC).
- * Sets the bits of the features written. 0 or -errno (an I/O error; encoder
- * failures only leave features out).
+ * Sets the bits of the features written, and *len (when len is not NULL)
+ * to the bytes of table and payloads, also when the write fails. 0 or
+ * -errno (an I/O error; encoder failures only leave features out).
  */
 int features__write(struct sink *out, const struct writer_meta *meta, uint64_t at,
-		    uint64_t feat_bits[HEADER_FEAT_BITS / 64]);
+		    uint64_t feat_bits[HEADER_FEAT_BITS / 64], uint64_t *len);
 
 /* feat_system.c */
 int feat__write_hostname(struct feat_sink *s, const struct writer_meta *meta);

@@ -427,7 +427,8 @@ int writer__finish(struct writer *w, const struct writer_meta *meta)
 		goto close; /* a directory's stream file: records only */
 	/* The feature sections follow the data. */
 	err = features__write(&w->sink, writer__meta(w, meta, &with_events),
-			      w->header.data.offset + sink__data_size(&w->sink), feat_bits);
+			      w->header.data.offset + sink__data_size(&w->sink), feat_bits,
+			      NULL);
 	if (err)
 		goto out;
 	err = file_header__finish(&w->header, &w->sink, feat_bits);

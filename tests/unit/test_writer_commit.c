@@ -285,6 +285,69 @@ static void test_salvage_file(void **state)
 	wait_ok(pid);
 }
 
+/*
+ * The features fit only when the data is cut back: to the last record that
+ * leaves them room, whatever the marks (none below 64 KB; one just under
+ * the end at 66 KB, where an attempt there tears what follows it), and the
+ * file reads whole. Limits too small for the features keep all the data
+ * and none of them.
+ */
+static void test_salvage_cut_to_fit(void **state)
+{
+	static const rlim_t limits[] = { 600, 64 * 1024, 66 * 1024 + 100, 200 * 1024 + 7 };
+	struct tfile *t = *state;
+
+	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+		pid_t pid;
+
+		unlink(t->path); /* not kept as perf.data.old */
+		pid = fork();
+
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			rlim_t limit = limits[i];
+			struct perf_file_header h;
+			struct writer *w;
+			struct stat st;
+			uint64_t sec[2];
+			uint32_t n = 0, whole;
+			int err = 0, fd;
+
+			limit_fsize(limit);
+			if (writer__open(&w, t->path) || writer__begin(w, &t->ev, 1))
+				_exit(10);
+			while (!err && n < 100000) {
+				err = write_pass(w, n, 50);
+				n += 50;
+			}
+			if (err != -EFBIG || writer__finish(w, NULL) != -EFBIG)
+				_exit(11);
+			fd = open(t->path, O_RDONLY);
+			if (fd < 0 || pread(fd, &h, sizeof(h), 0) != sizeof(h) || fstat(fd, &st))
+				_exit(12);
+			if ((rlim_t)st.st_size > limit || !h.data.size ||
+			    records_whole(fd, h.data.offset, h.data.size, &whole))
+				_exit(13);
+			if (i == 0) {
+				/* No room for the features: all the data. */
+				if (!no_features(&h) || (uint64_t)st.st_size != h.data.offset + h.data.size)
+					_exit(14);
+				_exit(0);
+			}
+			/* The feature table right after the data (its first
+			 * section behind it), the cut the last record before
+			 * the room they need. */
+			if (no_features(&h) ||
+			    pread(fd, sec, sizeof(sec), (off_t)(h.data.offset + h.data.size)) != sizeof(sec) ||
+			    sec[0] <= h.data.offset + h.data.size || sec[0] + sec[1] > (uint64_t)st.st_size ||
+			    (rlim_t)st.st_size <= limit - REC)
+				_exit(15);
+			_exit(0);
+		}
+		wait_ok(pid);
+	}
+}
+
 /* A stream into a regular file opened write-only (`-o - > file`): cut at
  * its last whole record. */
 static void test_salvage_stream_file(void **state)
@@ -327,6 +390,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_compression_says_its_feature, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_checkpoint, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_salvage_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_salvage_cut_to_fit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_salvage_stream_file, setup, teardown),
 	};
 
