@@ -73,7 +73,8 @@ static void man_options(FILE *f)
 	for (size_t i = 0; i < opt_table_nr; i++) {
 		if ((int)order[i]->group != group) {
 			group = order[i]->group;
-			fprintf(f, ".SS \"%s\"\n", opt_group_title[group] ? opt_group_title[group] : "Other");
+			fprintf(f, ".SS \"%s\"\n",
+				opt_group_title[group] ? opt_group_title[group] : "Other");
 		}
 		man_option(f, order[i]);
 	}
@@ -133,8 +134,7 @@ static void bash_values(FILE *f)
 }
 
 /* TEMPLATE to OUT, each line that is exactly @KEY@ replaced by fill(). */
-static int from_template(const char *tmpl, const char *out, const char *key,
-			 void (*fill)(FILE *))
+static int from_template(const char *tmpl, const char *out, const char *key, void (*fill)(FILE *))
 {
 	FILE *in = fopen(tmpl, "r");
 	FILE *f = in ? fopen(out, "w") : NULL;

@@ -132,8 +132,9 @@ int options__usage_of(int nr, char *const *names, char *err, size_t errlen)
 	}
 	if (ret) {
 		if (at < errlen)
-			snprintf(err + at, errlen - at,
-				 " (give an option's name, letter or a word of its help; 'prec --help' lists them all)");
+			snprintf(
+				err + at, errlen - at,
+				" (give an option's name, letter or a word of its help; 'prec --help' lists them all)");
 		return ret;
 	}
 	opt__help_order(order);

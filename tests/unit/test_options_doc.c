@@ -65,7 +65,8 @@ static void test_rows_whole(void **state)
 		char label[64];
 
 		opt__label(o, label, sizeof(label));
-		if (o->group <= OPT_GROUP_NONE || o->group >= OPT_GROUP_NR || !opt_group_title[o->group])
+		if (o->group <= OPT_GROUP_NONE || o->group >= OPT_GROUP_NR ||
+		    !opt_group_title[o->group])
 			fail_msg("%s has no --help section (give its row .group)", label);
 		if (!o->help || !o->help[0])
 			fail_msg("%s has no help line", label);
@@ -112,7 +113,8 @@ static void test_parser_takes_every_name(void **state)
 			} else if (!o->has_arg) {
 				snprintf(joined, sizeof(joined), "--%s=1", o->long_name);
 				if (!parse(joined, NULL, err, sizeof(err)))
-					fail_msg("%s: taken, but --%s takes no value", joined, o->long_name);
+					fail_msg("%s: taken, but --%s takes no value", joined,
+						 o->long_name);
 			}
 		}
 		if (o->short_name) {
@@ -217,7 +219,8 @@ static void test_help_lists_table(void **state)
 		const char *at;
 
 		opt__usage_left(&opt_table[i], left, sizeof(left));
-		snprintf(line, sizeof(line), "\n    %s%s", left, strlen(left) + 4 <= 24 ? " " : "\n");
+		snprintf(line, sizeof(line), "\n    %s%s", left,
+			 strlen(left) + 4 <= 24 ? " " : "\n");
 		at = strstr(text, line);
 		if (!at)
 			fail_msg("--help lacks '%s'", left);
@@ -255,7 +258,10 @@ static void test_help_of_names(void **state)
 		{ { "-F" }, 0, { "-F, --freq" }, "--strict-freq" },
 		{ { "--freq" }, 0, { "-F, --freq" }, "--strict-freq" },
 		{ { "freq" }, 0, { "-F, --freq", "--strict-freq" }, "--call-graph" },
-		{ { "call-graph", "-o" }, 0, { "--call-graph <mode>", "-g ", "-o, --output" }, "-F," },
+		{ { "call-graph", "-o" },
+		  0,
+		  { "--call-graph <mode>", "-g ", "-o, --output" },
+		  "-F," },
 		{ { "FREQUENCY" }, 0, { "--strict-freq" }, "--output" },
 		{ { "nosuch" }, -ENOENT, { NULL }, "Usage" },
 		{ { "freq", "nosuch" }, -ENOENT, { NULL }, "--freq" },
