@@ -11,10 +11,18 @@
 #include "prec/version.h"
 #include "signals.h"
 
-/* -h, --list-events, --version: answered without recording. True when one was. */
-static bool answer_query(const struct record_opts *opts)
+/* -h [NAME...], --list-events, --version: answered without recording. The
+ * exit status when one was, else -1. */
+static int answer_query(const struct record_opts *opts)
 {
-	if (opts->help) {
+	char err[256];
+
+	if (opts->help && opts->argc) {
+		if (options__usage_of(opts->argc, opts->argv, err, sizeof(err))) {
+			pr_err("%s", err);
+			return PREC_EXIT_USAGE;
+		}
+	} else if (opts->help) {
 		options__usage();
 		printf("\n Events this version accepts (-e NAME[:MODIFIERS]):\n");
 		parse_events__print_known(stdout);
@@ -23,9 +31,9 @@ static bool answer_query(const struct record_opts *opts)
 	} else if (opts->version) {
 		printf("prec version %s\n", PREC_VERSION);
 	} else {
-		return false;
+		return -1;
 	}
-	return true;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -42,9 +50,10 @@ int main(int argc, char **argv)
 		pr_err("%s", err);
 		return PREC_EXIT_USAGE;
 	}
-	if (answer_query(&opts)) {
+	status = answer_query(&opts);
+	if (status >= 0) {
 		options__exit(&opts);
-		return 0;
+		return status;
 	}
 	log__set_level(opts.quiet ? LOG_QUIET : opts.verbose);
 	options_env__read(&env);

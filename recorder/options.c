@@ -406,6 +406,11 @@ int options__parse(struct record_opts *opts, int argc, char **argv, char *err, s
 			ret = parse_short(opts, argc, argv, &i, err, errlen);
 		if (ret)
 			goto fail;
+		/* As perf's -h: the words after it name the options to show. */
+		if (opts->help) {
+			i++;
+			break;
+		}
 	}
 	if (i < argc) {
 		opts->argc = argc - i;

@@ -186,7 +186,15 @@ int options__validate(struct record_opts *opts, const struct options_env *env, c
 /* Frees what options__parse allocated. */
 void options__exit(struct record_opts *opts);
 
-/* Prints the usage text to stdout. */
+/* Prints the usage text to stdout, in sections. */
 void options__usage(void);
+
+/*
+ * `prec -h NAME...`: prints to stdout the usage lines of the options the
+ * names pick (perf record -h's rule: a letter, -c, --name, a long name, or a
+ * word of the help). Returns 0, or -ENOENT with one line in err naming the
+ * words that picked nothing (then nothing is printed).
+ */
+int options__usage_of(int nr, char *const *names, char *err, size_t errlen);
 
 #endif

@@ -395,7 +395,7 @@ static const struct reject_row reject_rows[] = {
 	{ { "--quiet=1", "true" }, "takes no value" },
 	{ { "--version=2" }, "takes no value" },
 	{ { "--help=x" }, "takes no value" },
-	{ { "-h", "--nosuch" }, "'--nosuch'" },
+	{ { "--nosuch", "-h" }, "'--nosuch'" }, /* after -h, words name options */
 	/* options of later issues: refused, never ignored */
 	{ { "--call-graph=nosuch", "true" }, "unknown --call-graph mode" },
 	{ { "--call-graph", "dwarf,70000", "true" }, "stack dump size" },
