@@ -36,6 +36,7 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 # libdebuginfod1 when built with it) as dpkg-shlibdeps finds them in the
 # binary: no list to keep in step by hand.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# perf reads what prec writes; prec records without it.
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "linux-perf")
+# perf reads what prec writes (prec records without it); bash-completion
+# runs the installed completion on TAB.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "linux-perf, bash-completion")
 include(CPack)

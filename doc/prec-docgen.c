@@ -5,7 +5,8 @@
  * from what the parser takes:
  *   prec-docgen man TEMPLATE OUT     prec.1: TEMPLATE with its @OPTIONS@ line
  *                                    replaced by the table, @VERSION@ by ours
- *   prec-docgen alias OUT            prec-record.1: a .so link to prec.1
+ *   prec-docgen alias OUT            prec-record.1, perf-prec.1: a .so link
+ *                                    to prec.1
  *   prec-docgen bash TEMPLATE OUT    prec.bash: TEMPLATE with @WORDS@ replaced
  *                                    by the option words and value cases
  * A host tool run by doc/CMakeLists.txt; never installed, not reachable
