@@ -224,22 +224,23 @@ static bool output__synth_later(const struct output *o, enum synth_when when)
 static int output__synth_join(struct output *o)
 {
 	bool dir = o->src.opts->threads;
+	uint64_t before = writer__data_size(o->w);
 	struct iovec iov;
 	int ret = synth_bg__finish(o->bg, &o->sout);
 
 	synth_bg__delete(o->bg);
 	o->bg = NULL;
+	/* --unwind=record: the samples that waited for these maps, unwound
+	 * now, before any round lets a reader flush them. */
+	if (!ret && !dir && (ret = unwinder__release(o->unw, &iov)) == 1)
+		ret = writer__writev_ring(o->w, &iov, 1, false);
+	if (!ret)
+		ret = synth__marker(&o->sout, PERF_RECORD_FINISHED_INIT);
 	/* --threads: the streams take it on their threads. Their files have
 	 * no rounds: perf delivers the data file's (time 0) side-band as read,
 	 * before it flushes any of their samples. */
 	if (dir)
-		stream_tracks__publish(&o->dir.tracks);
-	/* --unwind=record: the samples that waited for these maps, unwound
-	 * now, before any round lets a reader flush them. */
-	else if (!ret && (ret = unwinder__release(o->unw, &iov)) == 1)
-		ret = writer__writev_ring(o->w, &iov, 1, false);
-	if (!ret)
-		ret = synth__marker(&o->sout, PERF_RECORD_FINISHED_INIT);
+		stream_tracks__publish(&o->dir.tracks, writer__data_size(o->w) - before);
 	/* The rounds held back until now come as one: readers may flush
 	 * everything before it, the side-band being in (perf writes one after
 	 * every pass with data). */

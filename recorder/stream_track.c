@@ -86,8 +86,14 @@ int stream_tracks__open(struct stream_tracks *ts, int nr, const struct dso_track
 	return ret;
 }
 
-void stream_tracks__publish(struct stream_tracks *ts)
+void stream_tracks__publish(struct stream_tracks *ts, uint64_t bytes)
 {
+	uint_fast64_t left = atomic_load(&ts->budget);
+
+	/* --max-size: the data file grew by bytes, as if a stream took them. */
+	while (ts->limit && !atomic_compare_exchange_weak(&ts->budget, &left,
+							  left > bytes ? left - bytes : 0))
+		;
 	if (ts->synth_lost)
 		pr_warn("--threads: the late side-band could not be kept for the streams' build-id trackers (out of memory): some build-ids may be missing");
 	ts->late_buf = ts->synth;

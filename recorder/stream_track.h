@@ -98,8 +98,9 @@ int stream_tracks__open(struct stream_tracks *ts, int nr, const struct dso_track
 			uint64_t front, bool *size_limit);
 
 /* The side-band the tap kept since stream_tracks__open goes to every stream
- * (each takes it at the end of its next pass). Once, after open. */
-void stream_tracks__publish(struct stream_tracks *ts);
+ * (each takes it at the end of its next pass); the bytes it took in the data
+ * file come off the --max-size budget. Once, after open. */
+void stream_tracks__publish(struct stream_tracks *ts, uint64_t bytes);
 
 /* Stream i's drain d gets its hooks (the size cut, the tracker, the
  * unwinder) and, with a limit, its after_pass. 0 or -ENOSPC. */
