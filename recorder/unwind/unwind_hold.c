@@ -31,23 +31,13 @@ bool unwind_hold__take(struct unwinder *u, const struct uw_event *ev, const uint
 	if (!u->track || unwind_sample_user_ip(ev, rec, size, &pid, &ip) ||
 	    !dso_track__find_map(u->track, pid, ip, &m))
 		return false;
-	if (h->len + size > UNWIND_HOLD_MAX) {
+	/* The whole bound at once: untouched pages cost no memory, and the
+	 * buffer never moves. */
+	if (!h->buf)
+		h->buf = malloc(UNWIND_HOLD_MAX);
+	if (!h->buf || h->len + size > UNWIND_HOLD_MAX) {
 		h->full++;
 		return false;
-	}
-	if (h->len + size > h->cap) {
-		size_t cap = h->cap ? h->cap : 1 << 20;
-		uint8_t *p;
-
-		while (cap < h->len + size)
-			cap *= 2;
-		p = realloc(h->buf, cap);
-		if (!p) {
-			h->full++;
-			return false;
-		}
-		h->buf = p;
-		h->cap = cap;
 	}
 	memcpy(h->buf + h->len, rec, size);
 	h->len += size;
@@ -86,7 +76,7 @@ int unwinder__release(struct unwinder *u, struct iovec *iov)
 	}
 	free(h->buf);
 	h->buf = NULL;
-	h->len = h->cap = 0;
+	h->len = 0;
 	iov[0].iov_base = u->out;
 	iov[0].iov_len = len;
 	return 1;

@@ -151,8 +151,8 @@ struct uw_cur {
  */
 struct uw_hold {
 	bool on;
-	uint8_t *buf;
-	size_t len, cap;
+	uint8_t *buf; /* UNWIND_HOLD_MAX bytes, from the first sample held */
+	size_t len;
 	uint64_t held; /* samples held so far */
 	uint64_t full; /* samples unwound at once: the hold was full */
 };

@@ -17,16 +17,16 @@ BUSY=$WORKLOAD_DIR/prec_busy
 DEEP=$WORKLOAD_DIR/prec_deep_nofp
 HOT_PATH="deep_leaf_hot deep_level4 deep_level3 deep_level2 deep_level1 deep_run main "
 
+# 3,000 sleeping tasks, then the two busy processes (the deep one last).
 coproc FARM_CO { exec "$FARM" 1000 2 300; }
 track_pid "$FARM_CO_PID"
 read -r ready _ <&"${FARM_CO[0]}" || true
 [[ "${ready:-}" == ready ]] || fail "prec_tasks did not start"
-"$BUSY" 120 >/dev/null 2>&1 &
-busy_pid=$!
-track_pid "$busy_pid"
-"$DEEP" 120000 >/dev/null 2>&1 &
+for prog in "$BUSY 120" "$DEEP 120000"; do
+	$prog >/dev/null 2>&1 &
+	track_pid $!
+done
 deep_pid=$!
-track_pid "$deep_pid"
 sleep 0.3
 
 # started_early NAME ARGS...: prec -v ARGS -- prec_stamp; the command must
