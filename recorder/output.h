@@ -135,6 +135,11 @@ int output__open_streams(struct output *o, int nr);
  * 0 or -ENOSPC. */
 int output__attach_stream(struct output *o, int i, struct drain *d);
 
+/* --threads: the main thread's work while the streams record (arg the
+ * output; threads_stream.h's between): the background side-band, once
+ * ready, into the data file and to the streams. 0 or -errno (a write's). */
+int output__between(void *arg);
+
 /* --threads, before output__finish: stream i's file is complete with what
  * st counted (added to the file's and the run's counts). 0 or -errno. */
 int output__end_stream(struct output *o, int i, const struct drain_stats *st);

@@ -369,6 +369,9 @@ static int recording__streams_init(struct recording *r)
 
 	if (!ret)
 		ret = output__open_streams(&r->out, r->streams.nr);
+	/* The background side-band reaches the data file from this thread. */
+	r->streams.between = output__between;
+	r->streams.between_arg = &r->out;
 	for (int i = 0; !ret && i < r->streams.nr; i++) {
 		r->streams.s[i].d.mmap2_build_ids = r->opts->buildid_mmap;
 		ret = output__attach_stream(&r->out, i, &r->streams.s[i].d);

@@ -12,6 +12,7 @@
 #include "prec/dso_track.h"
 #include "prec/log.h"
 #include "prec/mmap.h"
+#include "prec/writer.h"
 #include "drain.h"
 #include "stream_track.h"
 #include "unwind/unwind.h"
@@ -77,10 +78,55 @@ int stream_tracks__open(struct stream_tracks *ts, int nr, const struct dso_track
 		dso_track__set_buildids(s->t, which);
 		dso_track__stream(s->t, ts->synth, ts->synth_len);
 		unwinder__set_track(s->unw, s->t);
+		unwinder__hold(s->unw, ts->late);
 	}
 	free(ts->synth);
 	ts->synth = NULL;
 	ts->synth_len = ts->synth_cap = 0;
+	return ret;
+}
+
+void stream_tracks__publish(struct stream_tracks *ts, uint64_t bytes)
+{
+	uint_fast64_t left = atomic_load(&ts->budget);
+
+	/* --max-size: the data file grew by bytes, as if a stream took them. */
+	while (ts->limit && !atomic_compare_exchange_weak(&ts->budget, &left,
+							  left > bytes ? left - bytes : 0))
+		;
+	if (ts->synth_lost)
+		pr_warn("--threads: the late side-band could not be kept for the streams' build-id trackers (out of memory): some build-ids may be missing");
+	ts->late_buf = ts->synth;
+	ts->late_len = ts->synth_len;
+	ts->synth = NULL;
+	ts->synth_len = ts->synth_cap = 0;
+	atomic_store(&ts->late_left, ts->nr);
+	atomic_store_explicit(&ts->late_ready, true, memory_order_release);
+}
+
+/* The late side-band, once published, into s's tracker; its held samples
+ * unwound and written to its file. The last stream to take it frees it.
+ * 0 or the write's -errno. */
+static int stream_track__take_late(struct stream_track *s)
+{
+	struct stream_tracks *ts = s->set;
+	struct iovec iov;
+	int ret;
+
+	if (s->late_taken || !atomic_load_explicit(&ts->late_ready, memory_order_acquire))
+		return 0;
+	s->late_taken = true;
+	dso_track__stream(s->t, ts->late_buf, ts->late_len);
+	dso_track__end_pass(s->t);
+	if (atomic_fetch_sub(&ts->late_left, 1) == 1) {
+		free(ts->late_buf);
+		ts->late_buf = NULL;
+	}
+	/* The streams' readers order records by time (no rounds): the held
+	 * samples may follow what was drained after them. */
+	ret = unwinder__release(s->unw, &iov);
+	if (ret == 1)
+		ret = writer__writev_ring(s->d->w, &iov, 1, false);
 	return ret;
 }
 
@@ -154,6 +200,10 @@ static void stream_track__pass(void *arg, const struct drain_stats *pass)
 	s->took = false;
 	if (pass->bytes || took)
 		dso_track__end_pass(s->t);
+	/* A failed write leaves the writer failed: the next pass's write says it. */
+	if (stream_track__take_late(s) < 0)
+		pr_debug("--threads: stream %d: writing the samples held for the side-band failed\n",
+			 s->idx);
 }
 
 static int stream_track__unwind(void *arg, struct ring *rings, const bool *pending, int nr,
@@ -232,6 +282,7 @@ int stream_tracks__attach(struct stream_tracks *ts, int i, struct drain *d)
 	int ret = 0;
 
 	s->has_rings = d->nr_rings > 0;
+	s->d = d;
 	/* The cut first: the records it leaves in the rings reach no hook. */
 	if (ts->limit) {
 		ret = drain__add_hook(d, &cut);
@@ -245,10 +296,16 @@ int stream_tracks__attach(struct stream_tracks *ts, int i, struct drain *d)
 	return ret;
 }
 
-void stream_tracks__end(struct stream_tracks *ts, int i, struct drain_stats *st)
+int stream_tracks__end(struct stream_tracks *ts, int i, struct drain_stats *st)
 {
-	if (i < ts->nr && ts->s[i].unw)
+	int ret;
+
+	if (i >= ts->nr)
+		return 0;
+	ret = stream_track__take_late(&ts->s[i]);
+	if (ts->s[i].unw)
 		unwinder__summary(ts->s[i].unw, st);
+	return ret < 0 ? ret : 0;
 }
 
 int stream_tracks__merge(struct stream_tracks *ts, struct dso_track *into)
@@ -283,5 +340,6 @@ void stream_tracks__exit(struct stream_tracks *ts)
 	}
 	free(ts->s);
 	free(ts->synth);
+	free(ts->late_buf);
 	memset(ts, 0, sizeof(*ts));
 }

@@ -10,7 +10,13 @@
  * MMAP2, COMM, FORK, EXIT) is also pushed to every other stream's inbox
  * (dso_inbox.h, a lock only there), which that stream takes at the start of
  * its next pass (its first record) and at the end of each pass; the
- * synthesized side-band is fed to every tracker at the start. A sample whose
+ * synthesized side-band is fed to every tracker at the start. When the side-band
+ * of the processes that existed before is synthesized in the background
+ * (late), each stream's unwinder holds what it cannot unwind yet
+ * (unwinder__hold); stream_tracks__publish hands the late side-band, kept
+ * by the same tap, to every stream, which takes it at the end of its next
+ * pass: its tracker reads it, its unwinder writes the held samples into its
+ * file, and the buffer is freed by the last stream to take it. A sample whose
  * map is still in another stream's ring waits in its tracker's pending set
  * (dso_track.h) until the inbox brings it. At the end the trackers' hit sets
  * join the file's tracker, whose build-id list the features get.
@@ -22,7 +28,8 @@
  *
  *   stream_tracks__keep (the synthesized side-band's tap) ->
  *   stream_tracks__open -> stream_tracks__attach (each stream's drain) ->
- *   the loops -> stream_tracks__end (each) -> stream_tracks__merge ->
+ *   the loops (stream_tracks__publish when late) -> stream_tracks__end
+ *   (each) -> stream_tracks__merge ->
  *   stream_tracks__exit
  */
 #include <stdatomic.h>
@@ -53,6 +60,8 @@ struct stream_track {
 	uint8_t *scratch; /* a side-band record that wraps its ring */
 	uint64_t room; /* --max-size: bytes taken from the budget, not yet used */
 	bool capped; /* the budget is spent: this stream's window was cut */
+	struct drain *d; /* this stream's drain (its writer gets held samples) */
+	bool late_taken; /* the late side-band was read */
 };
 
 struct stream_tracks {
@@ -66,6 +75,11 @@ struct stream_tracks {
 	atomic_uint_fast64_t budget; /* of which not yet taken */
 	atomic_bool full;
 	bool *size_limit; /* the output's flag, set once the limit is reached */
+	bool late; /* set before open: more side-band comes (publish) */
+	uint8_t *late_buf; /* the late side-band, once published */
+	size_t late_len;
+	atomic_bool late_ready;
+	atomic_int late_left; /* streams that have not taken it yet */
 };
 
 /* The synthesized side-band's tap (a synth_out tap, arg the stream_tracks):
@@ -83,12 +97,19 @@ int stream_tracks__open(struct stream_tracks *ts, int nr, const struct dso_track
 			enum dso_track_buildids which, const struct unwinder *unw, uint64_t max_size,
 			uint64_t front, bool *size_limit);
 
+/* The side-band the tap kept since stream_tracks__open goes to every stream
+ * (each takes it at the end of its next pass); the bytes it took in the data
+ * file come off the --max-size budget. Once, after open. */
+void stream_tracks__publish(struct stream_tracks *ts, uint64_t bytes);
+
 /* Stream i's drain d gets its hooks (the size cut, the tracker, the
  * unwinder) and, with a limit, its after_pass. 0 or -ENOSPC. */
 int stream_tracks__attach(struct stream_tracks *ts, int i, struct drain *d);
 
-/* Stream i ended: its unwinder's counts go into st (said under -v). */
-void stream_tracks__end(struct stream_tracks *ts, int i, struct drain_stats *st);
+/* Stream i ended: it takes the late side-band if it has not (its held
+ * samples written to its drain's writer), and its unwinder's counts go
+ * into st (said under -v). 0 or the write's -errno. */
+int stream_tracks__end(struct stream_tracks *ts, int i, struct drain_stats *st);
 
 /* After every stream ended: each takes its inbox a last time, and every
  * hit set joins into. 0 or -ENOMEM (hits lost, counted). */

@@ -166,12 +166,16 @@ int streams__wait(struct streams *ss, bool (*stop)(void *arg), void *arg, const 
 	struct timespec tick = { 0, 100 * 1000000L };
 	struct pollfd side = { .fd = ss->side_fd, .events = POLLIN };
 
-	while (atomic_load(&ss->running) > 0 && !stop(arg) && !atomic_load(&ss->failed)) {
+	int err = 0;
+
+	while (!err && atomic_load(&ss->running) > 0 && !stop(arg) && !atomic_load(&ss->failed)) {
 		if (ppoll(&side, side.fd >= 0, &tick, sigmask) > 0 && side.revents &&
 		    !ss->on_side(ss->side_arg, side.revents))
 			side.fd = -1;
+		if (ss->between)
+			err = ss->between(ss->between_arg);
 	}
-	return streams__join(ss);
+	return streams__join(ss) ?: err;
 }
 
 int streams__tail(struct streams *ss, bool (*give_up)(void *arg), void *arg)

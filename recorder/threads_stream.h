@@ -49,6 +49,12 @@ struct streams {
 	int side_fd;
 	bool (*on_side)(void *arg, short revents);
 	void *side_arg;
+	/* NULL (streams__init's) or run on the waiting main thread after each
+	 * wake (a signal, side_fd, the tick): the output's work between
+	 * passes (the background side-band into the data file). 0, or -errno
+	 * to stop every stream with that error. */
+	int (*between)(void *arg);
+	void *between_arg;
 };
 
 /*
@@ -68,8 +74,9 @@ int streams__start(struct streams *ss);
 
 /*
  * Sleeps (ppoll with sigmask, so the recording's signals are seen, and on
- * side_fd) until stop(arg), every loop has returned, or one failed; then stops and joins
- * them all. Returns 0 or the first stream's negative errno.
+ * side_fd) until stop(arg), every loop has returned, one failed or between
+ * failed; then stops and joins them all. Returns 0, between's or the first
+ * stream's negative errno.
  */
 int streams__wait(struct streams *ss, bool (*stop)(void *arg), void *arg, const sigset_t *sigmask);
 

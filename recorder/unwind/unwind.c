@@ -137,6 +137,19 @@ static int sample_parts(const struct uw_event *ev, const uint8_t *rec, size_t si
 	return 0;
 }
 
+int unwind_sample_user_ip(const struct uw_event *ev, const uint8_t *rec, size_t size,
+			  uint32_t *pid, uint64_t *ip)
+{
+	struct sample_parts p;
+
+	if (ev->tid_off < 0 || sample_parts(ev, rec, size, &p) ||
+	    rd64(rec + p.regs) != PERF_SAMPLE_REGS_ABI_64)
+		return -EINVAL;
+	memcpy(pid, rec + ev->tid_off, sizeof(*pid));
+	*ip = rd64(rec + p.regs + 8 + 8 * ev->reg_pos[UNW_REG_IP]);
+	return 0;
+}
+
 static const struct uw_event *event_of(const struct unwinder *u, const uint8_t *rec, size_t size)
 {
 	size_t lo = 0, hi = u->nr_ids;
@@ -235,6 +248,9 @@ size_t unwinder__record(struct unwinder *u, const void *rec, void *dst)
 	memcpy(&h, r, sizeof(h));
 	if (h.type == PERF_RECORD_SAMPLE) {
 		ev = event_of(u, r, h.size);
+		/* Its process's maps are still to come: kept until they are. */
+		if (ev && ev->dwarf && u->hold.on && unwind_hold__take(u, ev, r, h.size))
+			return 0;
 		if (ev && ev->dwarf && (n = rewrite_sample(u, ev, r, h.size, dst)))
 			return n;
 	} else if (h.type == PERF_RECORD_COMM && (h.misc & PERF_RECORD_MISC_COMM_EXEC) &&
@@ -266,6 +282,11 @@ static int out_reserve(struct unwinder *u, size_t need)
 	u->out = p;
 	u->out_cap = cap;
 	return 0;
+}
+
+int unwind_out_reserve(struct unwinder *u, size_t need)
+{
+	return out_reserve(u, need + GROW_SLACK);
 }
 
 int unwinder__rewrite(struct unwinder *u, struct ring *rings, const bool *pending, int nr,
@@ -453,6 +474,7 @@ void unwinder__delete(struct unwinder *u)
 	free(u->ids);
 	free(u->out);
 	free(u->scratch);
+	free(u->hold.buf);
 	free(u);
 }
 

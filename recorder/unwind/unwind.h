@@ -21,7 +21,8 @@
  *
  * Lifecycle: unwinder__new (from the events the file lists) ->
  * unwinder__file_attrs (before the attrs are written) -> unwinder__set_track
- * -> unwinder__rewrite per drain pass -> unwinder__summary ->
+ * -> (unwinder__hold while the side-band is late) -> unwinder__rewrite per
+ * drain pass -> (unwinder__release) -> unwinder__summary ->
  * unwinder__delete. One thread.
  */
 #include <stdbool.h>
@@ -95,9 +96,32 @@ int unwinder__rewrite(struct unwinder *u, struct ring *rings, const bool *pendin
 /*
  * One whole record of h.size bytes at rec, written to dst as the file gets
  * it: at most h.size + (UNWIND_MAX_FRAMES + 1) * 8 bytes. Returns the bytes
- * written.
+ * written: 0 for a sample held (unwinder__hold).
  */
 size_t unwinder__record(struct unwinder *u, const void *rec, void *dst);
+
+/* Held samples take at most this many bytes (unwinder__hold); 64 MiB is
+ * some 8,000 samples of perf's default 8 KiB stack copy, a few seconds of
+ * a busy machine's samples, while the background side-band takes well under
+ * one. */
+#define UNWIND_HOLD_MAX (64u << 20)
+
+/*
+ * on: the side-band of the processes that existed before the recording is
+ * still to come (synthesized in the background). A DWARF sample whose user
+ * IP is in no map known yet is then held (its raw record copied, up to
+ * UNWIND_HOLD_MAX bytes; past that it is unwound at once) instead of being
+ * unwound, and unwinder__record writes nothing for it. Accepts NULL u.
+ */
+void unwinder__hold(struct unwinder *u, bool on);
+
+/*
+ * The side-band is in (the tracker has the maps): holding stops, and the
+ * held samples are unwound, in the order read, into u's buffer, iov[0] set
+ * to it (valid until the next call that writes the buffer). Returns 1, 0
+ * when none was held (or u is NULL), or -ENOMEM.
+ */
+int unwinder__release(struct unwinder *u, struct iovec *iov);
 
 /* What was done so far. */
 void unwinder__stats(const struct unwinder *u, struct unwind_stats *st);

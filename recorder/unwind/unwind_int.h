@@ -144,6 +144,19 @@ struct uw_cur {
 	enum why why;
 };
 
+/*
+ * Samples held while the side-band of the processes that existed before the
+ * recording is still being synthesized (unwinder__hold): the raw records, in
+ * the order read, at most UNWIND_HOLD_MAX bytes.
+ */
+struct uw_hold {
+	bool on;
+	uint8_t *buf; /* UNWIND_HOLD_MAX bytes, from the first sample held */
+	size_t len;
+	uint64_t held; /* samples held so far */
+	uint64_t full; /* samples unwound at once: the hold was full */
+};
+
 struct unwinder {
 	struct uw_event *ev;
 	uint32_t nr_ev;
@@ -159,7 +172,21 @@ struct unwinder {
 	struct uw_cur cur;
 	uint64_t ips[UNWIND_MAX_FRAMES];
 	struct unwind_stats st;
+	struct uw_hold hold;
 };
+
+/* The pid and user-space IP (REGS_USER's) of the DWARF sample rec of ev.
+ * 0, or -EINVAL when it has no 64-bit user registers or TID. */
+int unwind_sample_user_ip(const struct uw_event *ev, const uint8_t *rec, size_t size,
+			  uint32_t *pid, uint64_t *ip);
+
+/* Whether the DWARF sample rec (size bytes) of ev was held (unwind_hold.c):
+ * its user IP is in no map the tracker knows, and the hold has room. */
+bool unwind_hold__take(struct unwinder *u, const struct uw_event *ev, const uint8_t *rec,
+		       size_t size);
+
+/* u->out holds at least need bytes plus one sample's frames. 0 or -ENOMEM. */
+int unwind_out_reserve(struct unwinder *u, size_t need);
 
 /* Sets ev's REGS_USER layout from the sampled mask: 0, -EINVAL when the mask
  * lacks the IP or SP, -EOPNOTSUPP off x86-64. */

@@ -545,12 +545,63 @@ static void test_unwind_own_stack(void **state)
 	dso_track__delete(t);
 }
 
+/* The side-band comes late: a sample whose IP is in no known map waits
+ * (unwinder__record writes nothing), and once the maps are in,
+ * unwinder__release gives it unwound as if they had been there; a sample
+ * whose map is known is not held. */
+static void test_unwind_hold(void **state)
+{
+	static struct buf ref, out, other;
+	struct writer_event ev = { &real_attr, "cycles", NULL, 0 };
+	uint64_t regs[NR_REGS] = { 0 }, kc[] = { PERF_CONTEXT_KERNEL, 0xffffffff81000010ULL };
+	uint8_t stack[64] = { 0 };
+	struct dso_track_layout l;
+	struct dso_track *t;
+	struct unwinder *u;
+	struct iovec iov;
+	const uint8_t *p;
+	size_t n;
+
+	(void)state;
+	unwind_test_level1();
+	assert_int_equal(dso_track__layout(ST_DWARF, true, &l), 0);
+	l.id_time_back = 0;
+	assert_int_equal(dso_track__new(&t, &l), 0);
+	assert_int_equal(unwinder__new(&u, &ev, 1), 0);
+	unwinder__set_track(u, t);
+	assert_int_equal(unwinder__release(u, &iov), 0); /* nothing held */
+	unwinder__hold(u, true);
+	assert_int_equal(unwinder__record(u, captured.b, out.b), 0);
+	regs[REG_SLOT_IP] = 0x401234;
+	regs[REG_SLOT_SP] = 0x7ffd0000;
+	make_sample(&other, 42, kc, 2, regs, stack, sizeof(stack), 48);
+	assert_int_equal(unwinder__record(u, other.b, out.b), 0);
+	feed_own_maps(t);
+	/* Known now: unwound at once, even while holding. */
+	n = unwinder__record(u, captured.b, ref.b);
+	assert_true(n > 0 && chain_nr(ref.b) >= 6);
+	assert_int_equal(unwinder__release(u, &iov), 1);
+	p = iov.iov_base;
+	/* In the order read: this test's stack as unwound with the maps there
+	 * from the start, then pid 42's sample, its IP in no map still. */
+	assert_int_equal(memcmp(p, ref.b, n), 0);
+	assert_int_equal(iov.iov_len, n + ((const struct perf_event_header *)(p + n))->size);
+	assert_int_equal(chain_nr(p + n), 4);
+	assert_int_equal(chain_ip(p + n, 3), 0x401234);
+	/* Released once: holding is over. */
+	assert_int_equal(unwinder__record(u, other.b, out.b) > 0, 1);
+	assert_int_equal(unwinder__release(u, &iov), 0);
+	unwinder__delete(u);
+	dso_track__delete(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_maps_pgoff),   cmocka_unit_test(test_elf),
 		cmocka_unit_test(test_attrs),	     cmocka_unit_test(test_rewrite),
 		cmocka_unit_test(test_rewrite_ring), cmocka_unit_test(test_unwind_own_stack),
+		cmocka_unit_test(test_unwind_hold),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
