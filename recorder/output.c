@@ -58,9 +58,18 @@ static void output__set_cap(struct output *o)
 		limit = opts->switch_size;
 	if (!limit)
 		return;
-	/* The ring data may fill what the file's front left of the limit. */
+	/* The ring data may fill what the file's front left of the limit. When
+	 * the front alone fills --switch-output's SIZE (the side-band of every
+	 * task, -a on a busy machine), the file takes whole passes until it
+	 * holds a sample (output_rotate__check), as perf's files hold at least
+	 * one pass; --max-size stays a limit. */
 	front = writer__file_size(o->w);
-	o->room = limit > front ? limit - front : 1;
+	if (limit > front)
+		o->room = limit - front;
+	else if (limit == opts->switch_size && (!opts->max_size || opts->max_size > limit))
+		o->room = UINT64_MAX;
+	else
+		o->room = 1;
 	o->capped = false;
 }
 
@@ -453,7 +462,7 @@ static int output__after_pass(void *arg)
 	if (!requested && !opts->max_size && !opts->switch_size && !opts->switch_time_ms)
 		return DRAIN_GO_ON;
 	size = writer__file_size(o->w);
-	switch (output_rotate__check(&o->rot, opts, size, o->capped, requested)) {
+	switch (output_rotate__check(&o->rot, opts, size, o->capped, requested, o->file.samples != 0)) {
 	case OUTPUT_FULL:
 		pr_info("[ prec record: perf size limit reached (%llu KB), stopping session ]\n",
 			(unsigned long long)(size >> 10));

@@ -25,7 +25,7 @@ static uint64_t now_ms(void)
 }
 
 enum output_step output_rotate__check(struct output_rotate *r, const struct record_opts *opts,
-				      uint64_t size, bool capped, bool requested)
+				      uint64_t size, bool capped, bool requested, bool sampled)
 {
 	bool rotate = requested;
 
@@ -35,7 +35,12 @@ enum output_step output_rotate__check(struct output_rotate *r, const struct reco
 	     (capped && (!opts->switch_size || opts->pipe_output ||
 			 opts->max_size <= opts->switch_size))))
 		return OUTPUT_FULL;
-	if (opts->switch_size && (size >= opts->switch_size || capped))
+	/* Not for the size alone before the file holds a sample: with -a on a
+	 * busy machine the side-band at each file's front may fill SIZE by
+	 * itself, and every new file would end at once, side-band only, which
+	 * perf reports as "no samples". The cut (capped) still rotates: the
+	 * drain holds the ring's records back until the next file. */
+	if (opts->switch_size && (capped || (sampled && size >= opts->switch_size)))
 		rotate = true;
 	if (opts->switch_time_ms) {
 		uint64_t t = now_ms();

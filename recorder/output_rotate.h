@@ -26,9 +26,10 @@ enum output_step {
 };
 
 /* The step for a file of size bytes (header included), capped when the
- * drain's size cut was made, requested on SIGUSR2. */
+ * drain's size cut was made, requested on SIGUSR2; sampled when the file
+ * holds a sample (only then does its size rotate it). */
 enum output_step output_rotate__check(struct output_rotate *r, const struct record_opts *opts,
-				      uint64_t size, bool capped, bool requested);
+				      uint64_t size, bool capped, bool requested, bool sampled);
 
 /* The name of the file just ended at path in final (len bytes): renamed
  * with a timestamp when rotated (or at exit with --timestamp-filename,

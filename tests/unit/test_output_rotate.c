@@ -31,31 +31,35 @@ static void test_check_sizes(void **state)
 
 	(void)state;
 	/* No limit, no signal: nothing to do, whatever the size. */
-	assert_int_equal(output_rotate__check(&r, &o, 1 << 30, false, false), OUTPUT_GO_ON);
-	assert_int_equal(output_rotate__check(&r, &o, 0, false, true), OUTPUT_ROTATE);
+	assert_int_equal(output_rotate__check(&r, &o, 1 << 30, false, false, true), OUTPUT_GO_ON);
+	assert_int_equal(output_rotate__check(&r, &o, 0, false, true, true), OUTPUT_ROTATE);
 
 	/* --max-size: reached by the size, or by the cut made short of it. */
 	o.max_size = 1000;
-	assert_int_equal(output_rotate__check(&r, &o, 999, false, false), OUTPUT_GO_ON);
-	assert_int_equal(output_rotate__check(&r, &o, 1000, false, false), OUTPUT_FULL);
-	assert_int_equal(output_rotate__check(&r, &o, 990, true, false), OUTPUT_FULL);
+	assert_int_equal(output_rotate__check(&r, &o, 999, false, false, true), OUTPUT_GO_ON);
+	assert_int_equal(output_rotate__check(&r, &o, 1000, false, false, true), OUTPUT_FULL);
+	assert_int_equal(output_rotate__check(&r, &o, 990, true, false, true), OUTPUT_FULL);
 	/* Full wins over a pending SIGUSR2. */
-	assert_int_equal(output_rotate__check(&r, &o, 1000, false, true), OUTPUT_FULL);
+	assert_int_equal(output_rotate__check(&r, &o, 1000, false, true, true), OUTPUT_FULL);
 
 	/* With a smaller --switch-output=SIZE the cut is the switch's. */
 	o.switch_size = 500;
-	assert_int_equal(output_rotate__check(&r, &o, 490, true, false), OUTPUT_ROTATE);
-	assert_int_equal(output_rotate__check(&r, &o, 500, false, false), OUTPUT_ROTATE);
-	assert_int_equal(output_rotate__check(&r, &o, 400, false, false), OUTPUT_GO_ON);
+	assert_int_equal(output_rotate__check(&r, &o, 490, true, false, true), OUTPUT_ROTATE);
+	assert_int_equal(output_rotate__check(&r, &o, 500, false, false, true), OUTPUT_ROTATE);
+	assert_int_equal(output_rotate__check(&r, &o, 400, false, false, true), OUTPUT_GO_ON);
+	/* A file with no sample yet (its front alone filled SIZE) goes on to
+	 * take one; the cut still rotates. */
+	assert_int_equal(output_rotate__check(&r, &o, 700, false, false, false), OUTPUT_GO_ON);
+	assert_int_equal(output_rotate__check(&r, &o, 490, true, false, false), OUTPUT_ROTATE);
 	/* A larger one: the cut is --max-size's. */
 	o.switch_size = 2000;
-	assert_int_equal(output_rotate__check(&r, &o, 990, true, false), OUTPUT_FULL);
+	assert_int_equal(output_rotate__check(&r, &o, 990, true, false, true), OUTPUT_FULL);
 
 	/* A stream cannot rotate: the switch size is no cut there, --max-size is. */
 	o.pipe_output = true;
 	o.switch_size = 500;
-	assert_int_equal(output_rotate__check(&r, &o, 600, false, true), OUTPUT_GO_ON);
-	assert_int_equal(output_rotate__check(&r, &o, 990, true, false), OUTPUT_FULL);
+	assert_int_equal(output_rotate__check(&r, &o, 600, false, true, true), OUTPUT_GO_ON);
+	assert_int_equal(output_rotate__check(&r, &o, 990, true, false, true), OUTPUT_FULL);
 	output_rotate__exit(&r);
 }
 
@@ -67,13 +71,13 @@ static void test_check_period(void **state)
 
 	(void)state;
 	/* The first pass starts the period; it ends 200 ms later, and again. */
-	assert_int_equal(output_rotate__check(&r, &o, 0, false, false), OUTPUT_GO_ON);
-	assert_int_equal(output_rotate__check(&r, &o, 0, false, false), OUTPUT_GO_ON);
+	assert_int_equal(output_rotate__check(&r, &o, 0, false, false, true), OUTPUT_GO_ON);
+	assert_int_equal(output_rotate__check(&r, &o, 0, false, false, true), OUTPUT_GO_ON);
 	nanosleep(&nap, NULL);
-	assert_int_equal(output_rotate__check(&r, &o, 0, false, false), OUTPUT_ROTATE);
-	assert_int_equal(output_rotate__check(&r, &o, 0, false, false), OUTPUT_GO_ON);
+	assert_int_equal(output_rotate__check(&r, &o, 0, false, false, true), OUTPUT_ROTATE);
+	assert_int_equal(output_rotate__check(&r, &o, 0, false, false, true), OUTPUT_GO_ON);
 	nanosleep(&nap, NULL);
-	assert_int_equal(output_rotate__check(&r, &o, 0, false, false), OUTPUT_ROTATE);
+	assert_int_equal(output_rotate__check(&r, &o, 0, false, false, true), OUTPUT_ROTATE);
 	output_rotate__exit(&r);
 }
 
