@@ -552,13 +552,9 @@ int evsel__config_text_poke(struct evsel *evsel, const struct evlist_config *cfg
 	attr->sample_type &= ~(uint64_t)(PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK |
 					 PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
 					 PERF_SAMPLE_REGS_INTR);
-	attr->exclude_callchain_user = 0;
-	attr->exclude_callchain_kernel = 0;
-	attr->sample_max_stack = 0;
-	attr->sample_regs_user = 0;
-	attr->sample_stack_user = 0;
-	attr->sample_regs_intr = 0;
-	attr->branch_sample_type = 0;
+	attr->exclude_callchain_user = attr->exclude_callchain_kernel = 0;
+	attr->sample_regs_user = attr->sample_regs_intr = attr->branch_sample_type = 0;
+	attr->sample_stack_user = attr->sample_max_stack = 0;
 	/* Text is patched at any time on any CPU, by any task: TIME always
 	 * (even --per-thread), from the moment it is open. */
 	attr->sample_type |= PERF_SAMPLE_TIME;
