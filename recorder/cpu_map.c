@@ -56,6 +56,27 @@ int cpu_map__online(struct cpu_map **out)
 	return cpu_map__parse(out, buf);
 }
 
+int cpu_map__merge(struct cpu_map **out, const struct cpu_map *a, const struct cpu_map *b)
+{
+	int na = a ? a->nr : 0, nb = b ? b->nr : 0, i = 0, j = 0;
+	struct cpu_map *m = malloc(sizeof(*m) + ((size_t)na + (size_t)nb) * sizeof(int));
+
+	if (!m)
+		return -ENOMEM;
+	m->nr = 0;
+	/* Both ascending: one merge pass; -1 ("any CPU") is no CPU here. */
+	while (i < na || j < nb) {
+		int x = j >= nb || (i < na && a->cpu[i] <= b->cpu[j]) ? a->cpu[i] : b->cpu[j];
+
+		i += i < na && a->cpu[i] == x;
+		j += j < nb && b->cpu[j] == x;
+		if (x >= 0)
+			m->cpu[m->nr++] = x;
+	}
+	*out = m;
+	return 0;
+}
+
 void cpu_map__delete(struct cpu_map *map)
 {
 	free(map);

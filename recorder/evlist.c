@@ -168,6 +168,7 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs_in,
 		 const struct evlist_config *cfg, struct cpu_map *cpus, struct thread_map *threads)
 {
 	bool dummy = cfg->has_cpu || cfg->delayed;
+	int text_poke = cfg->text_poke ? 1 : 0;
 	struct event_specs view;
 	const struct event_specs *specs = &view;
 	struct event_spec *kept = NULL;
@@ -183,7 +184,9 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs_in,
 	ret = specs__on_cpus(specs_in, cpus, cfg->cpu_list, &view, &kept);
 	if (ret)
 		return ret;
-	nr = specs->nr + (dummy ? 1 : 0);
+	/* perf's order: the -e events, --kcore's text_poke dummy (added
+	 * before record__open), then the tracking dummy. */
+	nr = specs->nr + text_poke + (dummy ? 1 : 0);
 	evlist->evsel = calloc((size_t)nr, sizeof(*evlist->evsel));
 	if (!evlist->evsel) {
 		free(kept);
@@ -196,7 +199,21 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs_in,
 		evsel->leader = i;
 		evsel->nr_members = 1;
 		evsel->cgroup_fd = cfg->cgroup_fd;
-		if (i == specs->nr) {
+		if (text_poke && i == specs->nr) {
+			evsel->name = strdup("dummy:u");
+			if (!evsel->name)
+				goto nomem;
+			evlist->nr++;
+			ret = evsel__config_text_poke(evsel, cfg);
+			if (ret) {
+				pr_err("--kcore: cannot read the online CPUs for the text_poke event: %s (check that /sys is mounted)",
+				       strerror(-ret));
+				free(kept);
+				return ret;
+			}
+			continue;
+		}
+		if (i == specs->nr + text_poke) {
 			evsel->name = strdup("dummy:HG");
 			if (!evsel->name)
 				goto nomem;
@@ -258,54 +275,95 @@ static bool evlist__per_thread(const struct evlist *evlist)
 	return evlist->cpus->nr == 1 && evlist->cpus->cpu[0] == -1;
 }
 
+/* The index of cpu among the CPUs the evsel was opened on, or -1. */
+static int evsel__cpu_idx(const struct evsel *evsel, int cpu)
+{
+	for (int c = 0; c < evsel->nr_cpus; c++)
+		if (evsel->open_cpus[c] == cpu)
+			return c;
+	return -1;
+}
+
+/*
+ * The rings as libperf 6.1 lays them out: per CPU of all_cpus; with
+ * --per-thread one per thread first, then one per CPU of the system-wide
+ * events. Slot s is for cpu (-1: any) and the thread index *t (-1: every
+ * thread of an event opened on that CPU). Returns the number of slots when
+ * s < 0.
+ */
+static int evlist__ring_slot(const struct evlist *evlist, int s, int *cpu, int *t)
+{
+	int nt = evlist__per_thread(evlist) ? evlist->threads->nr : 0;
+
+	if (s < 0)
+		return nt + evlist->all_cpus->nr;
+	*t = s < nt ? s : -1;
+	*cpu = s < nt ? -1 : evlist->all_cpus->cpu[s - nt];
+	return 0;
+}
+
+int evlist__ring_idx(const struct evlist *evlist, const struct evsel *evsel, int c, int t)
+{
+	bool per_thread = evlist__per_thread(evlist);
+	int cpu = evsel->open_cpus ? evsel->open_cpus[c] : -1;
+	int nt = per_thread ? evlist->threads->nr : 0;
+
+	if (!evlist->all_cpus)
+		return per_thread ? t : c;
+	if (cpu == -1)
+		return t;
+	for (int i = 0; i < evlist->all_cpus->nr; i++)
+		if (evlist->all_cpus->cpu[i] == cpu)
+			return nt + i;
+	return -1;
+}
+
 /*
  * One kind of ring: the forward rings the drain loop empties, or the
  * backward (overwrite) ones read at the end. Every open fd of an event of
- * that kind on a CPU (or thread) writes into one ring: the first owns the
- * mapping, the others are redirected to it.
+ * that kind on a ring's CPU (or thread) writes into that ring: the first
+ * owns the mapping, the others are redirected to it. A system-wide event
+ * joins the ring of its CPU; on a CPU the target does not record (-C,
+ * --per-thread) its fds make a ring of their own.
  */
 static int evlist__mmap_kind(struct evlist *evlist, size_t data_bytes, bool backward,
 			     struct ring *rings, int *nr_rings)
 {
-	bool per_thread = evlist__per_thread(evlist);
-	int nr_threads = evlist->threads->nr;
-	int nr = per_thread ? nr_threads : evlist->cpus->nr;
+	int nr = evlist__ring_slot(evlist, -1, NULL, NULL);
 
-	for (int m = 0; m < nr; m++) {
-		int ring_fd = -1;
-		int cpu = per_thread ? -1 : evlist->cpus->cpu[m];
+	for (int s = 0; s < nr; s++) {
+		int ring_fd = -1, cpu, slot_t;
 
+		evlist__ring_slot(evlist, s, &cpu, &slot_t);
 		for (int e = 0; e < evlist->nr; e++) {
 			struct evsel *evsel = &evlist->evsel[e];
-			int c0 = per_thread ? 0 : m, c1 = per_thread ? 1 : m + 1;
-			int t0 = per_thread ? m : 0, t1 = per_thread ? m + 1 : nr_threads;
+			int c = evsel->fd ? evsel__cpu_idx(evsel, cpu) : -1;
+			int t0 = slot_t < 0 ? 0 : slot_t;
+			int t1 = slot_t < 0 ? evsel->nr_threads : slot_t + 1;
 
-			if (!!evsel->attr.write_backward != backward)
+			if (!!evsel->attr.write_backward != backward || c < 0 || t1 > evsel->nr_threads)
 				continue;
-			for (int c = c0; c < c1; c++) {
-				for (int t = t0; t < t1; t++) {
-					int fd = EVSEL_FD(evsel, c, t);
-					int ret;
+			for (int t = t0; t < t1; t++) {
+				int fd = EVSEL_FD(evsel, c, t);
+				int ret;
 
-					if (fd < 0)
-						continue;
-					if (ring_fd < 0) {
-						ret = ring__mmap(&rings[*nr_rings], fd, cpu, data_bytes,
-								 backward);
-						if (ret) {
-							evlist__mmap_error(ret, cpu, data_bytes);
-							return ret;
-						}
-						(*nr_rings)++;
-						ring_fd = fd;
-						continue;
-					}
-					if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring_fd) < 0) {
-						ret = -errno;
-						pr_err("cannot redirect event '%s' to the ring of CPU %d: %s",
-						       evsel->name, cpu, strerror(-ret));
+				if (fd < 0)
+					continue;
+				if (ring_fd < 0) {
+					ret = ring__mmap(&rings[*nr_rings], fd, cpu, data_bytes, backward);
+					if (ret) {
+						evlist__mmap_error(ret, cpu, data_bytes);
 						return ret;
 					}
+					(*nr_rings)++;
+					ring_fd = fd;
+					continue;
+				}
+				if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring_fd) < 0) {
+					ret = -errno;
+					pr_err("cannot redirect event '%s' to the ring of CPU %d: %s",
+					       evsel->name, cpu, strerror(-ret));
+					return ret;
 				}
 			}
 		}
@@ -313,14 +371,39 @@ static int evlist__mmap_kind(struct evlist *evlist, size_t data_bytes, bool back
 	return 0;
 }
 
+/* all_cpus: the recording's CPUs (none with --per-thread) and those of
+ * every system-wide event. 0 or -ENOMEM. */
+static int evlist__all_cpus(struct evlist *evlist)
+{
+	struct cpu_map *all = NULL;
+	int ret = cpu_map__merge(&all, evlist__per_thread(evlist) ? NULL : evlist->cpus, NULL);
+
+	for (int e = 0; !ret && e < evlist->nr; e++) {
+		struct cpu_map *next = NULL;
+
+		if (!evlist->evsel[e].own_cpus)
+			continue;
+		ret = cpu_map__merge(&next, all, evlist->evsel[e].own_cpus);
+		cpu_map__delete(all);
+		all = next;
+	}
+	if (ret)
+		return ret;
+	cpu_map__delete(evlist->all_cpus);
+	evlist->all_cpus = all;
+	return 0;
+}
+
 int evlist__mmap(struct evlist *evlist, size_t data_bytes)
 {
-	int nr = evlist__per_thread(evlist) ? evlist->threads->nr : evlist->cpus->nr;
-	int ret;
+	int nr, ret = evlist__all_cpus(evlist);
 
+	if (ret)
+		return ret;
+	nr = evlist__ring_slot(evlist, -1, NULL, NULL);
 	evlist->ring_bytes = data_bytes;
-	evlist->rings = calloc((size_t)nr, sizeof(*evlist->rings));
-	evlist->bw_rings = calloc((size_t)nr, sizeof(*evlist->bw_rings));
+	evlist->rings = calloc((size_t)nr + 1, sizeof(*evlist->rings));
+	evlist->bw_rings = calloc((size_t)nr + 1, sizeof(*evlist->bw_rings));
 	if (!evlist->rings || !evlist->bw_rings)
 		return -ENOMEM;
 	ret = evlist__mmap_kind(evlist, data_bytes, false, evlist->rings, &evlist->nr_rings);
@@ -413,6 +496,7 @@ void evlist__exit(struct evlist *evlist)
 		evsel__exit(&evlist->evsel[e]);
 	free(evlist->evsel);
 	cpu_map__delete(evlist->cpus);
+	cpu_map__delete(evlist->all_cpus);
 	thread_map__delete(evlist->threads);
 	memset(evlist, 0, sizeof(*evlist));
 }

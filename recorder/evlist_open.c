@@ -107,18 +107,23 @@ static int evlist__ungroup(struct evlist *evlist, int l)
 	return l + 1;
 }
 
+/* A system-wide event's one thread: any (pid -1); static, as evsels keep
+ * the arrays they were opened with. */
+static const int any_thread[1] = { -1 };
+
 int evlist__open(struct evlist *evlist)
 {
-	const struct cpu_map *cpus = evlist->cpus;
-	const struct thread_map *threads = evlist->threads;
-
 	for (int i = 0; i < evlist->nr; i++) {
 		struct evsel *evsel = &evlist->evsel[i];
 		int cpu = -1, tid = -1;
 		const struct evsel *leader = evsel->leader != i ? &evlist->evsel[evsel->leader] :
 								  NULL;
-		int ret = evsel__open(evsel, leader, cpus->cpu, cpus->nr, threads->pid, threads->nr,
-				      &cpu, &tid);
+		/* perf's core.system_wide: its own CPUs, any thread (libperf's
+		 * evsel cpus and dummy thread map). */
+		const struct cpu_map *cpus = evsel->system_wide ? evsel->own_cpus : evlist->cpus;
+		const int *tids = evsel->system_wide ? any_thread : evlist->threads->pid;
+		int nr_tids = evsel->system_wide ? 1 : evlist->threads->nr;
+		int ret = evsel__open(evsel, leader, cpus->cpu, cpus->nr, tids, nr_tids, &cpu, &tid);
 
 		if (ret && leader && evlist->evsel[evsel->leader].weak_group &&
 		    (ret == -EINVAL || ret == -EBADF || ret == -ENOSPC || ret == -EOPNOTSUPP)) {

@@ -191,6 +191,8 @@ int evsel__open(struct evsel *evsel, const struct evsel *leader, const int *cpus
 
 	if (ret)
 		return ret;
+	evsel->open_cpus = cpus;
+	evsel->open_tids = threads;
 	if (evsel->cgroup_fd >= 0)
 		flags |= PERF_FLAG_PID_CGROUP;
 	if (evsel->precise_max && !evsel->attr.precise_ip)
@@ -275,7 +277,11 @@ void evsel__exit(struct evsel *evsel)
 	free(evsel->id);
 	free(evsel->name);
 	cpu_map__delete(evsel->pmu_cpus);
+	cpu_map__delete(evsel->own_cpus);
 	evsel->pmu_cpus = NULL;
+	evsel->own_cpus = NULL;
+	evsel->open_cpus = NULL;
+	evsel->open_tids = NULL;
 	evsel->fd = NULL;
 	evsel->id = NULL;
 	evsel->name = NULL;
@@ -409,7 +415,8 @@ static void evsel__config_base(struct evsel *evsel, const struct evlist_config *
 		attr->comm = 1;
 		attr->comm_exec = 1;
 		attr->task = 1;
-		attr->ksymbol = 1;
+		/* perf: with text_poke, ksymbol goes to the system-wide dummy. */
+		attr->ksymbol = !cfg->text_poke;
 		attr->bpf_event = !cfg->no_bpf_event;
 		/* --buildid-mmap: the kernel's MMAP2 records carry build-ids. */
 		attr->build_id = cfg->buildid_mmap;
@@ -523,3 +530,40 @@ void evsel__config_dummy(struct evsel *evsel, const struct evlist_config *cfg)
 	}
 }
 
+
+int evsel__config_text_poke(struct evsel *evsel, const struct evlist_config *cfg)
+{
+	struct perf_event_attr *attr = &evsel->attr;
+	int ret = cpu_map__online(&evsel->own_cpus);
+
+	if (ret)
+		return ret;
+	/* perf's evlist__add_aux_dummy, before its evsel__config: so -c/-F,
+	 * --all-kernel and the sample flags still apply, as they do there. */
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->config = PERF_COUNT_SW_DUMMY;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+	attr->exclude_guest = 1;
+	attr->freq = 0;
+	attr->sample_period = 1;
+	evsel__config_base(evsel, cfg, false);
+	/* no_aux_samples: no call chain, branch stack or registers. */
+	attr->sample_type &= ~(uint64_t)(PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK |
+					 PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
+					 PERF_SAMPLE_REGS_INTR);
+	attr->exclude_callchain_user = attr->exclude_callchain_kernel = 0;
+	attr->sample_regs_user = attr->sample_regs_intr = attr->branch_sample_type = 0;
+	attr->sample_stack_user = attr->sample_max_stack = 0;
+	/* Text is patched at any time on any CPU, by any task: TIME always
+	 * (even --per-thread), from the moment it is open. */
+	attr->sample_type |= PERF_SAMPLE_TIME;
+	attr->text_poke = 1;
+	attr->ksymbol = 1;
+	attr->disabled = 0;
+	attr->enable_on_exec = 0;
+	evsel->immediate = true;
+	evsel->system_wide = true;
+	evsel->cgroup_fd = -1;
+	return 0;
+}

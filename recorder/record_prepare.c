@@ -237,5 +237,6 @@ void evlist_config__init(struct evlist_config *cfg, const struct record_opts *op
 		.namespaces = opts->namespaces,
 		.buildid_mmap = opts->buildid_mmap,
 		.no_bpf_event = opts->no_bpf_event,
+		.text_poke = opts->kcore,
 	};
 }

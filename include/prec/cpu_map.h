@@ -17,6 +17,12 @@ int cpu_map__parse(struct cpu_map **out, const char *list);
 /* The online CPUs (/sys/devices/system/cpu/online). 0 and *out, or -errno. */
 int cpu_map__online(struct cpu_map **out);
 
+/*
+ * The union of a and b (either may be NULL), ascending, without the -1 of
+ * "any CPU". Pure. 0 and *out (the caller's), or -ENOMEM.
+ */
+int cpu_map__merge(struct cpu_map **out, const struct cpu_map *a, const struct cpu_map *b);
+
 /* Frees a map; accepts NULL. */
 void cpu_map__delete(struct cpu_map *map);
 

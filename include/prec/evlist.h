@@ -20,11 +20,15 @@ struct evlist {
 	int nr;
 	struct cpu_map *cpus; /* owned; the single -1 of --per-thread means any CPU */
 	struct thread_map *threads; /* owned; the single -1 of -a/-C means any thread */
+	/* owned, set by evlist__mmap: the CPUs with a ring, the recording's
+	 * (none with --per-thread) and the system-wide events' (libperf's
+	 * all_cpus) */
+	struct cpu_map *all_cpus;
 	bool workload_only; /* events follow a forked command, enabled at its exec */
 	bool has_cpu; /* -a or -C (perf's target__has_cpu) */
 	struct event_machine machine; /* the specs', for the machine's rules */
 	size_t ring_bytes; /* each ring's data area, set by evlist__mmap */
-	struct ring *rings; /* one per CPU (per thread with --per-thread) */
+	struct ring *rings; /* one per CPU of all_cpus (--per-thread: per thread, then those) */
 	int nr_rings;
 	struct ring *bw_rings; /* the same for overwrite events: read at the end */
 	int nr_bw_rings;
@@ -65,6 +69,14 @@ int evlist__pollfds(const struct evlist *evlist, struct pollfd **out);
  * On failure prints one line with the fix and returns a negative errno.
  */
 int evlist__mmap(struct evlist *evlist, size_t data_bytes);
+
+/*
+ * The ring slot perf's ID_INDEX names for fd [c][t] of evsel (libperf 6.1's
+ * mmap idx): the index of its CPU in all_cpus; with --per-thread its thread
+ * index, or for a system-wide event the thread count plus its CPU's index.
+ * -1 when the CPU has no ring. Pure over the structs.
+ */
+int evlist__ring_idx(const struct evlist *evlist, const struct evsel *evsel, int c, int t);
 
 /* Stops the kernel writing into the backward rings, before they are read. */
 void evlist__pause_backward(struct evlist *evlist);

@@ -44,6 +44,9 @@ struct evlist_config {
 	/* Side-band on the tracking event. */
 	bool switch_events, namespaces, buildid_mmap;
 	bool no_bpf_event; /* --no-bpf-event: attr.bpf_event off, as perf */
+	/* --kcore: perf's system-wide dummy:u for text_poke and ksymbol, which
+	 * then leave the tracking event (perf 6.1's opts->text_poke). */
+	bool text_poke;
 };
 
 #endif

@@ -31,6 +31,15 @@ struct evsel {
 	 */
 	struct cpu_map *pmu_cpus;
 	bool weak_group; /* on a leader (:W): open the members alone if the group does not fit */
+	/*
+	 * perf's core.system_wide: opened for any thread (pid -1) on every
+	 * CPU of own_cpus (all online, owned), whatever the target; its fds
+	 * write into the ring of their CPU, or one of their own.
+	 */
+	bool system_wide;
+	struct cpu_map *own_cpus;
+	const int *open_cpus; /* the CPU of each cpu index, as opened (borrowed from a map) */
+	const int *open_tids; /* the tid of each thread index (-1: any), as opened (borrowed) */
 	int nr_cpus;
 	int nr_threads;
 	int *fd; /* [cpu index * nr_threads + thread index], -1 when not open */
@@ -81,6 +90,15 @@ int evsel__open(struct evsel *evsel, const struct evsel *leader, const int *cpus
  * "cpu-clock:pppH"), as perf names an event it had to change. 0 or -ENOMEM.
  */
 int evsel__rename_from_attr(struct evsel *evsel, const char *base);
+
+/*
+ * Makes the evsel perf 6.1's text_poke dummy for --kcore
+ * (record__config_text_poke over evlist__add_dummy_on_all_cpus): dummy:u,
+ * user space only, text_poke and ksymbol, TIME sampled, immediately enabled,
+ * system-wide on all online CPUs, with no callchain or branch stack. 0 or
+ * -errno (reading the online CPUs).
+ */
+int evsel__config_text_poke(struct evsel *evsel, const struct evlist_config *cfg);
 
 /* Closes every fd; safe to call twice. */
 void evsel__close(struct evsel *evsel);

@@ -433,8 +433,6 @@ static size_t put_id_trailer(uint64_t *t, uint64_t sample_type, pid_t pid, pid_t
 int synth__lost_samples(struct synth_out *w, const struct evlist *evlist, pid_t pid,
 			uint64_t *total)
 {
-	const struct thread_map *threads = evlist->threads;
-
 	*total = 0;
 	for (int e = 0; e < evlist->nr; e++) {
 		const struct evsel *evsel = &evlist->evsel[e];
@@ -445,9 +443,9 @@ int synth__lost_samples(struct synth_out *w, const struct evlist *evlist, pid_t 
 			continue;
 		for (int i = 0; i < evsel->nr_cpus * nt; i++) {
 			int c = i / nt, t = i % nt;
-			pid_t tid = threads && t < threads->nr && threads->pid[t] != -1 ?
-					    threads->pid[t] :
-					    pid;
+			/* The evsel's own threads and CPUs (it was opened): a
+			 * system-wide one has any thread on every CPU. */
+			pid_t tid = evsel->open_tids[t] != -1 ? evsel->open_tids[t] : pid;
 			/* value, [enabled], [running], [id], lost */
 			uint64_t vals[5];
 			int idx = 1, ret;
@@ -475,7 +473,7 @@ int synth__lost_samples(struct synth_out *w, const struct evlist *evlist, pid_t 
 			rec.header.size =
 				(uint16_t)(sizeof(rec.header) + sizeof(rec.lost) +
 					   put_id_trailer(rec.trailer, evsel->attr.sample_type, pid,
-							  tid, evlist->cpus->cpu[c], evsel->id[i]));
+							  tid, evsel->open_cpus[c], evsel->id[i]));
 			*total += rec.lost;
 			ret = synth_out__write(w, &rec, rec.header.size);
 			if (ret)

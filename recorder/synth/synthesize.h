@@ -162,10 +162,11 @@ int synth__id_index_entries(struct synth_out *w, const struct synth_id *ids, siz
 
 /*
  * ID_INDEX of every open fd of the evlist, event by event in [cpu][thread]
- * order as perf: idx is the ring index (the CPU index, or the thread index
- * with --per-thread), cpu and tid come from evlist->cpus and evlist->threads;
- * tid is used for every entry when the evlist has no thread map. Ids of 0
- * (not open) are left out.
+ * order as perf: idx is the ring index (evlist__ring_idx), cpu and tid come
+ * from the CPUs and threads each evsel was opened on (a system-wide one's:
+ * every online CPU, tid -1); for an evsel never opened, from evlist->cpus and
+ * evlist->threads, and tid for every entry when the evlist has no thread map.
+ * Ids of 0 (not open) are left out.
  */
 int synth__id_index(struct synth_out *w, const struct evlist *evlist, pid_t tid);
 

@@ -54,9 +54,10 @@ int synth__id_index(struct synth_out *w, const struct evlist *evlist, pid_t tid)
 	int ret;
 
 	for (int e = 0; e < evlist->nr; e++) {
-		int nt = evlist->evsel[e].nr_threads > 0 ? evlist->evsel[e].nr_threads : 1;
+		const struct evsel *evsel = &evlist->evsel[e];
+		int nt = evsel->nr_threads > 0 ? evsel->nr_threads : 1;
 
-		cap += (size_t)cpus->nr * (size_t)nt;
+		cap += (size_t)(evsel->open_cpus ? evsel->nr_cpus : cpus->nr) * (size_t)nt;
 	}
 	ids = calloc(cap ? cap : 1, sizeof(*ids));
 	if (!ids)
@@ -65,16 +66,25 @@ int synth__id_index(struct synth_out *w, const struct evlist *evlist, pid_t tid)
 		const struct evsel *evsel = &evlist->evsel[e];
 		int nt = evsel->nr_threads > 0 ? evsel->nr_threads : 1;
 
-		for (int c = 0; c < cpus->nr; c++) {
+		/* An opened evsel's own CPUs and threads: a system-wide one
+		 * (--kcore's text_poke dummy) is on every CPU for any thread. */
+		const int *ecpus = evsel->open_cpus ? evsel->open_cpus : cpus->cpu;
+		int nc = evsel->open_cpus ? evsel->nr_cpus : cpus->nr;
+
+		for (int c = 0; c < nc; c++) {
 			for (int t = 0; t < nt; t++) {
 				uint64_t id = evsel->id[(size_t)c * (size_t)nt + (size_t)t];
-				pid_t thr = threads && t < threads->nr ? threads->pid[t] : tid;
+				pid_t thr = evsel->open_tids		  ? evsel->open_tids[t] :
+					    threads && t < threads->nr ? threads->pid[t] :
+									  tid;
 
 				if (!id)
 					continue; /* not open: the thread had gone */
 				ids[n].id = id;
-				ids[n].idx = (uint64_t)(per_thread ? t : c);
-				ids[n].cpu = (uint64_t)(int64_t)cpus->cpu[c];
+				ids[n].idx = (uint64_t)(int64_t)(evsel->open_cpus ?
+									 evlist__ring_idx(evlist, evsel, c, t) :
+									 per_thread ? t : c);
+				ids[n].cpu = (uint64_t)(int64_t)ecpus[c];
 				ids[n].tid = (uint64_t)(int64_t)thr;
 				n++;
 			}

@@ -185,6 +185,48 @@ static void test_online(void **state)
 	cpu_map__delete(map);
 }
 
+/* cpu_map__merge: the union, ascending, the -1 of "any CPU" left out;
+ * NULL or empty sides (--per-thread has no CPU ring). */
+static void test_merge(void **state)
+{
+	static const struct {
+		const char *a, *b; /* NULL: no map; "any": the single -1 */
+		int nr;
+		int cpu[8];
+	} t[] = {
+		{ "0-3", "0-3", 4, { 0, 1, 2, 3 } },
+		{ "1", "0-3", 4, { 0, 1, 2, 3 } },
+		{ "0,2,4", "1,3", 5, { 0, 1, 2, 3, 4 } },
+		{ "5-6", "0", 3, { 0, 5, 6 } },
+		{ NULL, "0-1", 2, { 0, 1 } },
+		{ "2", NULL, 1, { 2 } },
+		{ NULL, NULL, 0, { 0 } },
+		{ "any", "0-1", 2, { 0, 1 } },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct cpu_map *a = NULL, *b = NULL, *m = NULL;
+
+		if (t[i].a && !strcmp(t[i].a, "any")) {
+			a = malloc(sizeof(*a) + sizeof(int));
+			assert_non_null(a);
+			a->nr = 1;
+			a->cpu[0] = -1;
+		} else if (t[i].a) {
+			assert_int_equal(cpu_map__parse(&a, t[i].a), 0);
+		}
+		if (t[i].b)
+			assert_int_equal(cpu_map__parse(&b, t[i].b), 0);
+		assert_int_equal(cpu_map__merge(&m, a, b), 0);
+		assert_int_equal(m->nr, t[i].nr);
+		for (int c = 0; c < m->nr; c++)
+			assert_int_equal(m->cpu[c], t[i].cpu[c]);
+		cpu_map__delete(a);
+		cpu_map__delete(b);
+		cpu_map__delete(m);
+	}
+}
+
 static void test_delete_null(void **state)
 {
 	(void)state;
@@ -200,6 +242,7 @@ int main(void)
 		cmocka_unit_test(test_stops_at_newline),
 		cmocka_unit_test(test_full_range),
 		cmocka_unit_test(test_online),
+		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_delete_null),
 	};
 	/* clang-format on */

@@ -580,6 +580,64 @@ static void test_amd_ibs_advice(void **state)
 	evlist__exit(&evlist);
 }
 
+/*
+ * evlist__ring_idx, libperf 6.1's mmap idx: per CPU of all_cpus; with
+ * --per-thread the threads' rings first, then the system-wide event's CPUs
+ * (perf's ID_INDEX of --kcore --per-thread: idx 0 cpu -1, idx 1 cpu 0, ...).
+ */
+static void test_ring_idx(void **state)
+{
+	static const int cpus13[] = { 1, 3 }, any[] = { -1 }, all[] = { 0, 1, 2, 3 };
+	struct evsel target, sw;
+	struct evlist evlist;
+	struct thread_map *threads = malloc(sizeof(*threads) + 2 * sizeof(pid_t));
+	struct cpu_map *m = NULL;
+
+	(void)state;
+	assert_non_null(threads);
+	threads->nr = 2;
+	threads->pid[0] = 700;
+	threads->pid[1] = 701;
+	memset(&evlist, 0, sizeof(evlist));
+	memset(&target, 0, sizeof(target));
+	memset(&sw, 0, sizeof(sw));
+	evlist.threads = threads;
+	sw.open_cpus = all;
+	sw.nr_cpus = 4;
+	sw.system_wide = true;
+	/* -C 1,3 beside a dummy on CPUs 0-3: rings for 0-3, by CPU. */
+	assert_int_equal(cpu_map__parse(&evlist.cpus, "1,3"), 0);
+	assert_int_equal(cpu_map__parse(&evlist.all_cpus, "0-3"), 0);
+	target.open_cpus = cpus13;
+	target.nr_cpus = 2;
+	assert_int_equal(evlist__ring_idx(&evlist, &target, 0, 0), 1);
+	assert_int_equal(evlist__ring_idx(&evlist, &target, 1, 1), 3);
+	assert_int_equal(evlist__ring_idx(&evlist, &sw, 0, 0), 0);
+	assert_int_equal(evlist__ring_idx(&evlist, &sw, 2, 0), 2);
+	cpu_map__delete(evlist.cpus);
+	cpu_map__delete(evlist.all_cpus);
+	/* --per-thread: two thread rings, then the dummy's four. */
+	m = malloc(sizeof(*m) + sizeof(int));
+	assert_non_null(m);
+	m->nr = 1;
+	m->cpu[0] = -1;
+	evlist.cpus = m;
+	assert_int_equal(cpu_map__parse(&evlist.all_cpus, "0-3"), 0);
+	target.open_cpus = any;
+	target.nr_cpus = 1;
+	assert_int_equal(evlist__ring_idx(&evlist, &target, 0, 0), 0);
+	assert_int_equal(evlist__ring_idx(&evlist, &target, 0, 1), 1);
+	assert_int_equal(evlist__ring_idx(&evlist, &sw, 0, 0), 2);
+	assert_int_equal(evlist__ring_idx(&evlist, &sw, 3, 0), 5);
+	/* A CPU without a ring. */
+	cpu_map__delete(evlist.all_cpus);
+	assert_int_equal(cpu_map__parse(&evlist.all_cpus, "0-2"), 0);
+	assert_int_equal(evlist__ring_idx(&evlist, &sw, 3, 0), -1);
+	cpu_map__delete(evlist.all_cpus);
+	free(m);
+	free(threads);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -593,6 +651,7 @@ int main(void)
 		cmocka_unit_test(test_sample_weight),
 		cmocka_unit_test(test_hybrid_default),
 		cmocka_unit_test(test_amd_ibs_advice),
+		cmocka_unit_test(test_ring_idx),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
