@@ -218,6 +218,19 @@ static void wait_ok(pid_t pid)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* Passes until the limit says EFBIG, and the finish that says it too. */
+static bool fill_and_finish(struct writer *w)
+{
+	uint32_t n = 0;
+	int err = 0;
+
+	while (!err && n < 100000) {
+		err = write_pass(w, n, 50);
+		n += 50;
+	}
+	return err == -EFBIG && writer__finish(w, NULL) == -EFBIG;
+}
+
 /* Every record in [from, from + len) of fd whole, numbered on from first. */
 static int records_whole(int fd, uint64_t from, uint64_t len, uint32_t *count)
 {
@@ -310,17 +323,13 @@ static void test_salvage_cut_to_fit(void **state)
 			struct writer *w;
 			struct stat st;
 			uint64_t sec[2];
-			uint32_t n = 0, whole;
-			int err = 0, fd;
+			uint32_t whole;
+			int fd;
 
 			limit_fsize(limit);
 			if (writer__open(&w, t->path) || writer__begin(w, &t->ev, 1))
 				_exit(10);
-			while (!err && n < 100000) {
-				err = write_pass(w, n, 50);
-				n += 50;
-			}
-			if (err != -EFBIG || writer__finish(w, NULL) != -EFBIG)
+			if (!fill_and_finish(w))
 				_exit(11);
 			fd = open(t->path, O_RDONLY);
 			if (fd < 0 || pread(fd, &h, sizeof(h), 0) != sizeof(h) || fstat(fd, &st))
@@ -359,18 +368,14 @@ static void test_salvage_stream_file(void **state)
 	if (pid == 0) {
 		struct writer *w;
 		struct stat st;
-		uint32_t n = 0, whole;
-		int err = 0, fd;
+		uint32_t whole;
+		int fd;
 
 		limit_fsize(32 * 1024 + 5);
 		fd = open(t->path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		if (fd < 0 || writer__open_pipe(&w, fd) || writer__begin(w, NULL, 0))
 			_exit(10);
-		while (!err && n < 100000) {
-			err = write_pass(w, n, 50);
-			n += 50;
-		}
-		if (err != -EFBIG || writer__finish(w, NULL) != -EFBIG)
+		if (!fill_and_finish(w))
 			_exit(11);
 		/* The pipe header (16 bytes), then the records. */
 		fd = open(t->path, O_RDONLY);
