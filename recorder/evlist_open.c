@@ -51,8 +51,9 @@ static const char *open_hint(const struct evlist *evlist, const struct evsel *ev
 	e.no_hw_pmu = access(path, F_OK) != 0;
 	snprintf(path, sizeof(path), "%s/bus/event_source/devices/cpu_core", sysfs);
 	e.no_hw_pmu = e.no_hw_pmu && access(path, F_OK) != 0;
-	for (int i = 0; i < evlist->nr; i++)
-		e.nr_fds += (unsigned long)evlist->evsel[i].nr_cpus * evlist->evsel[i].nr_threads;
+	/* Each event on each CPU and thread (the events not yet tried included). */
+	e.nr_fds = (unsigned long)evlist->nr * (unsigned long)evlist->cpus->nr *
+		   (unsigned long)evlist->threads->nr;
 	getrlimit(RLIMIT_NOFILE, &nofile);
 	e.nofile_hard = nofile.rlim_max == RLIM_INFINITY ? ULONG_MAX : nofile.rlim_max;
 	if (err == EBUSY)

@@ -69,12 +69,13 @@ static const char *permission_hint(const struct open_error *e, char *buf, size_t
 			 sudo(e), e->exe);
 		return buf;
 	}
-	/* With the kernel in the samples, CAP_SYSLOG lets prec read the kernel's
-	 * addresses (kptr_restrict), as perf-security.rst's perf_users group has. */
+	/* With CAP_PERFMON the default event samples the kernel again (the
+	 * paranoid fallback's :u is gone): CAP_SYSLOG lets prec read the
+	 * kernel's addresses (kptr_restrict), as perf-security.rst's perf_users
+	 * group has. */
 	snprintf(buf, len,
-		 "kernel.perf_event_paranoid is %d and %s need %d or lower without CAP_PERFMON: run '%ssysctl -w kernel.perf_event_paranoid=%d', or grant prec the capability with '%ssetcap %s%s+ep %s'",
-		 e->paranoid, what, need, sudo(e), need, sudo(e), e->perfmon_cap,
-		 e->attr->exclude_kernel ? "" : ",cap_syslog", e->exe);
+		 "kernel.perf_event_paranoid is %d and %s need %d or lower without CAP_PERFMON: run '%ssysctl -w kernel.perf_event_paranoid=%d', or grant prec the capability with '%ssetcap %s,cap_syslog+ep %s'",
+		 e->paranoid, what, need, sudo(e), need, sudo(e), e->perfmon_cap, e->exe);
 	return buf;
 }
 
