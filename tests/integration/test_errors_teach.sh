@@ -198,6 +198,7 @@ if bash -c 'ulimit -n 12 && ulimit -n 13' 2>/dev/null; then
 	_run nofile_hard_ok bash -c 'ulimit -n 12 && '"$prlimit_cmd"' && exec "$@"' - "$PREC" -a \
 		-e "$events" -o nofile2.data -- true
 else
+	# shellcheck disable=SC2016 # expanded by the inner shell
 	_run nofile_hard_ok bash -c 'ulimit -n "$1" && shift && exec "$@"' - "$n" "$PREC" -a \
 		-e "$events" -o nofile2.data -- true
 fi
