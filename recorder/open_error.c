@@ -195,7 +195,7 @@ static const char *invalid_hint(const struct open_error *e, char *buf, size_t le
 	if (a->precise_ip) {
 		return precise_hint(e, buf, len);
 	}
-	return "the kernel refused one of the event's attributes: 'prec -vv' prints them and 'dmesg | grep -i perf' may say which";
+	return "the kernel refused one of the event's attributes: 'dmesg | grep -i perf' may say which; else try the event without modifiers";
 }
 
 static const char *memory_hint(const struct open_error *e, char *buf, size_t len)
