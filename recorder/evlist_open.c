@@ -74,9 +74,17 @@ static int evsel__set_filter(const struct evsel *evsel)
 		if (evsel->fd[i] < 0)
 			continue;
 		if (ioctl(evsel->fd[i], PERF_EVENT_IOC_SET_FILTER, evsel->filter) < 0) {
-			pr_err("cannot set the filter '%s' on event '%s': %s (check the field names and operators against its format file in tracefs)",
-			       evsel->filter, evsel->name, strerror(errno));
-			return -errno;
+			int err = errno;
+			char tracefs[PATH_MAX] = "/sys/kernel/tracing";
+			const char *colon = strchr(evsel->name, ':');
+
+			tracefs__find(tracefs, sizeof(tracefs));
+			/* The fields a filter may name are in the event's format file. */
+			pr_err("cannot set the filter '%s' on event '%s': %s (its fields and their types: 'cat %s/events/%.*s/%s/format')",
+			       evsel->filter, evsel->name, strerror(err), tracefs,
+			       colon ? (int)(colon - evsel->name) : 0, evsel->name,
+			       colon ? colon + 1 : evsel->name);
+			return -err;
 		}
 	}
 	return 0;
