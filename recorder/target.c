@@ -63,7 +63,8 @@ int target__cpus(const struct record_opts *opts, struct cpu_map **out)
 	}
 	ret = cpu_map__online(&online);
 	if (ret) {
-		pr_err("cannot read the online CPUs: %s (is /sys mounted?)", strerror(-ret));
+		pr_err("cannot read the online CPUs: %s (is sysfs mounted? 'mount -t sysfs sysfs /sys')",
+		       strerror(-ret));
 		return ret;
 	}
 	if (!opts->cpu_list) {

@@ -174,8 +174,12 @@ static int add_pmu_events(struct pe_state *st, const char *name, size_t off,
 	{
 		char hint[400];
 
-		snprintf(hint, sizeof(hint), "PMUs here: %s; 'prec --list-events' lists their events",
-			 pmus && pmus->nr ? list : "none");
+		if (pmus && pmus->nr)
+			snprintf(hint, sizeof(hint),
+				 "PMUs here: %s; 'prec --list-events' lists their events", list);
+		else
+			snprintf(hint, sizeof(hint),
+				 "no PMU is listed: is sysfs mounted? 'mount -t sysfs sysfs /sys'");
 		return pe_error(st, off, hint, "unknown PMU '%s'", name);
 	}
 }

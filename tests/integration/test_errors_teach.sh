@@ -178,6 +178,25 @@ grep -q "no events/.*'mount -t tracefs nodev /sys/kernel/tracing'" hidden.err ||
 [[ -e tf.data ]] && fail "tracefs hidden: tf.data was left behind"
 recorded "sched:sched_switch, tracefs hidden, after its mount" tf2.data
 
+# sysfs hidden: no CPUs, no PMUs; its mount, as named, brings both back.
+cat >nosys.sh <<'EOF2'
+set -u
+mount -t tmpfs none /sys || exit 90
+"$@" -o nosys.data -- true >nosys.err 2>&1
+echo "rc=$?" >>nosys.err
+cmd=$(grep -o "'mount -t sysfs[^']*'" nosys.err | tr -d "'")
+[ -n "$cmd" ] || exit 91
+$cmd || exit 92
+exec "$@" -o nosys2.data -- true
+EOF2
+private sysfs_hidden bash nosys.sh "$PREC"
+log "sysfs hidden: $(head -n 1 nosys.err)"
+(($(grep -c '' nosys.err) == 2)) || fail "sysfs hidden: want one line, got: $(cat nosys.err)"
+grep -Eq "^rc=([1-9]|[1-9][0-9]|1[01][0-9]|12[0-5])$" nosys.err ||
+	fail "sysfs hidden: exit status $(tail -n 1 nosys.err)"
+[[ -e nosys.data ]] && fail "sysfs hidden: nosys.data was left behind"
+recorded "sysfs hidden, after its mount" nosys2.data
+
 # ---- too few open files ----------------------------------------------------
 events=cpu-clock,task-clock,page-faults,minor-faults,major-faults,context-switches
 # Under the soft limit perf 6.1 raises it to the hard one and records: so
