@@ -57,11 +57,13 @@ static const char *permission_hint(const struct open_error *e, char *buf, size_t
 	const char *what;
 	int need = paranoid_needed(e, &what);
 
-	if (e->can_perfmon) {
-		if (e->in_container)
-			return "prec has CAP_PERFMON and was refused anyway: the container's seccomp profile blocks perf_event_open; start the container with --security-opt seccomp=unconfined";
+	/* In a container the default seccomp profile refuses perf_event_open
+	 * whatever the level, and --cap-add PERFMON alone does not lift it
+	 * (moby/moby#43163). */
+	if (e->in_container && (e->can_perfmon || e->paranoid <= need))
+		return "the container's seccomp profile blocks perf_event_open: start the container with '--cap-add PERFMON --security-opt seccomp=unconfined'";
+	if (e->can_perfmon)
 		return "prec has CAP_PERFMON and was refused anyway: a security module or lockdown blocks perf_event_open; 'dmesg | grep -i -e denied -e lockdown' names it";
-	}
 	if (e->paranoid <= need) {
 		/* Not the paranoid level: the kernel's ptrace check on the target. */
 		snprintf(buf, len,
