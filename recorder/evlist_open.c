@@ -59,7 +59,8 @@ static const char *open_hint(const struct evlist *evlist, const struct evsel *ev
 	if (err == EBUSY)
 		e.busy_pid = open_error__perf_holder("/proc", getpid(), comm, sizeof(comm));
 	e.nmi_watchdog = (int)sysinfo__sysctl_or("kernel/nmi_watchdog", 0);
-	e.max_sample_rate = (unsigned long)sysinfo__sysctl_or("kernel/perf_event_max_sample_rate", 0);
+	e.max_sample_rate =
+		(unsigned long)sysinfo__sysctl_or("kernel/perf_event_max_sample_rate", 0);
 	e.max_stack = (unsigned long)sysinfo__sysctl_or("kernel/perf_event_max_stack", 127);
 	if (err == EINVAL)
 		e.vendor_hint = vendor__einval_hint(&evlist->machine, &evsel->attr, evsel->pmu_name,

@@ -66,18 +66,20 @@ static const char *permission_hint(const struct open_error *e, char *buf, size_t
 		return "prec has CAP_PERFMON and was refused anyway: a security module or lockdown blocks perf_event_open; 'dmesg | grep -i -e denied -e lockdown' names it";
 	if (e->paranoid <= need) {
 		/* Not the paranoid level: the kernel's ptrace check on the target. */
-		snprintf(buf, len,
-			 "prec may not trace another user's or a non-dumpable process: grant it with '%ssetcap cap_sys_ptrace+ep %s', or record it as its user",
-			 sudo(e), e->exe);
+		snprintf(
+			buf, len,
+			"prec may not trace another user's or a non-dumpable process: grant it with '%ssetcap cap_sys_ptrace+ep %s', or record it as its user",
+			sudo(e), e->exe);
 		return buf;
 	}
 	/* With CAP_PERFMON the default event samples the kernel again (the
 	 * paranoid fallback's :u is gone): CAP_SYSLOG lets prec read the
 	 * kernel's addresses (kptr_restrict), as perf-security.rst's perf_users
 	 * group has. */
-	snprintf(buf, len,
-		 "kernel.perf_event_paranoid is %d and %s need %d or lower without CAP_PERFMON: run '%ssysctl -w kernel.perf_event_paranoid=%d', or grant prec the capability with '%ssetcap %s,cap_syslog+ep %s'",
-		 e->paranoid, what, need, sudo(e), need, sudo(e), e->perfmon_cap, e->exe);
+	snprintf(
+		buf, len,
+		"kernel.perf_event_paranoid is %d and %s need %d or lower without CAP_PERFMON: run '%ssysctl -w kernel.perf_event_paranoid=%d', or grant prec the capability with '%ssetcap %s,cap_syslog+ep %s'",
+		e->paranoid, what, need, sudo(e), need, sudo(e), e->perfmon_cap, e->exe);
 	return buf;
 }
 
@@ -87,13 +89,15 @@ static const char *nofile_hint(const struct open_error *e, char *buf, size_t len
 	unsigned long want = (e->nr_fds + 64 + 1023) / 1024 * 1024;
 
 	if (want > e->nofile_hard)
-		snprintf(buf, len,
-			 "%lu event fds do not fit the open-file limit, whose hard limit is %lu: raise both with '%sprlimit --nofile=%lu:%lu --pid $$' in the shell that runs prec",
-			 e->nr_fds, e->nofile_hard, sudo(e), want, want);
+		snprintf(
+			buf, len,
+			"%lu event fds do not fit the open-file limit, whose hard limit is %lu: raise both with '%sprlimit --nofile=%lu:%lu --pid $$' in the shell that runs prec",
+			e->nr_fds, e->nofile_hard, sudo(e), want, want);
 	else
-		snprintf(buf, len,
-			 "%lu event fds do not fit the open-file limit: raise it with 'ulimit -n %lu'",
-			 e->nr_fds, want);
+		snprintf(
+			buf, len,
+			"%lu event fds do not fit the open-file limit: raise it with 'ulimit -n %lu'",
+			e->nr_fds, want);
 	return buf;
 }
 
@@ -106,9 +110,10 @@ static const char *missing_hint(const struct open_error *e, char *buf, size_t le
 	    (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE || type == PERF_TYPE_RAW))
 		return "this machine has no hardware PMU (a VM without PMU passthrough?): record a software event such as -e cpu-clock; 'prec --list-events' lists what is here";
 	if (e->err == ENODEV && e->cpu_list && e->cpu >= 0) {
-		snprintf(buf, len,
-			 "the event cannot count on CPU %d of -C: pick CPUs from 'cat /sys/bus/event_source/devices/%s/cpus'",
-			 e->cpu, e->pmu_name ? e->pmu_name : "cpu");
+		snprintf(
+			buf, len,
+			"the event cannot count on CPU %d of -C: pick CPUs from 'cat /sys/bus/event_source/devices/%s/cpus'",
+			e->cpu, e->pmu_name ? e->pmu_name : "cpu");
 		return buf;
 	}
 	return "the kernel has no such event: pick one that 'prec --list-events' lists";
@@ -120,7 +125,8 @@ static const char *missing_hint(const struct open_error *e, char *buf, size_t le
 /* perf's words for a refused precise_ip, with the fix. */
 static const char *precise_hint(const struct open_error *e, char *buf, size_t len)
 {
-	snprintf(buf, len, "'precise' request may not be supported: drop the 'p' modifier from '%s'",
+	snprintf(buf, len,
+		 "'precise' request may not be supported: drop the 'p' modifier from '%s'",
 		 e->event);
 	return buf;
 }
@@ -138,26 +144,30 @@ static const char *unsupported_hint(const struct open_error *e, char *buf, size_
 	if (a->precise_ip) {
 		return precise_hint(e, buf, len);
 	}
-	snprintf(buf, len,
-		 "the %s PMU counts but cannot sample (no overflow interrupt): count it instead with 'perf stat -e %s'",
-		 e->pmu_name ? e->pmu_name : "event's", e->event);
+	snprintf(
+		buf, len,
+		"the %s PMU counts but cannot sample (no overflow interrupt): count it instead with 'perf stat -e %s'",
+		e->pmu_name ? e->pmu_name : "event's", e->event);
 	return buf;
 }
 
 static const char *busy_hint(const struct open_error *e, char *buf, size_t len)
 {
 	if (e->busy_pid > 0)
-		snprintf(buf, len,
-			 "process %d (%s) holds perf events on these counters: stop it with 'kill %d'",
-			 (int)e->busy_pid, e->busy_comm ? e->busy_comm : "?", (int)e->busy_pid);
+		snprintf(
+			buf, len,
+			"process %d (%s) holds perf events on these counters: stop it with 'kill %d'",
+			(int)e->busy_pid, e->busy_comm ? e->busy_comm : "?", (int)e->busy_pid);
 	else if (e->nmi_watchdog > 0 && e->attr->type == PERF_TYPE_HARDWARE)
-		snprintf(buf, len,
-			 "the NMI watchdog holds a hardware counter: free it with '%ssysctl -w kernel.nmi_watchdog=0'",
-			 sudo(e));
+		snprintf(
+			buf, len,
+			"the NMI watchdog holds a hardware counter: free it with '%ssysctl -w kernel.nmi_watchdog=0'",
+			sudo(e));
 	else
-		snprintf(buf, len,
-			 "another tool holds this PMU: find it with '%sfind /proc/[0-9]*/fd -lname \"anon_inode:\\[perf_event\\]\"'",
-			 sudo(e));
+		snprintf(
+			buf, len,
+			"another tool holds this PMU: find it with '%sfind /proc/[0-9]*/fd -lname \"anon_inode:\\[perf_event\\]\"'",
+			sudo(e));
 	return buf;
 }
 
@@ -171,19 +181,21 @@ static const char *invalid_hint(const struct open_error *e, char *buf, size_t le
 	if (e->vendor_hint)
 		return e->vendor_hint;
 	if (a->freq && e->max_sample_rate && a->sample_freq > e->max_sample_rate) {
-		snprintf(buf, len,
-			 "-F %llu is above kernel.perf_event_max_sample_rate: use -F %lu, or raise it with '%ssysctl -w kernel.perf_event_max_sample_rate=%llu'",
-			 (unsigned long long)a->sample_freq, e->max_sample_rate, sudo(e),
-			 (unsigned long long)a->sample_freq);
+		snprintf(
+			buf, len,
+			"-F %llu is above kernel.perf_event_max_sample_rate: use -F %lu, or raise it with '%ssysctl -w kernel.perf_event_max_sample_rate=%llu'",
+			(unsigned long long)a->sample_freq, e->max_sample_rate, sudo(e),
+			(unsigned long long)a->sample_freq);
 		return buf;
 	}
 	if ((a->sample_type & PERF_SAMPLE_STACK_USER) &&
 	    (a->sample_stack_user > STACK_USER_MAX || a->sample_stack_user % 8)) {
-		snprintf(buf, len,
-			 "a user stack dump of %u bytes is refused (at most %u, a multiple of 8): use --call-graph dwarf,%u",
-			 a->sample_stack_user, STACK_USER_MAX,
-			 a->sample_stack_user > STACK_USER_MAX ? STACK_USER_MAX :
-								 a->sample_stack_user / 8 * 8);
+		snprintf(
+			buf, len,
+			"a user stack dump of %u bytes is refused (at most %u, a multiple of 8): use --call-graph dwarf,%u",
+			a->sample_stack_user, STACK_USER_MAX,
+			a->sample_stack_user > STACK_USER_MAX ? STACK_USER_MAX :
+								a->sample_stack_user / 8 * 8);
 		return buf;
 	}
 	if (a->use_clockid)
@@ -208,14 +220,16 @@ static const char *memory_hint(const struct open_error *e, char *buf, size_t len
 		return "the kernel is out of memory for the event: record fewer events or CPUs (-e, -C)";
 	if (e->err == EOVERFLOW) {
 		/* The asked depth is over kernel.perf_event_max_stack. */
-		snprintf(buf, len,
-			 "a callchain depth of %u is above kernel.perf_event_max_stack (%lu): raise it with '%ssysctl -w kernel.perf_event_max_stack=%u'",
-			 a->sample_max_stack, e->max_stack, sudo(e), a->sample_max_stack);
+		snprintf(
+			buf, len,
+			"a callchain depth of %u is above kernel.perf_event_max_stack (%lu): raise it with '%ssysctl -w kernel.perf_event_max_stack=%u'",
+			a->sample_max_stack, e->max_stack, sudo(e), a->sample_max_stack);
 		return buf;
 	}
-	snprintf(buf, len,
-		 "the callchain buffers did not fit in memory: lower their depth with '%ssysctl -w kernel.perf_event_max_stack=%lu'",
-		 sudo(e), e->max_stack > 2 ? e->max_stack / 2 : 1);
+	snprintf(
+		buf, len,
+		"the callchain buffers did not fit in memory: lower their depth with '%ssysctl -w kernel.perf_event_max_stack=%lu'",
+		sudo(e), e->max_stack > 2 ? e->max_stack / 2 : 1);
 	return buf;
 }
 
@@ -228,9 +242,10 @@ const char *open_error__hint(const struct open_error *e, char *buf, size_t len)
 	case EMFILE:
 		return nofile_hint(e, buf, len);
 	case ENFILE:
-		snprintf(buf, len,
-			 "the system's open-file table is full: raise it with '%ssysctl -w fs.file-max=%lu'",
-			 sudo(e), e->nr_fds > 1048576 ? e->nr_fds * 4 : 4194304ul);
+		snprintf(
+			buf, len,
+			"the system's open-file table is full: raise it with '%ssysctl -w fs.file-max=%lu'",
+			sudo(e), e->nr_fds > 1048576 ? e->nr_fds * 4 : 4194304ul);
 		return buf;
 	case ENOENT:
 	case ENODEV:

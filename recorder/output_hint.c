@@ -48,10 +48,11 @@ const char *output__hint(const char *output, int err)
 	case EMFILE:
 		return "raise the open-file limit with 'ulimit -n 4096'";
 	case ENFILE:
-		snprintf(hint, sizeof(hint),
-			 "the system's open-file table is full: raise it with '%ssysctl -w fs.file-max=%lld'",
-			 geteuid() ? "sudo " : "",
-			 (long long)sysinfo__sysctl_or("fs/file-max", 1048576) * 2);
+		snprintf(
+			hint, sizeof(hint),
+			"the system's open-file table is full: raise it with '%ssysctl -w fs.file-max=%lld'",
+			geteuid() ? "sudo " : "",
+			(long long)sysinfo__sysctl_or("fs/file-max", 1048576) * 2);
 		return hint;
 	case EFBIG:
 		return "the file size limit was reached: raise it with 'ulimit -f unlimited', or cap the file with --max-size or split it with --switch-output=SIZE";
@@ -66,9 +67,10 @@ const char *output__hint(const char *output, int err)
 			return "it is a device, not a file, and it takes no more data: give -o a regular file";
 		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - output) + 1 : 1,
 			 slash ? output : ".");
-		snprintf(hint, sizeof(hint),
-			 "its filesystem is full ('df -h %s' shows it): free some space, or choose another path with -o",
-			 dir);
+		snprintf(
+			hint, sizeof(hint),
+			"its filesystem is full ('df -h %s' shows it): free some space, or choose another path with -o",
+			dir);
 		return hint;
 	case ESPIPE:
 		if (have && S_ISFIFO(st.st_mode)) {
@@ -114,9 +116,10 @@ const char *output__hint(const char *output, int err)
 		if (stat(dir, &st) == 0)
 			/* The directory is there (e.g. /proc): its filesystem takes no new files. */
 			return "that filesystem does not take new files; choose another path with -o";
-		snprintf(hint, sizeof(hint),
-			 "its directory does not exist: create it with 'mkdir -p %s', or choose another path with -o",
-			 dir);
+		snprintf(
+			hint, sizeof(hint),
+			"its directory does not exist: create it with 'mkdir -p %s', or choose another path with -o",
+			dir);
 		return hint;
 	default:
 		break;

@@ -143,10 +143,11 @@ const char *ring_size__mlock_hint(const struct ring_mlock_in *in, char *buf, siz
 	else
 		snprintf(fix, sizeof(fix), "'%ssysctl -w kernel.perf_event_mlock_kb=%llu'", sudo,
 			 (unsigned long long)mlock_kb);
-	snprintf(buf, len,
-		 "%u rings need %llu KiB of locked memory, over kernel.perf_event_mlock_kb (%llu KiB x %u CPUs) and ulimit -l: run %s%s",
-		 in->nr_rings, (unsigned long long)need_kb, (unsigned long long)in->mlock_kb, cpus,
-		 fix, smaller);
+	snprintf(
+		buf, len,
+		"%u rings need %llu KiB of locked memory, over kernel.perf_event_mlock_kb (%llu KiB x %u CPUs) and ulimit -l: run %s%s",
+		in->nr_rings, (unsigned long long)need_kb, (unsigned long long)in->mlock_kb, cpus,
+		fix, smaller);
 	return buf;
 }
 

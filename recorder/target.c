@@ -136,7 +136,8 @@ static int check_maps_readable(const struct thread_map *threads, const char *opt
 
 			/* The kernel's ptrace_may_access, as for perf_event_open on it. */
 			pr_err("cannot read %s for %s: %s (prec may not trace another user's or a non-dumpable process: grant it with '%ssetcap cap_sys_ptrace+ep %s', or record it as its user)",
-			       path, opt, strerror(err), geteuid() ? "sudo " : "", caps__exe(exe, sizeof(exe)));
+			       path, opt, strerror(err), geteuid() ? "sudo " : "",
+			       caps__exe(exe, sizeof(exe)));
 		} else {
 			pr_err("cannot read %s for %s: %s (%s)", path, opt, strerror(err),
 			       err == EMFILE ? "raise the open-file limit with 'ulimit -n 4096'" :

@@ -227,7 +227,8 @@ static int add_tracepoints(struct pe_state *st, const char *sys, const char *nam
 
 	if (!tracefs)
 		/* As root prec mounts it itself (tracefs__find): only a user sees this. */
-		return pe_error(st, off, "mount it with 'sudo mount -t tracefs nodev /sys/kernel/tracing'",
+		return pe_error(st, off,
+				"mount it with 'sudo mount -t tracefs nodev /sys/kernel/tracing'",
 				"no tracefs for tracepoint '%s:%s'", sys, name);
 	if (tracepoint__is_glob(sys) || tracepoint__is_glob(name)) {
 		ret = tracepoints__for_each(tracefs, sys, name, false, tp_add, &ta);
@@ -257,9 +258,10 @@ static int add_tracepoints(struct pe_state *st, const char *sys, const char *nam
 				sys, name, tracefs);
 	}
 	if (ret && tracefs_empty(tracefs)) {
-		snprintf(hint, sizeof(hint),
-			 "%s has no events/, so tracefs is not mounted there: mount it with 'mount -t tracefs nodev %s'",
-			 tracefs, tracefs);
+		snprintf(
+			hint, sizeof(hint),
+			"%s has no events/, so tracefs is not mounted there: mount it with 'mount -t tracefs nodev %s'",
+			tracefs, tracefs);
 		return pe_error(st, off, hint, "unknown tracepoint '%s:%s'", sys, name);
 	}
 	if (ret) {

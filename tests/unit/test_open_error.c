@@ -211,7 +211,8 @@ static void test_invalid_fields(void **state)
 	a.sample_type = 0;
 	assert_has(hint(&e), "'dmesg | grep -i perf'");
 	/* The vendor's rule wins over the generic one. */
-	e.vendor_hint = "AMD IBS events may be invalid in per-thread mode: record system wide with -a";
+	e.vendor_hint =
+		"AMD IBS events may be invalid in per-thread mode: record system wide with -a";
 	assert_string_equal(hint(&e), e.vendor_hint);
 }
 
@@ -272,10 +273,14 @@ static void test_perf_holder(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_paranoid_levels), cmocka_unit_test(test_permission_not_paranoid),
-		cmocka_unit_test(test_nofile),		cmocka_unit_test(test_missing),
-		cmocka_unit_test(test_unsupported),	cmocka_unit_test(test_busy),
-		cmocka_unit_test(test_invalid_fields),	cmocka_unit_test(test_callchain_memory),
+		cmocka_unit_test(test_paranoid_levels),
+		cmocka_unit_test(test_permission_not_paranoid),
+		cmocka_unit_test(test_nofile),
+		cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_unsupported),
+		cmocka_unit_test(test_busy),
+		cmocka_unit_test(test_invalid_fields),
+		cmocka_unit_test(test_callchain_memory),
 		cmocka_unit_test(test_perf_holder),
 	};
 

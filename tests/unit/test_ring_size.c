@@ -113,8 +113,12 @@ static void test_pick(void **state)
 /* The fix for rings past the locked-memory allowance: computed, one line. */
 static void test_mlock_hint(void **state)
 {
-	struct ring_mlock_in in = { .data_bytes = 4 * MIB, .page = PAGE, .nr_rings = 2,
-				    .nr_cpus = 2, .mlock_kb = 516, .memlock_kb = 0,
+	struct ring_mlock_in in = { .data_bytes = 4 * MIB,
+				    .page = PAGE,
+				    .nr_rings = 2,
+				    .nr_cpus = 2,
+				    .mlock_kb = 516,
+				    .memlock_kb = 0,
 				    .memlock_hard_kb = 0 };
 	char buf[512];
 	const char *h;
@@ -143,10 +147,8 @@ static void test_mlock_hint(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_perf_default),
-		cmocka_unit_test(test_sample_bytes),
-		cmocka_unit_test(test_rate),
-		cmocka_unit_test(test_pick),
+		cmocka_unit_test(test_perf_default), cmocka_unit_test(test_sample_bytes),
+		cmocka_unit_test(test_rate),	     cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_mlock_hint),
 	};
 
