@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The rings' default size from the events' expected data rate (ring_size.h). */
+/* The rings' default size from the events' expected data rate, and the locked
+ * memory they need when the kernel refuses to map them (ring_size.h). */
 #include <stdio.h>
 #include <sys/resource.h>
 #include <unistd.h>
