@@ -139,10 +139,11 @@ fi
 
 # tracefs not mounted (a user cannot mount it; root's prec mounts it itself),
 # and tracefs hidden under another mount, in a private mount namespace.
+# Every tracefs and debugfs mount goes (a chroot's too: prec would take it).
 cat >tracefs.sh <<'EOF'
 set -u
-umount -l /sys/kernel/tracing 2>/dev/null
-umount -l /sys/kernel/debug 2>/dev/null
+awk '$3 == "tracefs" || $3 == "debugfs" { print $2 }' /proc/mounts | sort -r |
+	while read -r m; do umount -l "$m" 2>/dev/null; done
 "$@" -e sched:sched_switch -o u/tf.data -- true
 EOF
 # Under _run's timeout, so in_private_mounts goes along by its text.
@@ -159,6 +160,8 @@ private tf_perf bash tracefs.sh "${as_user[@]}" "$PERF" record
 log "tracefs not mounted: perf record says it in $(grep -c '' "$LAST_ERR") lines"
 cat >hidden.sh <<'EOF'
 set -u
+awk '($3 == "tracefs" || $3 == "debugfs") && $2 != "/sys/kernel/tracing" { print $2 }' \
+	/proc/mounts | sort -r | while read -r m; do umount -l "$m" 2>/dev/null; done
 mount -t tmpfs none /sys/kernel/tracing || exit 90
 mount -t tmpfs none /sys/kernel/debug || exit 90
 "$@" -e sched:sched_switch -o tf.data -- true >hidden.err 2>&1
