@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Privilege checks: what prec may do, and what to change when it may not. */
-#include <stdio.h>
 #include <sys/capability.h>
+#include <unistd.h>
 
 #include "caps.h"
 #include "prec/sysinfo.h"
@@ -44,17 +44,21 @@ bool caps__can_profile_kernel(void)
 	return caps__can_perfmon() || caps__paranoid() <= 1;
 }
 
-const char *caps__advice(char *buf, size_t len)
+const char *caps__perfmon_name(void)
 {
-	int paranoid = caps__paranoid();
+#ifdef CAP_PERFMON
+	if (CAP_IS_SUPPORTED(CAP_PERFMON))
+		return "cap_perfmon";
+#endif
+	return "cap_sys_admin";
+}
 
-	if (caps__can_perfmon())
-		/* Privileged and still refused: a seccomp filter or LSM is in the way. */
-		snprintf(buf, len,
-			 "prec has CAP_PERFMON but was refused anyway; a container's seccomp profile or a security module may block perf_event_open");
-	else
-		snprintf(buf, len,
-			 "kernel.perf_event_paranoid is %d and prec lacks CAP_PERFMON: run as root, grant it with 'setcap cap_perfmon+ep', or lower /proc/sys/kernel/perf_event_paranoid",
-			 paranoid);
+const char *caps__exe(char *buf, size_t len)
+{
+	ssize_t n = len ? readlink("/proc/self/exe", buf, len - 1) : -1;
+
+	if (n <= 0)
+		return "prec";
+	buf[n] = '\0';
 	return buf;
 }

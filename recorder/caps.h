@@ -21,9 +21,13 @@ int caps__paranoid(void);
 bool caps__can_profile_kernel(void);
 
 /*
- * Writes one line of advice for an EACCES/EPERM from perf_event_open or mmap:
- * what prec lacks (capability, paranoid level) and how to get it. Returns buf.
+ * The capability that lifts perf_event_paranoid for setcap: "cap_perfmon",
+ * or "cap_sys_admin" on a kernel before 5.8 (no CAP_PERFMON). Static.
  */
-const char *caps__advice(char *buf, size_t len);
+const char *caps__perfmon_name(void);
+
+/* prec's own path (/proc/self/exe) in buf, the file setcap must name;
+ * "prec" when it cannot be read. Returns buf or that string. */
+const char *caps__exe(char *buf, size_t len);
 
 #endif

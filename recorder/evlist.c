@@ -15,6 +15,7 @@
 #include "prec/log.h"
 #include "prec/parse_events.h"
 #include "prec/perf_file.h"
+#include "ring_size.h"
 
 /*
  * Groups as perf configures them: only the leader starts disabled and is
@@ -259,11 +260,14 @@ nomem:
 	return -ENOMEM;
 }
 
-static void evlist__mmap_error(int ret, int cpu, size_t data_bytes)
+static void evlist__mmap_error(int ret, int cpu, size_t data_bytes, int nr_rings)
 {
+	char hint[256];
+
 	if (ret == -EPERM)
-		pr_err("cannot map %zu KiB ring buffers per CPU: %s (raise /proc/sys/kernel/perf_event_mlock_kb or use a smaller -m)",
-		       data_bytes >> 10, strerror(-ret));
+		pr_err("cannot map %zu KiB ring buffers per CPU: %s (%s)", data_bytes >> 10,
+		       strerror(-ret),
+		       ring_size__mlock_error((unsigned)nr_rings, data_bytes, hint, sizeof(hint)));
 	else
 		pr_err("cannot map the ring buffer of CPU %d: %s (try a smaller -m)", cpu,
 		       strerror(-ret));
@@ -352,7 +356,7 @@ static int evlist__mmap_kind(struct evlist *evlist, size_t data_bytes, bool back
 				if (ring_fd < 0) {
 					ret = ring__mmap(&rings[*nr_rings], fd, cpu, data_bytes, backward);
 					if (ret) {
-						evlist__mmap_error(ret, cpu, data_bytes);
+						evlist__mmap_error(ret, cpu, data_bytes, nr);
 						return ret;
 					}
 					(*nr_rings)++;

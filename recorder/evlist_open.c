@@ -4,68 +4,68 @@
  * fallback, the tracepoint filters, and the one line that explains a refusal.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "prec/cpu_map.h"
 #include "prec/evlist.h"
 #include "prec/log.h"
+#include "prec/mounts.h"
+#include "prec/sysinfo.h"
 #include "prec/thread_map.h"
 #include "caps.h"
+#include "open_error.h"
 #include "vendor.h"
 
 /*
- * The advice for an event the kernel refused (after every fallback): perf
- * 6.1's where it knows the cause (evsel__open_strerror), prec's otherwise.
+ * The advice for an event the kernel refused (after every fallback): the
+ * facts open_error__hint needs to name the one command that fixes it.
  */
 static const char *open_hint(const struct evlist *evlist, const struct evsel *evsel, int err,
-			     char *buf, size_t len)
+			     int cpu, char *buf, size_t len)
 {
-	const struct perf_event_attr *attr = &evsel->attr;
-	const char *hint;
-
-	switch (err) {
-	case EACCES:
-	case EPERM:
-		/* The paranoid fallback cannot drop the kernel from an event that
-		 * counts nothing else. */
-		if (err == EACCES && attr->exclude_user && !attr->exclude_kernel &&
-		    !caps__can_perfmon() && caps__paranoid() > 1) {
-			snprintf(
-				buf, len,
-				"the event samples the kernel only, and kernel.perf_event_paranoid=%d forbids kernel profiling without CAP_PERFMON: lower it with 'sysctl kernel.perf_event_paranoid=1', run as root or grant CAP_PERFMON, or drop the :k modifier / --all-kernel",
-				caps__paranoid());
-			return buf;
-		}
-		return caps__advice(buf, len);
-	case EMFILE:
-	case ENFILE:
-		return "too many open files: raise the limit with 'ulimit -n'";
-	case ENOENT:
-	case ENODEV:
-		return "this machine does not support the event; pick another with -e";
-	case EOPNOTSUPP:
-		if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK)
-			return "this event's PMU cannot sample branch stacks; drop -b/-j or --call-graph lbr";
-		if (attr->precise_ip)
-			return "'precise' request may not be supported: try removing the 'p' modifier";
-		return "this machine does not support the event; pick another with -e";
-	case EBUSY:
-		return "another tool holds this PMU exclusively";
-	case ESRCH:
-		return "the target process is gone";
-	case EINVAL:
-		if (attr->sample_type & PERF_SAMPLE_BRANCH_STACK)
-			return "this event's PMU cannot sample branch stacks; drop -b/-j or --call-graph lbr";
-		hint = vendor__einval_hint(&evlist->machine, attr, evsel->pmu_name,
-					   evlist->has_cpu);
-		if (hint)
-			return hint;
-		return "the kernel refused the event's attributes; try it without modifiers";
-	default:
-		return "the kernel refused the event's attributes; try it without modifiers";
-	}
+	char exe[PATH_MAX], sysfs[PATH_MAX], path[PATH_MAX + 64], comm[32] = "";
+	struct rlimit nofile = { .rlim_max = RLIM_INFINITY };
+	struct open_error e = {
+		.err = err,
+		.attr = &evsel->attr,
+		.event = evsel->name,
+		.pmu_name = evsel->pmu_name,
+		.has_cpu = evlist->has_cpu,
+		.cpu_list = evlist->has_cpu && cpu >= 0,
+		.cpu = cpu,
+		.is_root = geteuid() == 0,
+		.can_perfmon = caps__can_perfmon(),
+		.perfmon_cap = caps__perfmon_name(),
+		.paranoid = caps__paranoid(),
+		.exe = caps__exe(exe, sizeof(exe)),
+		.in_container = !access("/.dockerenv", F_OK) || !access("/run/.containerenv", F_OK),
+		.busy_comm = comm,
+	};
+	sysfs__find(sysfs, sizeof(sysfs));
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/cpu", sysfs);
+	e.no_hw_pmu = access(path, F_OK) != 0;
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/cpu_core", sysfs);
+	e.no_hw_pmu = e.no_hw_pmu && access(path, F_OK) != 0;
+	/* Each event on each CPU and thread (the events not yet tried included). */
+	e.nr_fds = (unsigned long)evlist->nr * (unsigned long)evlist->cpus->nr *
+		   (unsigned long)evlist->threads->nr;
+	getrlimit(RLIMIT_NOFILE, &nofile);
+	e.nofile_hard = nofile.rlim_max == RLIM_INFINITY ? ULONG_MAX : nofile.rlim_max;
+	if (err == EBUSY)
+		e.busy_pid = open_error__perf_holder("/proc", getpid(), comm, sizeof(comm));
+	e.nmi_watchdog = (int)sysinfo__sysctl_or("kernel/nmi_watchdog", 0);
+	e.max_sample_rate =
+		(unsigned long)sysinfo__sysctl_or("kernel/perf_event_max_sample_rate", 0);
+	e.max_stack = (unsigned long)sysinfo__sysctl_or("kernel/perf_event_max_stack", 127);
+	if (err == EINVAL)
+		e.vendor_hint = vendor__einval_hint(&evlist->machine, &evsel->attr, evsel->pmu_name,
+						    evlist->has_cpu);
+	return open_error__hint(&e, buf, len);
 }
 
 /* --filter: the kernel parses it; a bad one is refused per fd. */
@@ -75,9 +75,17 @@ static int evsel__set_filter(const struct evsel *evsel)
 		if (evsel->fd[i] < 0)
 			continue;
 		if (ioctl(evsel->fd[i], PERF_EVENT_IOC_SET_FILTER, evsel->filter) < 0) {
-			pr_err("cannot set the filter '%s' on event '%s': %s (check the field names and operators against its format file in tracefs)",
-			       evsel->filter, evsel->name, strerror(errno));
-			return -errno;
+			int err = errno;
+			char tracefs[PATH_MAX] = "/sys/kernel/tracing";
+			const char *colon = strchr(evsel->name, ':');
+
+			tracefs__find(tracefs, sizeof(tracefs));
+			/* The fields a filter may name are in the event's format file. */
+			pr_err("cannot set the filter '%s' on event '%s': %s (its fields and their types: 'cat %s/events/%.*s/%s/format')",
+			       evsel->filter, evsel->name, strerror(err), tracefs,
+			       colon ? (int)(colon - evsel->name) : 0, evsel->name,
+			       colon ? colon + 1 : evsel->name);
+			return -err;
 		}
 	}
 	return 0;
@@ -141,7 +149,7 @@ int evlist__open(struct evlist *evlist)
 				snprintf(where, sizeof(where), "on CPU %d", cpu);
 			pr_err("cannot open event '%s' %s: %s (%s)", evsel->name, where,
 			       strerror(-ret),
-			       open_hint(evlist, evsel, -ret, advice, sizeof(advice)));
+			       open_hint(evlist, evsel, -ret, cpu, advice, sizeof(advice)));
 			for (int j = 0; j < i; j++)
 				evsel__close(&evlist->evsel[j]);
 			return ret;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "prec/cpu_map.h"
@@ -88,6 +89,33 @@ static bool evsel__missing_feature(struct evsel *evsel)
 		return true;
 	}
 	return false;
+}
+
+/*
+ * perf 6.1's evsel__increase_rlimit, for EMFILE: the open-file soft limit
+ * goes up to the hard one, then (where privileged) both to the hard one +
+ * 1000. Returns true when a limit was raised; *step counts the two.
+ */
+static bool evsel__raise_nofile(int *step)
+{
+	struct rlimit l;
+
+	if (*step >= 2 || getrlimit(RLIMIT_NOFILE, &l))
+		return false;
+	if (*step == 0) {
+		l.rlim_cur = l.rlim_max;
+	} else {
+		if (l.rlim_max == RLIM_INFINITY)
+			return false;
+		l.rlim_cur = l.rlim_max + 1000;
+		l.rlim_max = l.rlim_cur;
+	}
+	if (setrlimit(RLIMIT_NOFILE, &l))
+		return false;
+	(*step)++;
+	pr_debug("Too many open files: RLIMIT_NOFILE raised to %llu\n",
+		 (unsigned long long)l.rlim_cur);
+	return true;
 }
 
 /*
@@ -187,7 +215,7 @@ int evsel__open(struct evsel *evsel, const struct evsel *leader, const int *cpus
 {
 	int ret = evsel__alloc(evsel, nr_cpus, nr_threads);
 	unsigned long flags = PERF_FLAG_FD_CLOEXEC;
-	int opened;
+	int opened, nofile_step = 0;
 
 	if (ret)
 		return ret;
@@ -224,6 +252,8 @@ retry:
 				}
 				evsel__close(evsel);
 				if (evsel__precise_fallback(evsel))
+					goto retry;
+				if (err == EMFILE && evsel__raise_nofile(&nofile_step))
 					goto retry;
 				if (err == EINVAL && !opened && evsel__missing_feature(evsel))
 					goto retry;

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "prec/sysinfo.h"
 #include "output_hint.h"
 
 /* "X.old", where writer__open keeps the previous recording, when it is in the
@@ -41,24 +42,36 @@ const char *output__hint(const char *output, int err)
 	switch (-err) {
 	case EACCES:
 	case EPERM:
+		return "this user may not write there: choose a writable place, e.g. -o /tmp/perf.data";
 	case EROFS:
-		return "choose a writable place with -o";
+		return "its filesystem is read-only: choose a writable place, e.g. -o /tmp/perf.data";
 	case EMFILE:
-		return "raise the open-file limit, e.g. ulimit -n 4096";
+		return "raise the open-file limit with 'ulimit -n 4096'";
 	case ENFILE:
-		return "the system's open-file table is full (fs.file-max): close some files or raise it";
+		snprintf(
+			hint, sizeof(hint),
+			"the system's open-file table is full: raise it with '%ssysctl -w fs.file-max=%lld'",
+			geteuid() ? "sudo " : "",
+			(long long)sysinfo__sysctl_or("fs/file-max", 1048576) * 2);
+		return hint;
 	case EFBIG:
-		return "the file size limit was reached: raise it with ulimit -f, or cap the file with --max-size or split it with --switch-output=SIZE";
+		return "the file size limit was reached: raise it with 'ulimit -f unlimited', or cap the file with --max-size or split it with --switch-output=SIZE";
 	case EDQUOT:
-		return "the disk quota is used up: free some space or choose another filesystem with -o";
+		return "the disk quota is used up ('quota -s' shows it): free some space or choose another filesystem with -o";
 	case EIO:
-		return "the storage reported an I/O error: check dmesg, or choose another path with -o";
+		return "the storage reported an I/O error ('dmesg | tail' shows it): choose another path with -o";
 	case ENAMETOOLONG:
 		return "the path is too long: choose a shorter one with -o";
 	case ENOSPC:
 		if (have && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
 			return "it is a device, not a file, and it takes no more data: give -o a regular file";
-		return "check free space on its filesystem, or choose another path with -o";
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - output) + 1 : 1,
+			 slash ? output : ".");
+		snprintf(
+			hint, sizeof(hint),
+			"its filesystem is full ('df -h %s' shows it): free some space, or choose another path with -o",
+			dir);
+		return hint;
 	case ESPIPE:
 		if (have && S_ISFIFO(st.st_mode)) {
 			snprintf(hint, sizeof(hint),
@@ -103,7 +116,11 @@ const char *output__hint(const char *output, int err)
 		if (stat(dir, &st) == 0)
 			/* The directory is there (e.g. /proc): its filesystem takes no new files. */
 			return "that filesystem does not take new files; choose another path with -o";
-		return "its directory does not exist; create it or choose another path with -o";
+		snprintf(
+			hint, sizeof(hint),
+			"its directory does not exist: create it with 'mkdir -p %s', or choose another path with -o",
+			dir);
+		return hint;
 	default:
 		break;
 	}

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The rings' default size from the events' expected data rate (ring_size.h). */
+/* The rings' default size from the events' expected data rate, and the locked
+ * memory they need when the kernel refuses to map them (ring_size.h). */
+#include <stdio.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include "prec/evlist.h"
+#include "prec/sysinfo.h"
 #include "ring_size.h"
 
 /* Typical depths, for the estimate only: a callchain's frames (kernel and
@@ -104,4 +110,63 @@ uint64_t ring_size__evlist_rate(const struct evlist *evlist)
 			bytes += ring_size__rate(a) * ring_size__sample_bytes(a);
 	}
 	return bytes;
+}
+
+static uint64_t rlim_kb(rlim_t v)
+{
+	return v == RLIM_INFINITY ? UINT64_MAX : (uint64_t)v / 1024;
+}
+
+const char *ring_size__mlock_hint(const struct ring_mlock_in *in, char *buf, size_t len)
+{
+	uint64_t page_kb = in->page / 1024 ? in->page / 1024 : 1;
+	uint64_t ring_kb = in->data_bytes / 1024 + page_kb; /* data and the control page */
+	uint64_t need_kb = ring_kb * in->nr_rings;
+	unsigned cpus = in->nr_cpus ? in->nr_cpus : 1;
+	uint64_t allow_kb = in->mlock_kb * cpus; /* the per-user allowance */
+	uint64_t over_kb = need_kb > allow_kb ? need_kb - allow_kb : 0;
+	/* perf_event_mlock_kb that holds every ring, in whole pages per CPU. */
+	uint64_t mlock_kb = (need_kb + cpus * page_kb - 1) / (cpus * page_kb) * page_kb;
+	uint64_t fit_kb = in->memlock_kb == UINT64_MAX ? UINT64_MAX : allow_kb + in->memlock_kb;
+	uint64_t m_kb = 0;
+	char fix[160], smaller[64] = "";
+	const char *sudo = in->is_root ? "" : "sudo ";
+
+	/* The largest power of two of pages per ring that fits what is allowed. */
+	if (in->nr_rings && fit_kb != UINT64_MAX && fit_kb / in->nr_rings > page_kb)
+		for (m_kb = page_kb; (m_kb * 2 + page_kb) * in->nr_rings <= fit_kb;)
+			m_kb *= 2;
+	if (m_kb && m_kb < in->data_bytes / 1024)
+		snprintf(smaller, sizeof(smaller), ", or record with -m %lluK",
+			 (unsigned long long)m_kb);
+	if (over_kb && in->memlock_hard_kb >= over_kb)
+		snprintf(fix, sizeof(fix), "'ulimit -l %llu'", (unsigned long long)over_kb);
+	else
+		snprintf(fix, sizeof(fix), "'%ssysctl -w kernel.perf_event_mlock_kb=%llu'", sudo,
+			 (unsigned long long)mlock_kb);
+	snprintf(
+		buf, len,
+		"%u rings need %llu KiB of locked memory, over kernel.perf_event_mlock_kb (%llu KiB x %u CPUs) and ulimit -l: run %s%s",
+		in->nr_rings, (unsigned long long)need_kb, (unsigned long long)in->mlock_kb, cpus,
+		fix, smaller);
+	return buf;
+}
+
+const char *ring_size__mlock_error(unsigned nr_rings, size_t data_bytes, char *buf, size_t len)
+{
+	struct rlimit lim = { RLIM_INFINITY, RLIM_INFINITY };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct ring_mlock_in in = {
+		.data_bytes = data_bytes,
+		.page = (size_t)sysconf(_SC_PAGESIZE),
+		.nr_rings = nr_rings,
+		.nr_cpus = cpus > 0 ? (unsigned)cpus : 1,
+		.mlock_kb = (uint64_t)sysinfo__sysctl_or("kernel/perf_event_mlock_kb", 516),
+		.is_root = geteuid() == 0,
+	};
+
+	getrlimit(RLIMIT_MEMLOCK, &lim);
+	in.memlock_kb = rlim_kb(lim.rlim_cur);
+	in.memlock_hard_kb = rlim_kb(lim.rlim_max);
+	return ring_size__mlock_hint(&in, buf, len);
 }

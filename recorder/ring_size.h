@@ -54,4 +54,28 @@ size_t ring_size__pick(const struct ring_size_in *in);
  * sampling event's rate times its sample size. Forward events only. */
 uint64_t ring_size__evlist_rate(const struct evlist *evlist);
 
+/* What the kernel's perf_mmap counts against a user's locked memory. */
+struct ring_mlock_in {
+	size_t data_bytes; /* each ring's data area */
+	size_t page;
+	unsigned nr_rings; /* the rings the recording maps */
+	unsigned nr_cpus; /* online CPUs: the per-user allowance is mlock_kb each */
+	uint64_t mlock_kb; /* kernel.perf_event_mlock_kb */
+	uint64_t memlock_kb; /* RLIMIT_MEMLOCK's soft limit, UINT64_MAX unlimited */
+	uint64_t memlock_hard_kb; /* and its hard limit */
+	int is_root; /* no sudo in the commands */
+};
+
+/*
+ * Writes the fix for rings the kernel refused to map (EPERM: past the
+ * per-user perf_event_mlock_kb x CPUs and RLIMIT_MEMLOCK): 'ulimit -l N'
+ * when the hard limit allows it, else 'sysctl -w kernel.perf_event_mlock_kb=N',
+ * with N computed, and the largest -m that fits. One line; returns buf. Pure.
+ */
+const char *ring_size__mlock_hint(const struct ring_mlock_in *in, char *buf, size_t len);
+
+/* The same for nr_rings rings of data_bytes on this machine (sysctl,
+ * rlimit, CPUs, euid read here). Returns buf. */
+const char *ring_size__mlock_error(unsigned nr_rings, size_t data_bytes, char *buf, size_t len);
+
 #endif

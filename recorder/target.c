@@ -2,6 +2,7 @@
 /* The CPUs and threads of a recording (target.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "prec/mounts.h"
 #include "prec/options.h"
 #include "prec/thread_map.h"
+#include "caps.h"
 #include "target.h"
 
 static int cpu_map__online_has(const struct cpu_map *online, int cpu)
@@ -21,6 +23,28 @@ static int cpu_map__online_has(const struct cpu_map *online, int cpu)
 		if (online->cpu[i] == cpu)
 			return 1;
 	return 0;
+}
+
+/* -C names a CPU that is not online: bring it up when it is there, else
+ * name the CPUs that are. */
+static void cpu_offline_error(int cpu)
+{
+	char path[96], online[256] = "0";
+	int fd = open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, online, sizeof(online) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n > 0)
+		online[n] = '\0';
+	online[strcspn(online, "\n")] = '\0';
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	if (!access(path, F_OK))
+		pr_err("CPU %d in -C/--cpu is offline (bring it online with '%ssh -c \"echo 1 > %s\"', or record the online CPUs with -C %s)",
+		       cpu, geteuid() ? "sudo " : "", path, online);
+	else
+		pr_err("CPU %d in -C/--cpu is not on this machine (record the online CPUs with -C %s)",
+		       cpu, online);
 }
 
 int target__cpus(const struct record_opts *opts, struct cpu_map **out)
@@ -39,7 +63,8 @@ int target__cpus(const struct record_opts *opts, struct cpu_map **out)
 	}
 	ret = cpu_map__online(&online);
 	if (ret) {
-		pr_err("cannot read the online CPUs: %s (is /sys mounted?)", strerror(-ret));
+		pr_err("cannot read the online CPUs: %s (is sysfs mounted? 'mount -t sysfs sysfs /sys')",
+		       strerror(-ret));
 		return ret;
 	}
 	if (!opts->cpu_list) {
@@ -54,8 +79,7 @@ int target__cpus(const struct record_opts *opts, struct cpu_map **out)
 	}
 	for (int i = 0; i < list->nr; i++) {
 		if (!cpu_map__online_has(online, list->cpu[i])) {
-			pr_err("CPU %d in -C/--cpu is not online (online CPUs: %d-%d; see /sys/devices/system/cpu/online)",
-			       list->cpu[i], online->cpu[0], online->cpu[online->nr - 1]);
+			cpu_offline_error(list->cpu[i]);
 			cpu_map__delete(online);
 			cpu_map__delete(list);
 			return -EINVAL;
@@ -107,11 +131,18 @@ static int check_maps_readable(const struct thread_map *threads, const char *opt
 		err = errno;
 		if (err == ENOENT || err == ESRCH)
 			continue;
-		pr_err("cannot read %s for %s: %s (%s)", path, opt, strerror(err),
-		       err == EACCES || err == EPERM ?
-			       "prec may not ptrace that process: another user's, not dumpable, or outside this user namespace; record a process prec may trace" :
-		       err == EMFILE ? "raise the open-file limit, e.g. ulimit -n 4096" :
-				       "check /proc");
+		if (err == EACCES || err == EPERM) {
+			char exe[PATH_MAX];
+
+			/* The kernel's ptrace_may_access, as for perf_event_open on it. */
+			pr_err("cannot read %s for %s: %s (prec may not trace another user's or a non-dumpable process: grant it with '%ssetcap cap_sys_ptrace+ep %s', or record it as its user)",
+			       path, opt, strerror(err), geteuid() ? "sudo " : "",
+			       caps__exe(exe, sizeof(exe)));
+		} else {
+			pr_err("cannot read %s for %s: %s (%s)", path, opt, strerror(err),
+			       err == EMFILE ? "raise the open-file limit with 'ulimit -n 4096'" :
+					       "is /proc mounted? 'mount -t proc proc /proc'");
+		}
 		return -err;
 	}
 	return 0;
@@ -132,7 +163,7 @@ int target__threads(const struct record_opts *opts, pid_t workload_pid, struct t
 		if (ret == -EINVAL)
 			pr_err("invalid %s list '%s' (give ids like 1234 or 1234,5678)", opt, list);
 		else if (ret == -ESRCH)
-			pr_err("no such %s %d for %s (check it with ps)",
+			pr_err("no such %s %d for %s (list the live ones with 'ps -eLf')",
 			       opts->pid_list ? "process" : "thread", (int)bad, opt);
 		else if (ret)
 			pr_err("cannot list the threads of %s: %s", list, strerror(-ret));
@@ -147,13 +178,14 @@ int target__threads(const struct record_opts *opts, pid_t workload_pid, struct t
 	}
 	if (opts->uid_str) {
 		if (resolve_uid(opts->uid_str, &uid)) {
-			pr_err("unknown user '%s' for -u/--uid (give a user name or a numeric uid)",
+			pr_err("unknown user '%s' for -u/--uid (give a user name or a numeric uid; 'getent passwd' lists them)",
 			       opts->uid_str);
 			return -EINVAL;
 		}
 		ret = thread_map__new_uid(out, uid, "/proc");
 		if (ret == -ESRCH)
-			pr_err("user '%s' runs no process to record", opts->uid_str);
+			pr_err("user '%s' runs no process to record (start one first; 'ps -u %s' lists them)",
+			       opts->uid_str, opts->uid_str);
 		else if (ret)
 			pr_err("cannot list the processes of user '%s': %s", opts->uid_str,
 			       strerror(-ret));
@@ -189,8 +221,8 @@ int target__cgroup_fd(const char *name)
 	if (fd < 0) {
 		int err = -errno;
 
-		pr_err("cannot open cgroup '%s' (%s): %s (give a cgroup path relative to %s)", name,
-		       path, strerror(-err), root);
+		pr_err("cannot open cgroup '%s' (%s): %s (give a cgroup path relative to %s; 'ls %s' lists them)",
+		       name, path, strerror(-err), root, root);
 		return err;
 	}
 	return fd;

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <linux/hw_breakpoint.h>
 
 #include "prec/tracepoint.h"
@@ -170,9 +172,14 @@ static int add_pmu_events(struct pe_state *st, const char *name, size_t off,
 		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "",
 				      pmus->v[i].name);
 	{
-		char hint[300];
+		char hint[400];
 
-		snprintf(hint, sizeof(hint), "PMUs here: %s", pmus && pmus->nr ? list : "none");
+		if (pmus && pmus->nr)
+			snprintf(hint, sizeof(hint),
+				 "PMUs here: %s; 'prec --list-events' lists their events", list);
+		else
+			snprintf(hint, sizeof(hint),
+				 "no PMU is listed: is sysfs mounted? 'mount -t sysfs sysfs /sys'");
 		return pe_error(st, off, hint, "unknown PMU '%s'", name);
 	}
 }
@@ -199,6 +206,17 @@ static int tp_add(void *arg, const char *sys, const char *name, uint64_t id)
 	return 0;
 }
 
+/* Whether tracefs has no events/ at all: something else is mounted over it
+ * (or nothing is, where /proc/mounts still names it). */
+static bool tracefs_empty(const char *tracefs)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/events", tracefs);
+	return stat(path, &st) && errno == ENOENT;
+}
+
 static int add_tracepoints(struct pe_state *st, const char *sys, const char *name, size_t off)
 {
 	const char *tracefs = pe_state__tracefs(st);
@@ -208,7 +226,9 @@ static int add_tracepoints(struct pe_state *st, const char *sys, const char *nam
 	int ret;
 
 	if (!tracefs)
-		return pe_error(st, off, "mount it: mount -t tracefs nodev /sys/kernel/tracing",
+		/* As root prec mounts it itself (tracefs__find): only a user sees this. */
+		return pe_error(st, off,
+				"mount it with 'sudo mount -t tracefs nodev /sys/kernel/tracing'",
 				"no tracefs for tracepoint '%s:%s'", sys, name);
 	if (tracepoint__is_glob(sys) || tracepoint__is_glob(name)) {
 		ret = tracepoints__for_each(tracefs, sys, name, false, tp_add, &ta);
@@ -229,10 +249,20 @@ static int add_tracepoints(struct pe_state *st, const char *sys, const char *nam
 		return pe_error(st, off, hint, "tracepoint '%s:%s' has no usable id", sys, name);
 	}
 	if (ret == -EACCES || ret == -EPERM) {
-		snprintf(hint, sizeof(hint), "run as root, or 'mount -o remount,mode=755 %s'",
-			 tracefs);
+		/* perf's 'mode=755' alone is not enough: the id files are 0440
+		 * root:root; the gid option gives them to the user's group. */
+		snprintf(hint, sizeof(hint),
+			 "let your group read it with 'sudo mount -o remount,gid=%u,mode=750 %s'",
+			 (unsigned)getegid(), tracefs);
 		return pe_error(st, off, hint, "no permission to read tracepoint '%s:%s' in %s",
 				sys, name, tracefs);
+	}
+	if (ret && tracefs_empty(tracefs)) {
+		snprintf(
+			hint, sizeof(hint),
+			"%s has no events/, so tracefs is not mounted there: mount it with 'mount -t tracefs nodev %s'",
+			tracefs, tracefs);
+		return pe_error(st, off, hint, "unknown tracepoint '%s:%s'", sys, name);
 	}
 	if (ret) {
 		snprintf(hint, sizeof(hint), "no %s/events/%s/%s; " LIST_HINT, tracefs, sys, name);

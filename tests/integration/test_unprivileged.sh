@@ -54,7 +54,7 @@ for args in "-e cpu-clock:k" "--all-kernel -e cpu-clock" "-e task-clock:k"; do
 			fail "$args: perf record refuses it, prec exits $prec_rc (want 1..125)"
 		[[ $(wc -l <"$LAST_ERR") == 1 ]] ||
 			fail "$args: want one line on stderr, got $(wc -l <"$LAST_ERR")"
-		grep -q '^prec: cannot open event .*(.*sysctl kernel.perf_event_paranoid=1.*CAP_PERFMON.*)$' \
+		grep -q '^prec: cannot open event .*(.*sysctl -w kernel.perf_event_paranoid=1.*setcap cap_perfmon.*)$' \
 			"$LAST_ERR" || fail "$args: the error does not name the fix: $(cat "$LAST_ERR")"
 		[[ -e "u/prec$name.data" ]] && fail "$args: a file was left behind"
 	else

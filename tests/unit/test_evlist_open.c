@@ -381,7 +381,7 @@ static void test_kernel_only_refused(void **state)
 	assert_int_equal(nr_tried, 1);
 	assert_int_equal(evlist.evsel[0].attr.exclude_kernel, 0);
 	assert_non_null(strstr(errbuf, "prec: cannot open event 'cpu-clock:k'"));
-	assert_non_null(strstr(errbuf, "sysctl kernel.perf_event_paranoid=1"));
+	assert_non_null(strstr(errbuf, "sysctl -w kernel.perf_event_paranoid=1"));
 	assert_non_null(strstr(errbuf, "CAP_PERFMON"));
 	/* One line. */
 	assert_true(strchr(errbuf, '\n') == errbuf + strlen(errbuf) - 1);
@@ -393,7 +393,7 @@ static void test_kernel_only_refused(void **state)
 				    &evlist, &init),
 			 -EACCES);
 	assert_int_equal(nr_tried, 1);
-	assert_non_null(strstr(errbuf, "sysctl kernel.perf_event_paranoid=1"));
+	assert_non_null(strstr(errbuf, "sysctl -w kernel.perf_event_paranoid=1"));
 	evlist__exit(&evlist);
 
 	/* Paranoid 1 allows the kernel: no fallback for anyone, the general advice. */

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "recorder/ring_size.h"
@@ -109,13 +110,46 @@ static void test_pick(void **state)
 	assert_int_equal(ring_size__pick(&in), 128 * 1024);
 }
 
+/* The fix for rings past the locked-memory allowance: computed, one line. */
+static void test_mlock_hint(void **state)
+{
+	struct ring_mlock_in in = { .data_bytes = 4 * MIB,
+				    .page = PAGE,
+				    .nr_rings = 2,
+				    .nr_cpus = 2,
+				    .mlock_kb = 516,
+				    .memlock_kb = 0,
+				    .memlock_hard_kb = 0 };
+	char buf[512];
+	const char *h;
+
+	(void)state;
+	/* `ulimit -l 0` (hard too): 2 x (4096 + 4) KiB against 2 x 516. */
+	h = ring_size__mlock_hint(&in, buf, sizeof(buf));
+	assert_non_null(strstr(h, "2 rings need 8200 KiB"));
+	assert_non_null(strstr(h, "'sudo sysctl -w kernel.perf_event_mlock_kb=4100'"));
+	/* 2 x (512 + 4) KiB is exactly the allowance. */
+	assert_non_null(strstr(h, "-m 512K"));
+	assert_null(strchr(h, '\n'));
+	/* A hard limit with room: the user raises it alone, no root. */
+	in.memlock_kb = 64;
+	in.memlock_hard_kb = UINT64_MAX;
+	in.is_root = 1;
+	h = ring_size__mlock_hint(&in, buf, sizeof(buf));
+	assert_non_null(strstr(h, "'ulimit -l 7168'"));
+	assert_null(strstr(h, "sysctl"));
+	/* Unlimited memlock: no smaller -m to offer. */
+	in.memlock_kb = UINT64_MAX;
+	h = ring_size__mlock_hint(&in, buf, sizeof(buf));
+	assert_null(strstr(h, "-m "));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_perf_default),
-		cmocka_unit_test(test_sample_bytes),
-		cmocka_unit_test(test_rate),
-		cmocka_unit_test(test_pick),
+		cmocka_unit_test(test_perf_default), cmocka_unit_test(test_sample_bytes),
+		cmocka_unit_test(test_rate),	     cmocka_unit_test(test_pick),
+		cmocka_unit_test(test_mlock_hint),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
