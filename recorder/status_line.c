@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -175,6 +176,16 @@ static void status_line__gather(struct status_line *s, struct status_counts *c,
 	}
 }
 
+/* prec run with & (or stopped and sent to the background): the terminal
+ * is the foreground job's, and lines from here would land in it. A
+ * terminal that is not prec's controlling one has no foreground to ask. */
+static bool status_line__background(const struct status_line *s)
+{
+	pid_t fg = tcgetpgrp(s->fd);
+
+	return fg >= 0 && fg != getpgrp();
+}
+
 /* The terminal's size now (a resize moves the bottom row). */
 static void status_line__measure(const struct status_line *s, int *rows, int *cols)
 {
@@ -210,6 +221,8 @@ void status_line__tick(struct status_line *s, const struct drain *d, const struc
 	if (now + STATUS_LINE_PERIOD_MS / 8 < s->next_ms)
 		return;
 	s->next_ms = now + STATUS_LINE_PERIOD_MS;
+	if (status_line__background(s))
+		return;
 	status_line__measure(s, &rows, &cols);
 	if (rows < 2)
 		return;

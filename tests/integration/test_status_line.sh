@@ -21,18 +21,15 @@ done
 EOF
 chmod +x wl.sh
 
-# on_tty TAG ENV... -- PREC_ARGS...: prec under a pseudo-terminal of
-# $ROWS x 120 (script's own has no size), its bytes in TAG.ts.
+# on_tty TAG "VAR=VALUE ..." PREC_ARGS...: prec under a pseudo-terminal of
+# $ROWS x 120 (script's own has no size) with those variables set, its
+# bytes in TAG.ts.
 on_tty()
 {
-	local tag=$1 envs=()
-	shift
-	while [[ "$1" != -- ]]; do
-		envs+=("$1")
-		shift
-	done
-	shift
-	_run "$tag" env TERM=xterm "${envs[@]}" script -qfec \
+	local tag=$1 vars=$2
+	shift 2
+	# shellcheck disable=SC2086 # the variables, one word each
+	_run "$tag" env TERM=xterm $vars script -qfec \
 		"stty rows $ROWS cols 120; exec $PREC $*" "$TMP/$tag.ts"
 	((LAST_RC == 0)) || fail "$tag: prec under script exited $LAST_RC: $(tr -d '\r' <"$TMP/$tag.ts" | tail -n 5)"
 }
@@ -78,7 +75,7 @@ check_lines()
 	done
 }
 
-on_tty tty -- -o tty.data -- ./wl.sh
+on_tty tty "" -o tty.data -- ./wl.sh
 check_drawn tty " written  [0-9]+ lost"
 check_lines tty
 check_summary tty tty.data
@@ -93,15 +90,15 @@ done
 log "drawn in row $ROWS, the command's lines whole, erased before perf's summary lines"
 
 # -z: the compressed size; --switch-output: the rotations.
-on_tty z -- -z -o z.data -- ./wl.sh
+on_tty z "" -z -o z.data -- ./wl.sh
 check_drawn z " \\(zstd [0-9.]+ [KMG]?B\\) written"
 check_summary z z.data
 require_valid z.data
-on_tty rot -- --switch-output=1s -o rot.data -- ./wl.sh
+on_tty rot "" --switch-output=1s -o rot.data -- ./wl.sh
 check_drawn rot " written  [0-9]+ lost  [0-9]+ rotations?"
 grep -aqE "  [1-9][0-9]* rotations?" rot.ts || fail "rot: the rotations never counted"
 # --threads: the streams' counts, read from the main thread.
-on_tty thr -- --threads -o thr.data -- ./wl.sh
+on_tty thr "" --threads -o thr.data -- ./wl.sh
 check_drawn thr " written  [0-9]+ lost"
 grep -aqE "prec: [0-9.hms]+  [1-9][0-9]* samples" thr.ts || fail "thr: no samples counted from the streams"
 check_summary thr thr.data
@@ -109,17 +106,24 @@ require_valid thr.data
 log "-z shows the zstd size, --switch-output the rotations, --threads the streams' samples"
 
 # Asked off, or a terminal that cannot: not one byte.
-on_tty quiet -- -q -o q.data -- ./wl.sh
+on_tty quiet "" -q -o q.data -- ./wl.sh
 # script writes CR LF for each line: only those CRs are the terminal's own.
 tr -d '\r' <quiet.ts >quiet.plain
 grep -aq "$ESC" quiet.ts && fail "-q: terminal sequences: $(cat -v quiet.ts | head -n 3)"
 grep -aq 'prec: [0-9.]*s  ' quiet.plain && fail "-q: a status text"
-on_tty optout PREC_NO_STATUS=1 -- -o o.data -- ./wl.sh
+on_tty optout PREC_NO_STATUS=1 -o o.data -- ./wl.sh
 grep -aq "$ESC" optout.ts && fail "PREC_NO_STATUS=1: terminal sequences: $(cat -v optout.ts | head -n 3)"
-on_tty dumb TERM=dumb -- -o d.data -- ./wl.sh
+on_tty dumb TERM=dumb -o d.data -- ./wl.sh
 grep -aq "$ESC" dumb.ts && fail "TERM=dumb: terminal sequences: $(cat -v dumb.ts | head -n 3)"
 check_lines optout
 require_valid o.data
+# A background job (job control on: its own process group) on the terminal
+# draws nothing in the foreground's.
+_run bg env TERM=xterm script -qfec \
+	"stty rows $ROWS cols 120; set -m; $PREC -o bg.data -- ./wl.sh & wait \$!" "$TMP/bg.ts"
+((LAST_RC == 0)) || fail "bg: prec in the background exited $LAST_RC"
+grep -aq "$ESC" bg.ts && fail "a background prec drew on the terminal: $(cat -v bg.ts | head -n 3)"
+check_lines bg
 
 # stderr a file, then a pipe: no CR, no ESC at all (the command writes neither).
 TERM=xterm "$PREC" -o f.data -- ./wl.sh 2>file.err >/dev/null || fail "stderr to a file: prec failed"
