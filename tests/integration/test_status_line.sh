@@ -6,6 +6,7 @@
 # whose lines stay perf's; the command's own stderr lines arrive whole; the
 # file is good. With -q, PREC_NO_STATUS=1, TERM=dumb, and whenever stderr is
 # a file or a pipe, not one byte of it (no CR, no ESC).
+# shellcheck source=tests/integration/lib.sh
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
 command -v script >/dev/null || fail "script(1) is missing (apt-get install util-linux)"
@@ -37,7 +38,7 @@ on_tty()
 # The summary after the last erase, CRs dropped: perf's two lines only.
 check_summary()
 {
-	local tag=$1 data=$2 erase=$ESC"7"$ESC"[$ROWS;1H"$ESC"[K"$ESC"[r"$ESC"8"
+	local tag=$1 data=$2 erase="${ESC}7${ESC}[$ROWS;1H${ESC}[K${ESC}[r${ESC}8"
 	local after
 	grep -aqF "$erase" "$tag.ts" || fail "$tag: the status row is never erased and given back"
 	# What follows the erase: nothing of the status any more.
@@ -57,11 +58,11 @@ check_summary()
 check_drawn()
 {
 	local tag=$1 what=$2
-	grep -aqF $'\n'"$ESC"7"$ESC"[1\;$((ROWS - 1))r"$ESC"8"$ESC"[1A "$tag.ts" ||
+	grep -aqF $'\n'"${ESC}7${ESC}[1;$((ROWS - 1))r${ESC}8${ESC}[1A" "$tag.ts" ||
 		fail "$tag: the bottom row is not taken out of the scrolling region"
-	(($(grep -aoF "$ESC[1;$((ROWS - 1))r" "$tag.ts" | wc -l) == 1)) ||
+	(($(grep -aoF "${ESC}[1;$((ROWS - 1))r" "$tag.ts" | wc -l) == 1)) ||
 		fail "$tag: the scrolling region set more than once"
-	grep -aqE "$ESC"7"$ESC\\[$ROWS;1H$ESC\\[Kprec: [0-9.hms]+  [0-9]+ samples  [0-9.]+ [KMG]?B$what" "$tag.ts" ||
+	grep -aqE "${ESC}7${ESC}\\[$ROWS;1H${ESC}\\[Kprec: [0-9.hms]+  [0-9]+ samples  [0-9.]+ [KMG]?B$what" "$tag.ts" ||
 		fail "$tag: no status line drawn with '$what' ($(grep -aoE 'prec: [^'"$ESC"']*' "$tag.ts" | head -n 2))"
 }
 

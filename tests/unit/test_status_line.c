@@ -63,9 +63,14 @@ static void test_text(void **state)
 	assert_int_equal(n, (int)strlen(b));
 
 	/* -z, losses, rotations (and the singular), minutes. */
-	c = (struct status_counts){ .elapsed_ms = 125000, .samples = 1, .bytes = 3ull << 30,
-				    .comp = true, .comp_bytes = 300ull << 20, .lost = 17,
-				    .rotating = true, .rotations = 1 };
+	c = (struct status_counts){ .elapsed_ms = 125000,
+				    .samples = 1,
+				    .bytes = 3ull << 30,
+				    .comp = true,
+				    .comp_bytes = 300ull << 20,
+				    .lost = 17,
+				    .rotating = true,
+				    .rotations = 1 };
 	status_line__format(b, sizeof(b), &c, 200);
 	assert_string_equal(
 		b, "prec: 2m05s  1 samples  3.00 GB (zstd 300.00 MB) written  17 lost  1 rotation");
@@ -73,7 +78,8 @@ static void test_text(void **state)
 	c.elapsed_ms = 3600000 + 2 * 60000 + 5000;
 	status_line__format(b, sizeof(b), &c, 200);
 	assert_string_equal(
-		b, "prec: 1h02m05s  1 samples  3.00 GB (zstd 300.00 MB) written  17 lost  12 rotations");
+		b,
+		"prec: 1h02m05s  1 samples  3.00 GB (zstd 300.00 MB) written  17 lost  12 rotations");
 	c.rotations = 0;
 	status_line__format(b, sizeof(b), &c, 200);
 	assert_non_null(strstr(b, "  0 rotations"));
@@ -275,9 +281,12 @@ static void test_off_never_writes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sizes),	  cmocka_unit_test(test_text),
-		cmocka_unit_test(test_width),	  cmocka_unit_test(test_sequences),
-		cmocka_unit_test(test_wanted),	  cmocka_unit_test(test_tick_on_pty),
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_width),
+		cmocka_unit_test(test_sequences),
+		cmocka_unit_test(test_wanted),
+		cmocka_unit_test(test_tick_on_pty),
 		cmocka_unit_test(test_off_never_writes),
 	};
 
