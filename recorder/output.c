@@ -427,7 +427,6 @@ static int output__switch(struct output *o)
 	ret = output__end_file(o, false);
 	if (ret)
 		return ret;
-	o->rotations++;
 	/* SAMPLE_TIME and the summary's samples are per file. */
 	memset(&o->file, 0, sizeof(o->file));
 	ret = writer__open(&o->w, o->path);

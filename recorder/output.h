@@ -81,7 +81,6 @@ struct output {
 	uint64_t comp_in, comp_out; /* and its compression */
 	struct output_rotate rot; /* when files end, and their names */
 	uint64_t wakeups_at_switch;
-	unsigned rotations; /* files ended by --switch-output so far (the status line's) */
 	struct sideband_log sblog; /* --switch-output: replayed into each new file */
 	uint64_t room; /* --max-size / --switch-output=SIZE: ring bytes the file may
 			* still take (the drain cuts at a record boundary) */

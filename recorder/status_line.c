@@ -163,7 +163,7 @@ static void status_line__gather(struct status_line *s, struct status_counts *c,
 	status_line__add_stats(c, &d->stats);
 	for (int i = 0; ss && i < ss->nr; i++)
 		status_line__add_stats(c, &ss->s[i].d.stats);
-	c->rotations = o->rotations;
+	c->rotations = o->rot.rotations;
 	c->rotating = s->rotating;
 	/* --threads: the streams' compressors are their threads' own; the
 	 * compressed size is the summary's. */
@@ -211,8 +211,8 @@ void status_line__tick(struct status_line *s, const struct drain *d, const struc
 	if (s->fd < 0)
 		return;
 	/* A rotation ended a file: its compressed size is o's until the next. */
-	if (o->rotations != s->rotations_seen) {
-		s->rotations_seen = o->rotations;
+	if (o->rot.rotations != s->rotations_seen) {
+		s->rotations_seen = o->rot.rotations;
 		s->comp_done += o->comp_out;
 	}
 	now = status_line__now_ms();

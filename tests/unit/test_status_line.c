@@ -28,27 +28,29 @@
 
 static void test_sizes(void **state)
 {
+	static const struct {
+		uint64_t bytes;
+		const char *text;
+	} sizes[] = {
+		{ 0, "0 B" },
+		{ 1023, "1023 B" },
+		{ 1024, "1.0 KB" },
+		{ 1536 * 10, "15.0 KB" },
+		{ 1024 * 1024 - 1, "1024.0 KB" }, /* rounded, still counted in KB */
+		{ 1024 * 1024, "1.00 MB" },
+		{ 12345678, "11.77 MB" },
+		{ 3ull << 30, "3.00 GB" },
+		{ 5000ull << 30, "5000.00 GB" },
+	};
 	char b[32];
 
 	(void)state;
-	status_line__size(b, sizeof(b), 0);
-	assert_string_equal(b, "0 B");
-	status_line__size(b, sizeof(b), 1023);
-	assert_string_equal(b, "1023 B");
-	status_line__size(b, sizeof(b), 1024);
-	assert_string_equal(b, "1.0 KB");
-	status_line__size(b, sizeof(b), 1536 * 10);
-	assert_string_equal(b, "15.0 KB");
-	status_line__size(b, sizeof(b), 1024 * 1024 - 1);
-	assert_string_equal(b, "1024.0 KB");
-	status_line__size(b, sizeof(b), 1024 * 1024);
-	assert_string_equal(b, "1.00 MB");
-	status_line__size(b, sizeof(b), 12345678);
-	assert_string_equal(b, "11.77 MB");
-	status_line__size(b, sizeof(b), 3ull << 30);
-	assert_string_equal(b, "3.00 GB");
-	status_line__size(b, sizeof(b), 5000ull << 30);
-	assert_string_equal(b, "5000.00 GB");
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		int n = status_line__size(b, sizeof(b), sizes[i].bytes);
+
+		assert_string_equal(b, sizes[i].text);
+		assert_int_equal(n, (int)strlen(sizes[i].text));
+	}
 }
 
 static void test_text(void **state)
@@ -201,7 +203,7 @@ static void test_tick_on_pty(void **state)
 {
 	struct record_opts o = { .comp_level = 0, .switch_output = true };
 	struct drain d = { .timeout_ms = 1000 };
-	struct output out = { .rotations = 2 };
+	struct output out = { .rot.rotations = 2 };
 	struct status_line s;
 	char buf[1024];
 	int slave, m = open_pty(&slave, 40, 60);
