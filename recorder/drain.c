@@ -61,12 +61,14 @@ int drain__add_hook(struct drain *d, const struct drain_hook *h)
 
 void drain_stats__add(struct drain_stats *to, const struct drain_stats *from)
 {
-	to->samples += from->samples;
-	to->lost += from->lost;
+	/* Stored whole: the status line reads a running stream's totals from
+	 * another thread (status_line.c), without a lock. */
+	__atomic_store_n(&to->samples, to->samples + from->samples, __ATOMIC_RELAXED);
+	__atomic_store_n(&to->lost, to->lost + from->lost, __ATOMIC_RELAXED);
 	to->lost_records += from->lost_records;
 	to->lost_samples += from->lost_samples;
 	to->wakeups += from->wakeups;
-	to->bytes += from->bytes;
+	__atomic_store_n(&to->bytes, to->bytes + from->bytes, __ATOMIC_RELAXED);
 	to->unwound += from->unwound;
 	to->unwind_partial += from->unwind_partial;
 	if (from->first_time && (!to->first_time || from->first_time < to->first_time))

@@ -99,6 +99,8 @@ static void output_rotate__keep(struct output_rotate *r, int max, const char *na
 void output_rotate__name(struct output_rotate *r, const struct record_opts *opts,
 			 const char *path, bool at_exit, char *final, size_t len)
 {
+	if (!at_exit)
+		r->rotations++;
 	snprintf(final, len, "%s", path);
 	/* Rotated files always carry the time; the last one with
 	 * --timestamp-filename (which --switch-output implies). */

@@ -16,6 +16,7 @@ struct output_rotate {
 	char **kept; /* --switch-max-files: rotated files, oldest first */
 	int nr_kept;
 	uint64_t next_switch_ms; /* --switch-output=TIME: CLOCK_MONOTONIC ms */
+	unsigned rotations; /* files ended before the last (the status line shows it) */
 };
 
 /* What the output does after a drain pass. */

@@ -40,6 +40,7 @@
 #include "record_int.h"
 #include "sideband_event.h"
 #include "signals.h"
+#include "status_line.h"
 #include "target.h"
 #include "threads.h"
 #include "threads_stream.h"
@@ -68,6 +69,7 @@ struct recording {
 	struct control ctl; /* --control; fd -1 without */
 	struct sideband_event sb; /* --switch-output-event */
 	sigset_t orig; /* the signal mask before prec blocked its own */
+	struct status_line status; /* the live line on a terminal (status_line.h) */
 };
 
 /* After every drain pass (and the output's own check, output.h): a stop
@@ -76,6 +78,7 @@ static bool should_stop(void *arg)
 {
 	struct recording *r = arg;
 
+	status_line__tick(&r->status, &r->drain, &r->streams, &r->out);
 	if (signals__stop_signal() || control__stopped(&r->ctl))
 		return true;
 	return signals__child_done() && workload__reap(&r->wl, false);
@@ -558,6 +561,7 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 	 * of the -k clock is taken right before, as perf does. */
 	if (r->clk.use)
 		clock__snapshot(r->clk.id, &r->clk.res_ns, &r->clk.tod_ns, &r->clk.clock_ns);
+	status_line__init(&r->status, opts, STDERR_FILENO, &r->drain);
 	ret = opts->argc ? workload__start(&r->wl) : 0;
 	if (ret) {
 		pr_err("cannot run '%s': %s", opts->argv[0], strerror(-ret));
@@ -573,6 +577,7 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 			      drain__run(&r->drain, r->pfd, r->nr_pfd, recording__stop_on_hup(opts),
 					 should_stop, r, &r->orig);
 out_stopped:
+	status_line__end(&r->status); /* gone before anything else is said */
 	/* 9. Stop: the events, their tail, the command. */
 	ret = recording__stop(r, ret);
 	if (ret == -ECANCELED)
