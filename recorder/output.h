@@ -37,6 +37,7 @@
 #include "output_meta.h"
 #include "output_rotate.h"
 #include "sideband_log.h"
+#include "synth/sideband.h"
 #include "synth/synthesize.h"
 
 struct dso_track;
@@ -134,6 +135,16 @@ int output__open_streams(struct output *o, int nr);
  * build-id tracker, unwinder (--unwind=record) and share of --max-size.
  * 0 or -ENOSPC. */
 int output__attach_stream(struct output *o, int i, struct drain *d);
+
+/* output_synth.c, for output.c: whether the file begun at when gets its
+ * side-band in the background (not --tail-synthesize, nor events without
+ * TIME, whose samples readers resolve as they read them). */
+bool output__synth_later(const struct output *o, enum synth_when when);
+
+/* output_synth.c, for output.c: the background side-band into the file
+ * once the workers are done, then FINISHED_INIT and the round held back.
+ * Waits for the workers. 0 or -errno. */
+int output__synth_join(struct output *o);
 
 /* --threads: the main thread's work while the streams record (arg the
  * output; threads_stream.h's between): the background side-band, once
