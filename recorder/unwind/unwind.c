@@ -238,6 +238,20 @@ static size_t rewrite_sample(struct unwinder *u, const struct uw_event *ev, cons
 	return o;
 }
 
+/* Whether the DWARF sample rec of ev must wait for the background
+ * side-band: its user IP is in no map the tracker knows yet (without a
+ * tracker nothing will ever be known: no point waiting). */
+static bool unwind__must_wait(struct unwinder *u, const struct uw_event *ev, const uint8_t *rec,
+			      size_t size)
+{
+	struct dso_track_map m;
+	uint64_t ip;
+	uint32_t pid;
+
+	return u->track && !unwind_sample_user_ip(ev, rec, size, &pid, &ip) &&
+	       dso_track__find_map(u->track, pid, ip, &m) != 0;
+}
+
 size_t unwinder__record(struct unwinder *u, const void *rec, void *dst)
 {
 	const uint8_t *r = rec;
@@ -249,7 +263,8 @@ size_t unwinder__record(struct unwinder *u, const void *rec, void *dst)
 	if (h.type == PERF_RECORD_SAMPLE) {
 		ev = event_of(u, r, h.size);
 		/* Its process's maps are still to come: kept until they are. */
-		if (ev && ev->dwarf && u->hold.on && unwind_hold__take(u, ev, r, h.size))
+		if (ev && ev->dwarf && u->hold.on && unwind__must_wait(u, ev, r, h.size) &&
+		    uw_hold__keep(&u->hold, r, h.size))
 			return 0;
 		if (ev && ev->dwarf && (n = rewrite_sample(u, ev, r, h.size, dst)))
 			return n;
@@ -284,9 +299,35 @@ static int out_reserve(struct unwinder *u, size_t need)
 	return 0;
 }
 
-int unwind_out_reserve(struct unwinder *u, size_t need)
+void unwinder__hold(struct unwinder *u, bool on)
 {
-	return out_reserve(u, need + GROW_SLACK);
+	if (u)
+		u->hold.on = on;
+}
+
+int unwinder__release(struct unwinder *u, struct iovec *iov)
+{
+	struct uw_hold *h;
+	size_t len = 0;
+
+	if (!u)
+		return 0;
+	h = &u->hold;
+	uw_hold__end(h);
+	if (!h->len)
+		return 0;
+	if (out_reserve(u, h->len + GROW_SLACK))
+		return -ENOMEM;
+	for (size_t at = 0; at < h->len;) {
+		const struct perf_event_header *eh = (const void *)(h->buf + at);
+
+		len += unwinder__record(u, h->buf + at, u->out + len);
+		at += eh->size;
+	}
+	uw_hold__free(h);
+	iov[0].iov_base = u->out;
+	iov[0].iov_len = len;
+	return 1;
 }
 
 int unwinder__rewrite(struct unwinder *u, struct ring *rings, const bool *pending, int nr,
@@ -474,7 +515,7 @@ void unwinder__delete(struct unwinder *u)
 	free(u->ids);
 	free(u->out);
 	free(u->scratch);
-	free(u->hold.buf);
+	uw_hold__free(&u->hold);
 	free(u);
 }
 

@@ -180,13 +180,16 @@ struct unwinder {
 int unwind_sample_user_ip(const struct uw_event *ev, const uint8_t *rec, size_t size,
 			  uint32_t *pid, uint64_t *ip);
 
-/* Whether the DWARF sample rec (size bytes) of ev was held (unwind_hold.c):
- * its user IP is in no map the tracker knows, and the hold has room. */
-bool unwind_hold__take(struct unwinder *u, const struct uw_event *ev, const uint8_t *rec,
-		       size_t size);
+/* unwind_hold.c: rec (size bytes) copied into h; false when the hold is
+ * full (counted) or cannot be had. */
+bool uw_hold__keep(struct uw_hold *h, const uint8_t *rec, size_t size);
 
-/* u->out holds at least need bytes plus one sample's frames. 0 or -ENOMEM. */
-int unwind_out_reserve(struct unwinder *u, size_t need);
+/* unwind_hold.c: the hold ends (nothing more is taken); says under -v how
+ * many samples waited and how many it had no room for. */
+void uw_hold__end(struct uw_hold *h);
+
+/* unwind_hold.c: the held records freed. */
+void uw_hold__free(struct uw_hold *h);
 
 /* Sets ev's REGS_USER layout from the sampled mask: 0, -EINVAL when the mask
  * lacks the IP or SP, -EOPNOTSUPP off x86-64. */
