@@ -108,6 +108,16 @@ for page in prec prec-record; do
 	grep -q 'perf-record(1)' $page.txt || fail "man $page does not refer to perf-record(1)"
 done
 grep -q -- '--call-graph mode' prec.txt || fail "man prec: --call-graph has no entry"
+# Every environment variable prec reads is in ENVIRONMENT, from the sources
+# beside this test.
+src=$(cd "$(dirname "$TEST_LIB")/../.." && pwd)
+vars=$(grep -rhoE 'getenv\("[A-Z_]+"\)' "$src"/recorder "$src"/writer "$src"/sysinfo "$src"/base |
+	sed 's/getenv("\(.*\)")/\1/' | sort -u)
+[[ -n $vars ]] || fail "no getenv found under $src"
+env_section=$(sed -n '/^ENVIRONMENT/,/^FILES/p' prec.txt)
+for v in $vars; do
+	grep -qE "^ +$v( |\$)" <<<"$env_section" || fail "man prec: ENVIRONMENT lacks $v, which prec reads"
+done
 grep -q 'Values: fp dwarf lbr' prec.txt || fail "man prec: --call-graph lacks its values"
 
 # ---- completion --------------------------------------------------------------
