@@ -13,15 +13,13 @@
 #include <unistd.h>
 
 #include "prec/log.h"
+#include "prec/mono_clock.h"
 #include "prec/options.h"
 #include "output_rotate.h"
 
 static uint64_t now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	return mono_clock__ns(false) / 1000000;
 }
 
 enum output_step output_rotate__check(struct output_rotate *r, const struct record_opts *opts,

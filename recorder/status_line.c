@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "prec/mono_clock.h"
 #include "prec/options.h"
 #include "prec/writer.h"
 #include "drain.h"
@@ -35,13 +36,10 @@ bool status_line__wanted(const struct record_opts *opts, int fd)
 	return term && *term && strcmp(term, "dumb");
 }
 
+/* The coarse clock is a vDSO read of the tick: this runs every pass. */
 static uint64_t status_line__now_ms(void)
 {
-	struct timespec ts;
-
-	/* The coarse clock is a vDSO read of the tick: this runs every pass. */
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	return mono_clock__ns(true) / 1000000;
 }
 
 void status_line__init(struct status_line *s, const struct record_opts *opts, int fd,

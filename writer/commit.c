@@ -35,6 +35,7 @@
 
 #include "prec/event.h"
 #include "prec/log.h"
+#include "prec/mono_clock.h"
 #include "aio.h"
 #include "features.h"
 #include "file_header.h"
@@ -48,13 +49,10 @@
 #define COMMIT_BYTES (4ull << 20)
 #define COMMIT_NS 500000000ull
 
+/* The coarse clock is a vDSO read: once per drain pass costs nothing. */
 static uint64_t commit__now(void)
 {
-	struct timespec ts;
-
-	/* The coarse clock is a vDSO read: once per drain pass costs nothing. */
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return mono_clock__ns(true);
 }
 
 int writer_commit__maybe(struct writer *w, bool force)

@@ -20,6 +20,7 @@
 
 #include "prec/event.h"
 #include "prec/log.h"
+#include "prec/mono_clock.h"
 #include "prec/mounts.h"
 #include "prec/writer.h"
 #include "proc_maps.h"
@@ -55,10 +56,7 @@ struct synth_ctx {
 
 static uint64_t now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return mono_clock__ns(false);
 }
 
 /* A decimal pid after "Key:" and blanks; -1 when there is none. */
