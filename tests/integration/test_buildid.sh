@@ -113,12 +113,18 @@ done
 [[ -d hprec/.debug ]] || fail "no build-id cache in \$HOME/.debug"
 cache_tree hprec/.debug >prec.tree
 cache_tree hperf/.debug >perf.tree
-# Only DSOs both files list: drop the ld.so lines when one side lacks it.
-if [[ $(grep -c /ld-linux prec.ids) != $(grep -c /ld-linux perf.ids) ]]; then
-	ld_id=$(cat prec.ids perf.ids | awk '/\/ld-linux/ { print $1; exit }')
-	grep -v -e ld-linux -e "${ld_id:2}" prec.tree >t && mv t prec.tree
-	grep -v -e ld-linux -e "${ld_id:2}" perf.tree >t && mv t perf.tree
-fi
+# Only DSOs both files list: the loader and the system libraries (ld.so,
+# libc, libm) are hit by a sample or two at start-up, or not, in either
+# recording; a DSO one file lists and the other does not is dropped from
+# both trees (its path, and its build-id below .build-id/).
+awk '{ print $2 }' prec.ids perf.ids | sort | uniq -u >one-side.dsos
+while read -r dso; do
+	[[ $dso == */ld-linux* || $dso == */lib[a-z]*.so* ]] ||
+		fail "$dso is in one recording's build-id list only (not a system library)"
+	id=$(awk -v p="$dso" '$2 == p { print $1; exit }' prec.ids perf.ids)
+	grep -v -F -e "/${dso##*/}" -e "${id:2}" prec.tree >t; mv t prec.tree
+	grep -v -F -e "/${dso##*/}" -e "${id:2}" perf.tree >t; mv t perf.tree
+done <one-side.dsos
 diff perf.tree prec.tree >tree.diff || {
 	sed 's/^/    | /' tree.diff | head -n 20 >&2
 	fail "the cache differs from perf record's"
