@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Build-time generator of prec's documents from the option table
- * (recorder/options_int.h), so the man page and the completion cannot drift
+ * (recorder/options/options_int.h), so the man page and the completion cannot drift
  * from what the parser takes:
  *   prec-docgen man TEMPLATE OUT     prec.1: TEMPLATE with its @OPTIONS@ line
  *                                    replaced by the table, @VERSION@ by ours
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "options_int.h"
+#include "options/options_int.h"
 #include "prec/version.h"
 
 /* Text into roff: backslashes escaped, an option's dashes as \- (so they

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "prec/log.h"
-#include "prec/options.h"
-#include "prec/parse_events.h"
-#include "prec/record.h"
+#include "options/options.h"
+#include "events/parse_events.h"
+#include "record.h"
 #include "prec/version.h"
 #include "signals.h"
 

@@ -12,19 +12,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "prec/cpu_map.h"
-#include "prec/evlist.h"
-#include "prec/evlist_config.h"
+#include "targets/cpu_map.h"
+#include "evlist/evlist.h"
+#include "evlist/evlist_config.h"
 #include "prec/log.h"
-#include "prec/options.h"
-#include "prec/parse_events.h"
+#include "options/options.h"
+#include "events/parse_events.h"
 #include "prec/sysinfo.h"
-#include "prec/thread_map.h"
-#include "aux_area.h"
-#include "callchain.h"
-#include "caps.h"
-#include "record_int.h"
-#include "ring_size.h"
+#include "targets/thread_map.h"
+#include "evlist/aux_area.h"
+#include "options/callchain.h"
+#include "targets/caps.h"
+#include "record_prepare.h"
+#include "evlist/ring_size.h"
 
 /* Whether perf's parser would have scanned the PMUs for these events: any
  * event but the default and the software ones (PMU_MAPPINGS order). */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dso_track_int.h"
+#include "dsos/dso_track_int.h"
 
 enum lookup { HIT, MISS, MISS_RETRY };
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <linux/perf_event.h>
 
-#include "dso_inbox.h"
+#include "dsos/dso_inbox.h"
 
 int dso_inbox__init(struct dso_inbox *in)
 {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dso_maps.h"
+#include "dsos/dso_maps.h"
 
 /* The first range that ends after addr (nr when none). Ends are sorted
  * because the ranges are sorted and disjoint. */

@@ -15,10 +15,10 @@
 #include <string.h>
 
 #include "prec/buildid.h"
-#include "prec/dso_track.h"
-#include "prec/mmap.h"
+#include "dsos/dso_track.h"
+#include "drain/ring.h"
 #include "prec/writer.h"
-#include "dso_track_int.h"
+#include "dsos/dso_track_int.h"
 
 int dso_track__layout(uint64_t st, bool sample_id_all, struct dso_track_layout *l)
 {

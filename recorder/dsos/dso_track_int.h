@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 #include "prec/buildid.h"
-#include "prec/dso_track.h"
-#include "dso_maps.h"
+#include "dsos/dso_track.h"
+#include "dsos/dso_maps.h"
 
 #define KERNEL_DSO_NAME "[kernel.kallsyms]"
 #define VDSO_NAME "[vdso]"

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "parse_events_int.h"
+#include "events/parse_events_int.h"
 
 #define MAX_ALIASES 5
 

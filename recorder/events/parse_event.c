@@ -14,8 +14,8 @@
 #include <unistd.h>
 #include <linux/hw_breakpoint.h>
 
-#include "prec/tracepoint.h"
-#include "parse_events_int.h"
+#include "events/tracepoint.h"
+#include "events/parse_events_int.h"
 
 /* perf's PE_EVENT_NAME: the text its lexer takes as an event's name. */
 static size_t event_name_len(const char *s)

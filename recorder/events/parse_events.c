@@ -18,9 +18,9 @@
 #include <strings.h>
 
 #include "prec/sysinfo.h"
-#include "caps.h"
-#include "parse_events_int.h"
-#include "vendor.h"
+#include "targets/caps.h"
+#include "events/parse_events_int.h"
+#include "evlist/vendor.h"
 
 /* perf's {name} token: a group's optional name before '{'. */
 static bool is_group_name_char(char c, bool first)

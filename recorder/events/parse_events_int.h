@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "prec/parse_events.h"
+#include "events/parse_events.h"
 #include "prec/pmu.h"
 
 /* An event while its -e argument is being parsed. */

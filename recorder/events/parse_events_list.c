@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prec/tracepoint.h"
-#include "parse_events_int.h"
+#include "events/tracepoint.h"
+#include "events/parse_events_int.h"
 
 void parse_events__print_known(void *stream)
 {

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "parse_events_int.h"
+#include "events/parse_events_int.h"
 
 static const char *const modifier_letters = "ukhpPGHSDIWeb";
 #define MODS_ACCEPTED "accepted: u k h G H I p pp ppp P S D W e b"

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "parse_events_int.h"
+#include "events/parse_events_int.h"
 
 struct term_keyword {
 	const char *name;

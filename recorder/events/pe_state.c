@@ -16,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "prec/tracepoint.h"
-#include "parse_events_int.h"
-#include "sys.h"
+#include "events/tracepoint.h"
+#include "events/parse_events_int.h"
+#include "targets/sys.h"
 
 const struct pe_symbol pe_symbols[] = {
 	{ "cpu-cycles", "cycles", "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "prec/log.h"
-#include "prec/tracepoint.h"
+#include "events/tracepoint.h"
 
 bool tracepoint__is_glob(const char *s)
 {

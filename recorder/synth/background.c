@@ -15,10 +15,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "prec/evlist.h"
+#include "evlist/evlist.h"
 #include "prec/log.h"
-#include "prec/options.h"
-#include "prec/thread_map.h"
+#include "options/options.h"
+#include "targets/thread_map.h"
 #include "synth/background.h"
 #include "synth/sideband.h"
 #include "synth/synthesize.h"

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "proc_maps.h"
+#include "synth/proc_maps.h"
 #include "prec/number.h"
 
 /* A cursor over one line: end is where the line stops (newline, NUL, len). */

@@ -14,11 +14,11 @@
 #include <string.h>
 
 #include "prec/event.h"
-#include "prec/evlist.h"
+#include "evlist/evlist.h"
 #include "prec/log.h"
-#include "prec/options.h"
+#include "options/options.h"
 #include "prec/sysinfo.h"
-#include "prec/thread_map.h"
+#include "targets/thread_map.h"
 #include "prec/writer.h"
 #include "synth/sideband.h"
 #include "synth/synthesize.h"

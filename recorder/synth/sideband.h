@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "synthesize.h"
+#include "synth/synthesize.h"
 
 struct evlist;
 struct record_opts;

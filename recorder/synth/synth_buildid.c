@@ -18,7 +18,7 @@
 #include "prec/buildid.h"
 #include "prec/event.h"
 #include "prec/log.h"
-#include "synthesize.h"
+#include "synth/synthesize.h"
 
 /* Open addressing, at most half full; past that files are read each time. */
 #define BID_SLOTS 4096u

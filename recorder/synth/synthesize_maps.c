@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "prec/cpu_map.h"
+#include "targets/cpu_map.h"
 #include "prec/event.h"
-#include "prec/evlist.h"
-#include "prec/thread_map.h"
+#include "evlist/evlist.h"
+#include "targets/thread_map.h"
 #include "prec/writer.h"
-#include "synthesize.h"
+#include "synth/synthesize.h"
 
 #define ALIGN8(x) (((x) + 7) & ~(size_t)7)
 

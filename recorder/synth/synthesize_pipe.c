@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "prec/event.h"
-#include "prec/evlist.h"
+#include "evlist/evlist.h"
 #include "prec/writer.h"
-#include "synthesize.h"
+#include "synth/synthesize.h"
 
 /* perf 6.1's layout: header, u64 type, u64 id, then the name in a buffer
  * of 16 bytes more than its padded length (its union's size). */

@@ -23,8 +23,8 @@
 #include "prec/mono_clock.h"
 #include "prec/mounts.h"
 #include "prec/writer.h"
-#include "proc_maps.h"
-#include "synthesize.h"
+#include "synth/proc_maps.h"
+#include "synth/synthesize.h"
 
 #define ALIGN8(x) (((x) + 7) & ~(size_t)7)
 #define ID_HDR_MAX 64

@@ -6,7 +6,7 @@
 #include <strings.h>
 #include <linux/perf_event.h>
 
-#include "regs.h"
+#include "unwind/regs.h"
 
 struct name_bit {
 	const char *name;

@@ -12,13 +12,13 @@
 #include <string.h>
 #include <linux/perf_event.h>
 
-#include "prec/dso_track.h"
+#include "dsos/dso_track.h"
 #include "prec/log.h"
-#include "prec/mmap.h"
+#include "drain/ring.h"
 #include "prec/writer.h"
-#include "drain.h"
-#include "unwind.h"
-#include "unwind_int.h"
+#include "drain/drain.h"
+#include "unwind/unwind.h"
+#include "unwind/unwind_int.h"
 
 #define RECORD_MAX 65536
 #define RECORD_SIZE_MAX 65528 /* the largest 8-aligned u16 header.size */

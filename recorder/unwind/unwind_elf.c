@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "prec/elf.h"
-#include "unwind_int.h"
+#include "unwind/unwind_int.h"
 
 /* DWARF pointer encodings (the LSB's .eh_frame_hdr uses them). */
 #define PE_OMIT 0xff

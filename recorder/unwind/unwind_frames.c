@@ -13,8 +13,8 @@
 #include <linux/perf_event.h>
 #include <libunwind.h>
 
-#include "prec/dso_track.h"
-#include "unwind_int.h"
+#include "dsos/dso_track.h"
+#include "unwind/unwind_int.h"
 
 /* libunwind exports it but has no prototype for it in its headers. */
 extern int UNW_OBJ(dwarf_search_unwind_table)(unw_addr_space_t as, unw_word_t ip,

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "prec/log.h"
-#include "unwind.h"
-#include "unwind_int.h"
+#include "unwind/unwind.h"
+#include "unwind/unwind_int.h"
 
 bool uw_hold__keep(struct uw_hold *h, const uint8_t *rec, size_t size)
 {

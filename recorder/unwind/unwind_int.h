@@ -14,7 +14,7 @@
 #include <linux/perf_event.h>
 #include <libunwind.h>
 
-#include "unwind.h"
+#include "unwind/unwind.h"
 
 #define UELF_MAX_SEGS 16
 

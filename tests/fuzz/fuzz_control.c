@@ -16,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "prec/evlist.h"
+#include "recorder/evlist/evlist.h"
 #include "prec/log.h"
-#include "recorder/control.h"
+#include "recorder/live/control.h"
 
 static void check_spec(const uint8_t *data, size_t size)
 {

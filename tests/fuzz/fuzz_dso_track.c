@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prec/dso_track.h"
+#include "recorder/dsos/dso_track.h"
 #include "prec/event.h"
 
 /* The bits the layout reads, in the order of the first byte's bits. */

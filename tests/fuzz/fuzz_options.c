@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prec/options.h"
+#include "recorder/options/options.h"
 
 #define MAX_ARGS 64
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prec/parse_events.h"
+#include "recorder/events/parse_events.h"
 
 static const struct parse_events_ctx fx = {
 	.sysfs = "tests/fixtures/pmu/sys",

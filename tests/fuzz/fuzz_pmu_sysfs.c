@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prec/parse_events.h"
+#include "recorder/events/parse_events.h"
 #include "prec/pmu.h"
 #include "recorder/events/parse_events_int.h"
 #include "sysinfo/cache_pmu.h"

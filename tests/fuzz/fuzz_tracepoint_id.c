@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prec/tracepoint.h"
+#include "recorder/events/tracepoint.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

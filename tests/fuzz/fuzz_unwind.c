@@ -31,9 +31,9 @@
 #include <sys/uio.h>
 #include <linux/perf_event.h>
 
-#include "prec/dso_track.h"
+#include "recorder/dsos/dso_track.h"
 #include "prec/event.h"
-#include "prec/mmap.h"
+#include "recorder/drain/ring.h"
 #include "prec/writer.h"
 #include "recorder/unwind/unwind.h"
 #include "recorder/unwind/unwind_int.h"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The live status line (recorder/status_line.c), under a pseudo-terminal
+# The live status line (recorder/live/status_line.c), under a pseudo-terminal
 # (util-linux script): it is drawn in the bottom row, kept out of the
 # scrolling region, erased with the region given back before the summary,
 # whose lines stay perf's; the command's own stderr lines arrive whole; the

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prec/parse_events.h"
+#include "recorder/events/parse_events.h"
 
 static char sysfs[4096], tracefs[4096];
 static struct parse_events_ctx fx;

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "prec/event.h"
-#include "prec/mmap.h"
+#include "recorder/drain/ring.h"
 
 #define DATA_SIZE 4096u
 /* Positions are free-running counters; start far from 0 so masking matters. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * --affinity (recorder/affinity.c): which CPUs a ring's mask holds, from the
+ * --affinity (recorder/drain/affinity.c): which CPUs a ring's mask holds, from the
  * NUMA facts of fixture machines we do not have (numa2s: two nodes, CPUs 6
  * and 7 offline; absent-node: no node/ directory), and the drain step that
  * applies it on this machine, one syscall per change.
@@ -16,11 +16,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "prec/mmap.h"
-#include "prec/options.h"
+#include "recorder/drain/ring.h"
+#include "recorder/options/options.h"
 #include "prec/sysinfo.h"
-#include "recorder/affinity.h"
-#include "recorder/drain.h"
+#include "recorder/drain/affinity.h"
+#include "recorder/drain/drain.h"
 
 static void read_fixture(struct sysinfo *si, const char *name)
 {

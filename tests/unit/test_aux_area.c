@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* What needs an AUX area PMU or BPF, and the line prec gives (recorder/aux_area.c). */
+/* What needs an AUX area PMU or BPF, and the line prec gives (recorder/evlist/aux_area.c). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,9 +11,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "prec/options.h"
-#include "prec/parse_events.h"
-#include "recorder/aux_area.h"
+#include "recorder/options/options.h"
+#include "recorder/events/parse_events.h"
+#include "recorder/evlist/aux_area.h"
 
 static void test_pmu_names(void **state)
 {

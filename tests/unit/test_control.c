@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * --control (recorder/control.c, control_evlist.c): the argument's syntax,
+ * --control (recorder/live/control.c, control_evlist.c): the argument's syntax,
  * the command lines as perf reads them (prefixes, arguments, the 63-byte
  * cut, "\0" and "\n" ends), the acks on a real FIFO and pipe, the end of an
  * fd: channel, and evlist's lines in perf's format.
@@ -20,9 +20,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "prec/evlist.h"
-#include "recorder/control.h"
-#include "recorder/control_evlist.h"
+#include "recorder/evlist/evlist.h"
+#include "recorder/live/control.h"
+#include "recorder/live/control_evlist.h"
 
 static void test_spec(void **state)
 {

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prec/cpu_map.h"
+#include "recorder/targets/cpu_map.h"
 
 #define MAX_CPUS 16
 

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "prec/writer.h"
-#include "recorder/drain.h"
+#include "recorder/drain/drain.h"
 #include "ring_fixture.h"
 
 static const uint64_t fake_ids[1] = { 42 };

@@ -23,8 +23,8 @@
 #include <unistd.h>
 
 #include "prec/buildid.h"
-#include "prec/dso_track.h"
-#include "prec/mmap.h"
+#include "recorder/dsos/dso_track.h"
+#include "recorder/drain/ring.h"
 #include "prec/writer.h"
 #include "recorder/dsos/dso_maps.h"
 #include "recorder/synth/synthesize.h"

@@ -25,12 +25,12 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
-#include "prec/cpu_map.h"
-#include "prec/evlist.h"
+#include "recorder/targets/cpu_map.h"
+#include "recorder/evlist/evlist.h"
 #include "prec/log.h"
-#include "prec/parse_events.h"
-#include "prec/thread_map.h"
-#include "recorder/vendor.h"
+#include "recorder/events/parse_events.h"
+#include "recorder/targets/thread_map.h"
+#include "recorder/evlist/vendor.h"
 
 static int opens, group_opens;
 static uint64_t next_id = 100;

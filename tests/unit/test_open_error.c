@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The fix named for each refusal of perf_event_open (recorder/open_error.c),
+ * The fix named for each refusal of perf_event_open (recorder/evlist/open_error.c),
  * the causes this VM cannot make for real included: a busy counter, a
  * counting-only PMU, a callchain over perf_event_max_stack.
  */
@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "recorder/open_error.h"
+#include "recorder/evlist/open_error.h"
 
 static char buf[1024];
 

@@ -20,9 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "prec/evlist_config.h"
-#include "prec/options.h"
-#include "recorder/record_int.h"
+#include "recorder/evlist/evlist_config.h"
+#include "recorder/options/options.h"
+#include "recorder/record_prepare.h"
 
 #define MAX_ARGS 12
 
@@ -546,7 +546,7 @@ static void test_error_messages(void **state)
 	(void)state;
 	/* -S and --aux-sample take an optional value, attached as perf's
 	 * (-Se, --snapshot=e); whether they can work is judged once the
-	 * events are known (recorder/aux_area.c). */
+	 * events are known (recorder/evlist/aux_area.c). */
 	argc = build_argv(argv, (const char *const[]){ "-S", "true", NULL });
 	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), 0);
 	assert_true(opts.aux_snapshot);

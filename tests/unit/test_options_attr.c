@@ -17,12 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prec/evlist_config.h"
-#include "prec/options.h"
-#include "prec/parse_events.h"
+#include "recorder/evlist/evlist_config.h"
+#include "recorder/options/options.h"
+#include "recorder/events/parse_events.h"
 #include "prec/sysinfo.h"
-#include "recorder/record_int.h"
-#include "recorder/sideband_event.h"
+#include "recorder/record_prepare.h"
+#include "recorder/live/sideband_event.h"
 
 static const struct options_env plain_stdout;
 

@@ -20,8 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "prec/options.h"
-#include "recorder/options_int.h"
+#include "recorder/options/options.h"
+#include "recorder/options/options_int.h"
 
 /* options__parse over "prec -e cpu-clock A [B]" (-e first: --filter and
  * --exclude-perf need one before them). 0 or its error, err filled. */

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "prec/options.h"
+#include "recorder/options/options.h"
 
 /* Parses then validates args (NULL-ended, after "prec"), stdout a file. */
 static int run(struct record_opts *opts, const char *const *args, char *err, size_t errlen)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * When the output ends a file and what the ended files are called
- * (recorder/output_rotate.c): --max-size against --switch-output=SIZE, the
+ * (recorder/output/output_rotate.c): --max-size against --switch-output=SIZE, the
  * signal, the period, a stream that never rotates; perf's timestamped names
  * and --switch-max-files, on files in a temp dir.
  */
@@ -20,9 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "prec/options.h"
-#include "prec/record.h"
-#include "recorder/output_rotate.h"
+#include "recorder/options/options.h"
+#include "recorder/record.h"
+#include "recorder/output/output_rotate.h"
 
 static void test_check_sizes(void **state)
 {

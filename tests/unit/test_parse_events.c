@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prec/parse_events.h"
+#include "recorder/events/parse_events.h"
 
 #define HW PERF_TYPE_HARDWARE
 #define SW PERF_TYPE_SOFTWARE

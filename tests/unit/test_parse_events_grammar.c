@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prec/parse_events.h"
+#include "recorder/events/parse_events.h"
 #include "tests/unit/parse_events_expect.h"
 
 static void test_terms(void **state)

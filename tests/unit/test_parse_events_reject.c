@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prec/parse_events.h"
+#include "recorder/events/parse_events.h"
 #include "tests/unit/parse_events_expect.h"
 
 /* A rejected string, a piece of its error and the offset the error names. */

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "prec/tracepoint.h"
+#include "recorder/events/tracepoint.h"
 
 static char tracefs[4096];
 

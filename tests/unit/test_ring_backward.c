@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/uio.h>
 
-#include "prec/mmap.h"
+#include "recorder/drain/ring.h"
 
 #define DATA 256
 

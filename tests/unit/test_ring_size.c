@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The rings' default size from the events' expected rate (recorder/ring_size.c). */
+/* The rings' default size from the events' expected rate (recorder/evlist/ring_size.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "recorder/ring_size.h"
+#include "recorder/evlist/ring_size.h"
 
 #define PAGE 4096u
 #define MIB (1024u * 1024u)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The live status line (recorder/status_line.c): its sizes and text (KB, MB,
+ * The live status line (recorder/live/status_line.c): its sizes and text (KB, MB,
  * GB, elapsed forms, -z, lost, rotations, cut to the width), the terminal
  * sequences around it, when it is wanted (a terminal, -q, PREC_NO_STATUS,
  * TERM), and a tick and an end on a real pseudo-terminal.
@@ -21,10 +21,10 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "prec/options.h"
-#include "recorder/drain.h"
-#include "recorder/output.h"
-#include "recorder/status_line.h"
+#include "recorder/options/options.h"
+#include "recorder/drain/drain.h"
+#include "recorder/output/output.h"
+#include "recorder/live/status_line.h"
 
 static void test_sizes(void **state)
 {

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <linux/perf_event.h>
 
-#include "prec/dso_track.h"
+#include "recorder/dsos/dso_track.h"
 #include "prec/writer.h"
 #include "recorder/dsos/dso_inbox.h"
 

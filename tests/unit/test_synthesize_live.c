@@ -38,7 +38,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
-#include "prec/cpu_map.h"
+#include "recorder/targets/cpu_map.h"
 #include "prec/event.h"
 #include "prec/writer.h"
 #include "recorder/synth/synthesize.h"

@@ -21,10 +21,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "prec/cpu_map.h"
+#include "recorder/targets/cpu_map.h"
 #include "prec/event.h"
-#include "prec/evlist.h"
-#include "prec/thread_map.h"
+#include "recorder/evlist/evlist.h"
+#include "recorder/targets/thread_map.h"
 #include "prec/writer.h"
 #include "recorder/synth/synthesize.h"
 #include "tests/unit/synth_expect.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * --threads' SPEC (recorder/threads.c), a pure function of a topology: the
+ * --threads' SPEC (recorder/drain/threads.c), a pure function of a topology: the
  * stream masks of cpu, core, package, numa and user masks on machines we do
  * not have (a 2-socket SMT server, a machine with a CPU offline), and each
  * refusal with its errno.
@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "recorder/threads.h"
+#include "recorder/drain/threads.h"
 
 /* 2 packages x 2 cores x 2 threads: siblings 0+4, 1+5 on package 0. */
 static const char *const smp_cores[] = { "0,4", "1,5", "2,6", "3,7" };

@@ -24,8 +24,8 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
-#include "prec/dso_track.h"
-#include "prec/mmap.h"
+#include "recorder/dsos/dso_track.h"
+#include "recorder/drain/ring.h"
 #include "prec/writer.h"
 #include "recorder/dsos/dso_maps.h"
 #include "recorder/unwind/regs.h"

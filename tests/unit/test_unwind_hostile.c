@@ -19,7 +19,7 @@
 #include <sys/mman.h>
 #include <linux/perf_event.h>
 
-#include "prec/dso_track.h"
+#include "recorder/dsos/dso_track.h"
 #include "prec/event.h"
 #include "prec/writer.h"
 #include "recorder/unwind/unwind.h"

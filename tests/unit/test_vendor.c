@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The machine-dependent rules of perf 6.1's record path (recorder/vendor.h),
+ * The machine-dependent rules of perf 6.1's record path (recorder/evlist/vendor.h),
  * with the facts of machines these tests do not run on: cpuid strings of
  * Intel, AMD, Hygon, arm64 and nothing; sysinfo fixture trees of an AMD and
  * a Hygon host (tests/fixtures/vendor), a hybrid laptop, an arm64 board and
@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "prec/parse_events.h"
+#include "recorder/events/parse_events.h"
 #include "prec/sysinfo.h"
-#include "recorder/vendor.h"
+#include "recorder/evlist/vendor.h"
 
 static void test_cpuid_is_amd(void **state)
 {

@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "prec/workload.h"
+#include "recorder/targets/workload.h"
 
 /*
  * The fixture tree:

@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The events of a recording: the evsels built from the specs, groups, rings. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <poll.h>
+
+#include "targets/cpu_map.h"
+#include "targets/thread_map.h"
+#include "evlist/evlist.h"
+#include "prec/log.h"
+#include "events/parse_events.h"
+#include "prec/perf_file.h"
+#include "evlist/ring_size.h"
+
+/*
+ * Groups as perf configures them: only the leader starts disabled and is
+ * enabled at exec; with leader sampling (:S) the leader's samples read the
+ * whole group (READ, PERF_FORMAT_GROUP, no inherit) and the members, unless
+ * they have their own period or frequency, do not sample at all.
+ */
+static void evlist__config_groups(struct evlist *evlist, const struct event_specs *specs)
+{
+	for (int i = 0; i < specs->nr; i++) {
+		struct evsel *evsel = &evlist->evsel[i];
+		const struct event_spec *spec = &specs->v[i];
+		struct evsel *leader = &evlist->evsel[spec->leader];
+		bool leader_sampling = specs->v[spec->leader].sample_read &&
+				       specs->v[spec->leader].nr_members > 1;
+
+		evsel->leader = spec->leader;
+		evsel->nr_members = spec->nr_members;
+		evsel->group_name = spec->group_name;
+		evsel->filter = spec->filter;
+		evsel->weak_group = spec->weak_group;
+		if (leader_sampling) {
+			evsel->attr.read_format |= PERF_FORMAT_GROUP;
+			evsel->attr.inherit = 0;
+		}
+		if (spec->leader == i) {
+			if (leader_sampling)
+				evsel->attr.sample_type |= PERF_SAMPLE_READ;
+			continue;
+		}
+		evsel->attr.disabled = 0;
+		evsel->attr.enable_on_exec = 0;
+		if (leader_sampling) {
+			evsel->attr.sample_type = leader->attr.sample_type;
+			if (!(spec->terms.set & (EVENT_TERM_PERIOD | EVENT_TERM_FREQ))) {
+				evsel->attr.freq = 0;
+				evsel->attr.sample_freq = 0;
+			}
+		}
+	}
+}
+
+/* Every field of these sample_type bits is one u64. */
+static size_t u64_fields(uint64_t sample_type, uint64_t bits)
+{
+	return 8 * (size_t)__builtin_popcountll(sample_type & bits);
+}
+
+/* The sample_id trailer: TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER. */
+static size_t id_hdr_size(uint64_t sample_type)
+{
+	return u64_fields(sample_type, PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+					       PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+					       PERF_SAMPLE_IDENTIFIER);
+}
+
+/* Whether cpu is in the sorted map m. */
+static bool cpu_map__has(const struct cpu_map *m, int cpu)
+{
+	for (int i = 0; i < m->nr; i++)
+		if (m->cpu[i] == cpu)
+			return true;
+	return false;
+}
+
+/*
+ * perf 6.1's evlist__fix_hybrid_cpus for the events bound to a PMU's CPUs
+ * (the hybrid default events): one none of whose CPUs is recorded is left
+ * out, with perf's warning; -C CPUs outside its PMU are skipped, with
+ * perf's warning. Fills view with the events that stay (it points into
+ * specs, groups renumbered; *kept is what to free). 0, or -EINVAL when
+ * none stays, -ENOMEM.
+ */
+static int specs__on_cpus(const struct event_specs *specs, const struct cpu_map *cpus,
+			  const char *cpu_list, struct event_specs *view, struct event_spec **kept)
+{
+	int *newidx = NULL, n = 0, bound = 0, ret = 0;
+
+	*view = *specs;
+	*kept = NULL;
+	if (cpus->nr == 1 && cpus->cpu[0] == -1)
+		return 0; /* --per-thread: any CPU */
+	newidx = calloc((size_t)specs->nr + 1, sizeof(*newidx));
+	*kept = calloc((size_t)specs->nr + 1, sizeof(**kept));
+	if (!newidx || !*kept) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (int i = 0; i < specs->nr; i++) {
+		const struct event_spec *spec = &specs->v[i];
+		struct cpu_map *own = NULL;
+		char used[256];
+		size_t len;
+		int in = 0;
+
+		newidx[i] = n;
+		if (!spec->cpus || spec->leader != i || spec->nr_members != 1 ||
+		    cpu_map__parse(&own, spec->cpus)) {
+			(*kept)[n++] = *spec;
+			continue;
+		}
+		bound++;
+		used[0] = '\0';
+		len = 0;
+		for (int c = 0; c < cpus->nr; c++) {
+			if (!cpu_map__has(own, cpus->cpu[c]))
+				continue;
+			in++;
+			if (len < sizeof(used))
+				len += (size_t)snprintf(used + len, sizeof(used) - len, "%s%d",
+							len ? "," : "", cpus->cpu[c]);
+		}
+		cpu_map__delete(own);
+		if (!in) {
+			if (cpu_list)
+				pr_warn("%s isn't a '%s', please use a CPU list in the '%s' range (%s)",
+					cpu_list, spec->pmu_name, spec->pmu_name, spec->cpus);
+			newidx[i] = -1;
+			continue;
+		}
+		if (cpu_list && in < cpus->nr)
+			pr_warn("use %s in '%s' for '%s', skip other cpus in list", used,
+				spec->pmu_name, spec->name);
+		(*kept)[n++] = *spec;
+	}
+	if (bound && n == 0) {
+		pr_err("cannot record the default event on CPUs %s: none of them is a CPU of a core PMU (pick CPUs of cpu_core or cpu_atom)",
+		       cpu_list ? cpu_list : "(none)");
+		ret = -EINVAL;
+		goto out;
+	}
+	if (n == specs->nr) {
+		free(*kept);
+		*kept = NULL;
+		goto out;
+	}
+	for (int i = 0; i < n; i++)
+		(*kept)[i].leader = newidx[(*kept)[i].leader];
+	view->v = *kept;
+	view->nr = n;
+out:
+	if (ret) {
+		free(*kept);
+		*kept = NULL;
+	}
+	free(newidx);
+	return ret;
+}
+
+int evlist__init(struct evlist *evlist, const struct event_specs *specs_in,
+		 const struct evlist_config *cfg, struct cpu_map *cpus, struct thread_map *threads)
+{
+	bool dummy = cfg->has_cpu || cfg->delayed;
+	int text_poke = cfg->text_poke ? 1 : 0;
+	struct event_specs view;
+	const struct event_specs *specs = &view;
+	struct event_spec *kept = NULL;
+	bool same_type = true, warned = false;
+	int nr, ret;
+
+	memset(evlist, 0, sizeof(*evlist));
+	evlist->cpus = cpus;
+	evlist->threads = threads;
+	evlist->workload_only = cfg->workload_only;
+	evlist->has_cpu = cfg->has_cpu;
+	evlist->machine = specs_in->machine;
+	ret = specs__on_cpus(specs_in, cpus, cfg->cpu_list, &view, &kept);
+	if (ret)
+		return ret;
+	/* perf's order: the -e events, --kcore's text_poke dummy (added
+	 * before record__open), then the tracking dummy. */
+	nr = specs->nr + text_poke + (dummy ? 1 : 0);
+	evlist->evsel = calloc((size_t)nr, sizeof(*evlist->evsel));
+	if (!evlist->evsel) {
+		free(kept);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < nr; i++) {
+		struct evsel *evsel = &evlist->evsel[i];
+
+		evsel->idx = i;
+		evsel->leader = i;
+		evsel->nr_members = 1;
+		evsel->cgroup_fd = cfg->cgroup_fd;
+		if (text_poke && i == specs->nr) {
+			evsel->name = strdup("dummy:u");
+			if (!evsel->name)
+				goto nomem;
+			evlist->nr++;
+			ret = evsel__config_text_poke(evsel, cfg);
+			if (ret) {
+				pr_err("--kcore: cannot read the online CPUs for the text_poke event: %s (check that /sys is mounted)",
+				       strerror(-ret));
+				free(kept);
+				return ret;
+			}
+			continue;
+		}
+		if (i == specs->nr + text_poke) {
+			evsel->name = strdup("dummy:HG");
+			if (!evsel->name)
+				goto nomem;
+			evlist->nr++;
+			evsel__config_dummy(evsel, cfg);
+			continue;
+		}
+		const struct event_spec *spec = &specs->v[i];
+
+		evsel->attr = spec->attr;
+		evsel->precise_max = spec->precise_max;
+		evsel->name_from_attr = spec->name_from_attr;
+		evsel->exclude_GH = spec->exclude_GH;
+		evsel->pmu_name = spec->pmu_name;
+		evsel->name = strdup(spec->name);
+		if (!evsel->name ||
+		    (spec->cpus && cpu_map__parse(&evsel->pmu_cpus, spec->cpus) == -ENOMEM))
+			goto nomem;
+		evlist->nr++;
+		evsel__config(evsel, spec, &specs_in->machine, cfg, i == 0 && !dummy, &warned);
+	}
+	evlist__config_groups(evlist, specs);
+	free(kept);
+	for (int i = 1; i < nr; i++)
+		if (evlist->evsel[i].attr.sample_type != evlist->evsel[0].attr.sample_type)
+			same_type = false;
+	if (nr > 1) {
+		/* Several events: every record says which one it is, where readers
+		 * find it without knowing the event (IDENTIFIER); ID too when the
+		 * layouts agree, as perf writes it then. */
+		for (int i = 0; i < nr; i++)
+			evlist->evsel[i].attr.sample_type |=
+				PERF_SAMPLE_IDENTIFIER | (same_type ? PERF_SAMPLE_ID : 0);
+	} else if (cfg->stream) {
+		/* perf samples ID in a stream even for one event: the stream's
+		 * reader matches records to HEADER_ATTR's ids. */
+		evlist->evsel[0].attr.sample_type |= PERF_SAMPLE_ID;
+	}
+	evlist->id_hdr_size = id_hdr_size(evlist->evsel[0].attr.sample_type);
+	return 0;
+nomem:
+	free(kept);
+	return -ENOMEM;
+}
+
+static void evlist__mmap_error(int ret, int cpu, size_t data_bytes, int nr_rings)
+{
+	char hint[256];
+
+	if (ret == -EPERM)
+		pr_err("cannot map %zu KiB ring buffers per CPU: %s (%s)", data_bytes >> 10,
+		       strerror(-ret),
+		       ring_size__mlock_error((unsigned)nr_rings, data_bytes, hint, sizeof(hint)));
+	else
+		pr_err("cannot map the ring buffer of CPU %d: %s (try a smaller -m)", cpu,
+		       strerror(-ret));
+}
+
+/* Per-CPU rings normally; one ring per thread when the CPU is "any" (--per-thread). */
+static bool evlist__per_thread(const struct evlist *evlist)
+{
+	return evlist->cpus->nr == 1 && evlist->cpus->cpu[0] == -1;
+}
+
+/* The index of cpu among the CPUs the evsel was opened on, or -1. */
+static int evsel__cpu_idx(const struct evsel *evsel, int cpu)
+{
+	for (int c = 0; c < evsel->nr_cpus; c++)
+		if (evsel->open_cpus[c] == cpu)
+			return c;
+	return -1;
+}
+
+/*
+ * The rings as libperf 6.1 lays them out: per CPU of all_cpus; with
+ * --per-thread one per thread first, then one per CPU of the system-wide
+ * events. Slot s is for cpu (-1: any) and the thread index *t (-1: every
+ * thread of an event opened on that CPU). Returns the number of slots when
+ * s < 0.
+ */
+static int evlist__ring_slot(const struct evlist *evlist, int s, int *cpu, int *t)
+{
+	int nt = evlist__per_thread(evlist) ? evlist->threads->nr : 0;
+
+	if (s < 0)
+		return nt + evlist->all_cpus->nr;
+	*t = s < nt ? s : -1;
+	*cpu = s < nt ? -1 : evlist->all_cpus->cpu[s - nt];
+	return 0;
+}
+
+int evlist__ring_idx(const struct evlist *evlist, const struct evsel *evsel, int c, int t)
+{
+	bool per_thread = evlist__per_thread(evlist);
+	int cpu = evsel->open_cpus ? evsel->open_cpus[c] : -1;
+	int nt = per_thread ? evlist->threads->nr : 0;
+
+	if (!evlist->all_cpus)
+		return per_thread ? t : c;
+	if (cpu == -1)
+		return t;
+	for (int i = 0; i < evlist->all_cpus->nr; i++)
+		if (evlist->all_cpus->cpu[i] == cpu)
+			return nt + i;
+	return -1;
+}
+
+/*
+ * One kind of ring: the forward rings the drain loop empties, or the
+ * backward (overwrite) ones read at the end. Every open fd of an event of
+ * that kind on a ring's CPU (or thread) writes into that ring: the first
+ * owns the mapping, the others are redirected to it. A system-wide event
+ * joins the ring of its CPU; on a CPU the target does not record (-C,
+ * --per-thread) its fds make a ring of their own.
+ */
+static int evlist__mmap_kind(struct evlist *evlist, size_t data_bytes, bool backward,
+			     struct ring *rings, int *nr_rings)
+{
+	int nr = evlist__ring_slot(evlist, -1, NULL, NULL);
+
+	for (int s = 0; s < nr; s++) {
+		int ring_fd = -1, cpu, slot_t;
+
+		evlist__ring_slot(evlist, s, &cpu, &slot_t);
+		for (int e = 0; e < evlist->nr; e++) {
+			struct evsel *evsel = &evlist->evsel[e];
+			int c = evsel->fd ? evsel__cpu_idx(evsel, cpu) : -1;
+			int t0 = slot_t < 0 ? 0 : slot_t;
+			int t1 = slot_t < 0 ? evsel->nr_threads : slot_t + 1;
+
+			if (!!evsel->attr.write_backward != backward || c < 0 || t1 > evsel->nr_threads)
+				continue;
+			for (int t = t0; t < t1; t++) {
+				int fd = EVSEL_FD(evsel, c, t);
+				int ret;
+
+				if (fd < 0)
+					continue;
+				if (ring_fd < 0) {
+					ret = ring__mmap(&rings[*nr_rings], fd, cpu, data_bytes, backward);
+					if (ret) {
+						evlist__mmap_error(ret, cpu, data_bytes, nr);
+						return ret;
+					}
+					(*nr_rings)++;
+					ring_fd = fd;
+					continue;
+				}
+				if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring_fd) < 0) {
+					ret = -errno;
+					pr_err("cannot redirect event '%s' to the ring of CPU %d: %s",
+					       evsel->name, cpu, strerror(-ret));
+					return ret;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+/* all_cpus: the recording's CPUs (none with --per-thread) and those of
+ * every system-wide event. 0 or -ENOMEM. */
+static int evlist__all_cpus(struct evlist *evlist)
+{
+	struct cpu_map *all = NULL;
+	int ret = cpu_map__merge(&all, evlist__per_thread(evlist) ? NULL : evlist->cpus, NULL);
+
+	for (int e = 0; !ret && e < evlist->nr; e++) {
+		struct cpu_map *next = NULL;
+
+		if (!evlist->evsel[e].own_cpus)
+			continue;
+		ret = cpu_map__merge(&next, all, evlist->evsel[e].own_cpus);
+		cpu_map__delete(all);
+		all = next;
+	}
+	if (ret)
+		return ret;
+	cpu_map__delete(evlist->all_cpus);
+	evlist->all_cpus = all;
+	return 0;
+}
+
+int evlist__mmap(struct evlist *evlist, size_t data_bytes)
+{
+	int nr, ret = evlist__all_cpus(evlist);
+
+	if (ret)
+		return ret;
+	nr = evlist__ring_slot(evlist, -1, NULL, NULL);
+	evlist->ring_bytes = data_bytes;
+	evlist->rings = calloc((size_t)nr + 1, sizeof(*evlist->rings));
+	evlist->bw_rings = calloc((size_t)nr + 1, sizeof(*evlist->bw_rings));
+	if (!evlist->rings || !evlist->bw_rings)
+		return -ENOMEM;
+	ret = evlist__mmap_kind(evlist, data_bytes, false, evlist->rings, &evlist->nr_rings);
+	if (!ret)
+		ret = evlist__mmap_kind(evlist, data_bytes, true, evlist->bw_rings,
+					&evlist->nr_bw_rings);
+	return ret;
+}
+
+void evlist__pause_backward(struct evlist *evlist)
+{
+	for (int i = 0; i < evlist->nr_bw_rings; i++)
+		ioctl(evlist->bw_rings[i].fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1);
+}
+
+void evlist__resume_backward(struct evlist *evlist)
+{
+	for (int i = 0; i < evlist->nr_bw_rings; i++)
+		ioctl(evlist->bw_rings[i].fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0);
+}
+
+/* Applies an ioctl to every open fd; immediate events only when all is set. */
+static void evlist__ioctl(struct evlist *evlist, unsigned long req, bool all)
+{
+	for (int e = 0; e < evlist->nr; e++) {
+		struct evsel *evsel = &evlist->evsel[e];
+
+		if (evsel->immediate && !all)
+			continue;
+		for (int i = 0; evsel->fd && i < evsel->nr_cpus * evsel->nr_threads; i++)
+			if (evsel->fd[i] >= 0)
+				ioctl(evsel->fd[i], req, 0);
+	}
+}
+
+void evlist__enable(struct evlist *evlist)
+{
+	evlist__ioctl(evlist, PERF_EVENT_IOC_ENABLE, false);
+}
+
+void evlist__disable(struct evlist *evlist)
+{
+	evlist__ioctl(evlist, PERF_EVENT_IOC_DISABLE, true);
+}
+
+void evlist__toggle_evsel(struct evlist *evlist, int idx, bool enable)
+{
+	struct evsel *evsel = &evlist->evsel[idx];
+
+	for (int i = 0; evsel->fd && i < evsel->nr_cpus * evsel->nr_threads; i++)
+		if (evsel->fd[i] >= 0)
+			ioctl(evsel->fd[i], enable ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+}
+
+int evlist__pollfds(const struct evlist *evlist, struct pollfd **out)
+{
+	int n = 0;
+	struct pollfd *pfd;
+
+	for (int e = 0; e < evlist->nr; e++)
+		n += evlist->evsel[e].nr_cpus * evlist->evsel[e].nr_threads;
+	pfd = calloc((size_t)n + 1, sizeof(*pfd));
+	if (!pfd)
+		return -ENOMEM;
+	n = 0;
+	for (int e = 0; e < evlist->nr; e++) {
+		const struct evsel *evsel = &evlist->evsel[e];
+
+		for (int i = 0; i < evsel->nr_cpus * evsel->nr_threads; i++) {
+			if (evsel->fd[i] < 0)
+				continue;
+			pfd[n].fd = evsel->fd[i];
+			pfd[n].events = POLLIN;
+			n++;
+		}
+	}
+	*out = pfd;
+	return n;
+}
+
+void evlist__exit(struct evlist *evlist)
+{
+	for (int i = 0; i < evlist->nr_rings; i++)
+		ring__munmap(&evlist->rings[i]);
+	for (int i = 0; i < evlist->nr_bw_rings; i++)
+		ring__munmap(&evlist->bw_rings[i]);
+	free(evlist->rings);
+	free(evlist->bw_rings);
+	for (int e = 0; e < evlist->nr; e++)
+		evsel__exit(&evlist->evsel[e]);
+	free(evlist->evsel);
+	cpu_map__delete(evlist->cpus);
+	cpu_map__delete(evlist->all_cpus);
+	thread_map__delete(evlist->threads);
+	memset(evlist, 0, sizeof(*evlist));
+}
+
+int evlist__sample_time_offset(const struct evlist *evlist)
+{
+	uint64_t st = evlist->evsel[0].attr.sample_type;
+
+	if (!(st & PERF_SAMPLE_TIME))
+		return -1;
+	/* A SAMPLE begins IDENTIFIER, IP, TID, then TIME. */
+	return (int)u64_fields(st, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID);
+}
+
+bool evlist__exclude_kernel(const struct evlist *evlist)
+{
+	for (int i = 0; i < evlist->nr; i++)
+		if (!evlist->evsel[i].attr.exclude_kernel)
+			return false;
+	return true;
+}

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* --control: its argument, its command lines, and the live channel
+ * (control.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "evlist/evlist.h"
+#include "prec/log.h"
+#include "live/control.h"
+#include "live/control_evlist.h"
+#include "drain/drain.h"
+#include "signals.h"
+
+static const char spec_fix[] =
+	"give fifo:CTL[,ACK] with FIFO paths, or fd:CTL[,ACK] with open file descriptors, e.g. --control fifo:ctl.fifo,ack.fifo";
+
+static int spec__fail(char *err, size_t errlen, const char *str, const char *why)
+{
+	/* One line, whatever the argument holds. */
+	snprintf(err, errlen, "--control '%.*s': %s (%s)", (int)strcspn(str, "\n\r"), str, why,
+		 spec_fix);
+	return -EINVAL;
+}
+
+/* One fd number of fd:, all of [s, end): strtoul base 0 as perf, nothing
+ * after it, within int. 0 or -EINVAL. */
+static int spec__fd(const char *s, const char *end, int *fd)
+{
+	char num[32], *stop;
+	unsigned long v;
+
+	if (end == s || (size_t)(end - s) >= sizeof(num) || *s == '-' || *s == '+' || *s == ' ')
+		return -EINVAL;
+	memcpy(num, s, (size_t)(end - s));
+	num[end - s] = '\0';
+	errno = 0;
+	v = strtoul(num, &stop, 0);
+	if (*stop || errno || v > INT_MAX)
+		return -EINVAL;
+	*fd = (int)v;
+	return 0;
+}
+
+int control_spec__parse(const char *str, struct control_spec *spec, char *err, size_t errlen)
+{
+	const char *comma;
+
+	memset(spec, 0, sizeof(*spec));
+	spec->ctl_fd = spec->ack_fd = -1;
+	if (!strncmp(str, "fd:", 3)) {
+		str += 3;
+		comma = strchr(str, ',');
+		if (spec__fd(str, comma ? comma : str + strlen(str), &spec->ctl_fd) ||
+		    (comma && spec__fd(comma + 1, comma + 1 + strlen(comma + 1), &spec->ack_fd)))
+			return spec__fail(err, errlen, str - 3, "not a file descriptor number");
+		return 0;
+	}
+	if (strncmp(str, "fifo:", 5))
+		return spec__fail(err, errlen, str, "neither fifo: nor fd:");
+	spec->fifo = true;
+	str += 5;
+	comma = strchr(str, ',');
+	if (!*str || str == comma)
+		return spec__fail(err, errlen, str - 5, "no command FIFO named");
+	if ((size_t)(comma ? comma - str : (ptrdiff_t)strlen(str)) >= sizeof(spec->ctl_path) ||
+	    (comma && strlen(comma + 1) >= sizeof(spec->ack_path)))
+		return spec__fail(err, errlen, str - 5, "path too long");
+	if (comma) {
+		memcpy(spec->ctl_path, str, (size_t)(comma - str));
+		strcpy(spec->ack_path, comma + 1); /* "" (fifo:CTL,) is none, as perf */
+	} else {
+		strcpy(spec->ctl_path, str);
+	}
+	return 0;
+}
+
+static const struct {
+	const char *tag;
+	enum control_cmd cmd;
+} control_tags[] = {
+	/* perf's order of tests: the first tag that prefixes the line wins. */
+	{ "enable", CONTROL_ENABLE }, { "disable", CONTROL_DISABLE },
+	{ "snapshot", CONTROL_SNAPSHOT }, { "evlist", CONTROL_EVLIST },
+	{ "stop", CONTROL_STOP }, { "ping", CONTROL_PING },
+};
+
+enum control_cmd control_cmd__parse(const char *line, size_t len, const char **arg,
+				    size_t *arg_len, bool *malformed)
+{
+	*arg = NULL;
+	*arg_len = 0;
+	*malformed = false;
+	for (size_t i = 0; i < sizeof(control_tags) / sizeof(control_tags[0]); i++) {
+		size_t tl = strlen(control_tags[i].tag);
+
+		if (len < tl || memcmp(line, control_tags[i].tag, tl))
+			continue;
+		/* perf reads an argument only where one is meant; "stopx" is stop. */
+		if (len > tl && (control_tags[i].cmd == CONTROL_ENABLE ||
+				 control_tags[i].cmd == CONTROL_DISABLE ||
+				 control_tags[i].cmd == CONTROL_EVLIST)) {
+			if (line[tl] != ' ') {
+				*malformed = true;
+			} else {
+				*arg = line + tl + 1;
+				*arg_len = len - tl - 1;
+			}
+		}
+		return control_tags[i].cmd;
+	}
+	return CONTROL_UNKNOWN;
+}
+
+int control_evlist__flag(const char *arg, size_t len)
+{
+	if (!arg)
+		return CONTROL_EVLIST_NAMES;
+	if (len == 2 && arg[0] == '-') {
+		if (arg[1] == 'v')
+			return CONTROL_EVLIST_VERBOSE;
+		if (arg[1] == 'g')
+			return CONTROL_EVLIST_GROUPS;
+		if (arg[1] == 'F')
+			return CONTROL_EVLIST_FREQ;
+	}
+	return -EINVAL;
+}
+
+/* A FIFO at path, opened as perf does: O_RDWR, so the channel never sees
+ * EOF when a harness closes its end, and an ack FIFO with no reader yet
+ * takes the acks. Anything but a FIFO is refused: a regular file would
+ * read as an endless stream of commands. The fd, or -errno. */
+static int control__open_fifo(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0) {
+		int e = errno;
+
+		snprintf(err, errlen, "--control: cannot open '%s': %s (%s)", path, strerror(e),
+			 e == ENOENT ? "create it first, e.g. mkfifo, or give fd:N" :
+				       "check its permissions");
+		return -e;
+	}
+	if (fstat(fd, &st) || !S_ISFIFO(st.st_mode)) {
+		close(fd);
+		snprintf(err, errlen, "--control: '%s' is not a FIFO (create one with mkfifo '%s')",
+			 path, path);
+		return -EINVAL;
+	}
+	return fd;
+}
+
+static int control__check_fd(int fd, const char *what, char *err, size_t errlen)
+{
+	if (fcntl(fd, F_GETFL) >= 0)
+		return 0;
+	snprintf(err, errlen,
+		 "--control: %s fd %d is not open (open it for prec, e.g. 'prec --control fd:%d ... %d<ctl.fifo', or use fifo:PATH)",
+		 what, fd, fd, fd);
+	return -EBADF;
+}
+
+int control__open(struct control *c, const struct control_spec *spec, struct evlist *evlist,
+		  char *err, size_t errlen)
+{
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	c->fd = c->ack_fd = -1;
+	c->evlist = evlist;
+	if (spec->fifo) {
+		c->own_fds = true;
+		ret = c->fd = control__open_fifo(spec->ctl_path, err, errlen);
+		if (ret >= 0 && spec->ack_path[0])
+			ret = c->ack_fd = control__open_fifo(spec->ack_path, err, errlen);
+	} else {
+		ret = control__check_fd(spec->ctl_fd, "the command", err, errlen);
+		if (!ret && spec->ack_fd >= 0)
+			ret = control__check_fd(spec->ack_fd, "the ack", err, errlen);
+		if (!ret) {
+			c->fd = spec->ctl_fd;
+			c->ack_fd = spec->ack_fd;
+			/* As perf: the command fd is read until EAGAIN. */
+			ret = fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) | O_NONBLOCK) ? -errno : 0;
+		}
+	}
+	if (ret < 0) {
+		control__exit(c);
+		return ret;
+	}
+	return 0;
+}
+
+/* perf's ack; a failed write is said and the recording goes on. */
+static void control__ack(struct control *c)
+{
+	if (c->ack_fd < 0)
+		return;
+	if (write(c->ack_fd, CONTROL_ACK, CONTROL_ACK_LEN) != (ssize_t)CONTROL_ACK_LEN)
+		pr_warn("--control: cannot write the ack: %s (read the ack channel)",
+			strerror(errno));
+}
+
+/*
+ * snapshot: what SIGUSR2 does (--overwrite: dump the flight recorder;
+ * --switch-output: rotate; else nothing, as perf without an AUX area).
+ * signals__request_switch also sends SIGUSR2 to wake a drain asleep in
+ * ppoll; this thread is the one that sleeps, and is awake: the pending
+ * signal is taken back here, or its handler would ask for a second switch.
+ */
+static void control__snapshot(struct control *c)
+{
+	static const struct timespec zero;
+	sigset_t usr2;
+
+	if (!c->snapshot_switches) {
+		control__ack(c);
+		return;
+	}
+	signals__request_switch();
+	sigemptyset(&usr2);
+	sigaddset(&usr2, SIGUSR2);
+	while (sigtimedwait(&usr2, NULL, &zero) > 0)
+		;
+	if (c->after_pass)
+		c->snapshot_pending = true;
+	else
+		control__ack(c);
+}
+
+/* One command line; acked as perf acks it. */
+static void control__run(struct control *c, const char *line, size_t len)
+{
+	const char *arg;
+	size_t arg_len;
+	bool malformed;
+	enum control_cmd cmd = control_cmd__parse(line, len, &arg, &arg_len, &malformed);
+
+	pr_debug("--control: \"%.*s\"\n", (int)len, line);
+	if (malformed) {
+		pr_info("failed: wrong command\n");
+		control__ack(c);
+		return;
+	}
+	switch (cmd) {
+	case CONTROL_ENABLE:
+	case CONTROL_DISABLE:
+		control_evlist__toggle(c->evlist, arg, arg_len, cmd == CONTROL_ENABLE);
+		break;
+	case CONTROL_EVLIST: {
+		int flag = control_evlist__flag(arg, arg_len);
+
+		if (flag < 0)
+			pr_info("failed: wrong command\n");
+		else
+			control_evlist__print(c->evlist, flag, stderr);
+		break;
+	}
+	case CONTROL_SNAPSHOT:
+		control__snapshot(c);
+		return; /* acked when taken */
+	case CONTROL_STOP:
+		c->stop = true;
+		break;
+	case CONTROL_PING:
+		break;
+	case CONTROL_UNKNOWN:
+		return; /* perf acks nothing it does not know */
+	}
+	control__ack(c);
+}
+
+bool control__ready(void *ctl, short revents)
+{
+	struct control *c = ctl;
+	char buf[4096];
+	size_t have = 0;
+	bool end = false;
+
+	if (c->fd < 0)
+		return false;
+	if (revents & POLLIN) {
+		/* Everything there now; a command is what ends at "\n" or "\0",
+		 * at CONTROL_CMD_MAX - 1 bytes, or, as perf reads it, where the
+		 * bytes written so far end. */
+		for (;;) {
+			ssize_t n = read(c->fd, buf + have, sizeof(buf) - have);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n == 0)
+				end = true;
+			if (n <= 0)
+				break;
+			have += (size_t)n;
+			if (have == sizeof(buf))
+				break; /* the rest when poll says so again */
+		}
+		for (size_t start = 0; start < have;) {
+			size_t len = 0;
+
+			while (start + len < have && len < CONTROL_CMD_MAX - 1 &&
+			       buf[start + len] != '\n' && buf[start + len] != '\0')
+				len++;
+			if (len)
+				control__run(c, buf + start, len);
+			start += len;
+			if (start < have && (buf[start] == '\n' || buf[start] == '\0'))
+				start++;
+		}
+	}
+	/* The writer of an fd: channel is gone: stop polling it, as perf does;
+	 * the recording goes on. */
+	if (end || ((revents & (POLLHUP | POLLERR | POLLNVAL)) && !(revents & POLLIN))) {
+		pr_verbose("--control: the command channel hung up; no more commands\n");
+		return false;
+	}
+	return true;
+}
+
+/* The output's after_pass, then the ack of a snapshot it has taken. */
+static int control__after_pass(void *arg)
+{
+	struct control *c = arg;
+	int ret = c->after_pass(c->after_arg);
+
+	if (c->snapshot_pending) {
+		c->snapshot_pending = false;
+		control__ack(c);
+	}
+	return ret;
+}
+
+void control__attach(struct control *c, struct drain *d)
+{
+	if (c->fd < 0 || !d->after_pass)
+		return;
+	c->after_pass = d->after_pass;
+	c->after_arg = d->after_arg;
+	d->after_pass = control__after_pass;
+	d->after_arg = c;
+}
+
+bool control__stopped(const struct control *c)
+{
+	return c->stop;
+}
+
+void control__exit(struct control *c)
+{
+	if (c->own_fds) {
+		if (c->fd >= 0)
+			close(c->fd);
+		if (c->ack_fd >= 0)
+			close(c->ack_fd);
+	}
+	c->fd = c->ack_fd = -1;
+	c->own_fds = false;
+}

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * options__validate: the one place where the options meet each other. The
+ * parser checks each value on its own; here the combinations are checked,
+ * perf record's implied settings applied and the defaults resolved, so that
+ * everything after sees final, read-only options. Defaults that depend on
+ * the machine (the -F limit, the ring size, the default events) are not
+ * options: they are derived from the machine's facts where those are read.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "options/options.h"
+#include "options/callchain.h"
+#include "live/control.h"
+
+void options_env__read(struct options_env *env)
+{
+	struct stat st;
+
+	env->stdout_closed = fcntl(STDOUT_FILENO, F_GETFL) < 0;
+	env->stdout_fifo = !fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode);
+	env->stdout_tty = isatty(STDOUT_FILENO);
+}
+
+/* Which targets were named; perf's rules on how they combine. */
+static int check_targets(const struct record_opts *opts, char *err, size_t errlen)
+{
+	bool threads = opts->pid_list || opts->tid_list || opts->uid_str;
+	bool cpus = opts->system_wide || opts->cpu_list;
+	const char *msg = NULL;
+
+	if (opts->cgroup && !cpus)
+		msg = "-G/--cgroup works per CPU only: add -a or -C";
+	else if (!!opts->pid_list + !!opts->tid_list + !!opts->uid_str > 1)
+		msg = "give only one of -p, -t and -u";
+	else if (threads && cpus)
+		/* perf lets -a win silently; a target the user named must not be dropped. */
+		msg = "-p/-t/-u and -a/-C are exclusive (pick threads or CPUs)";
+	else if (opts->per_thread && cpus)
+		msg = "--per-thread cannot be combined with -a or -C";
+	if (!msg)
+		return 0;
+	snprintf(err, errlen, "%s", msg);
+	return -EINVAL;
+}
+
+/*
+ * --switch-output and --timestamp-filename rename the output when it ends (and
+ * --switch-max-files removes old ones): only a regular file may be renamed,
+ * never a device such as /dev/null or a FIFO. 0, or -EINVAL with one line.
+ */
+static int check_renamed_output(const struct record_opts *opts, char *err, size_t errlen)
+{
+	const char *out = opts->output ? opts->output : PREC_DEFAULT_OUTPUT;
+	struct stat st;
+
+	if (opts->switch_max_files && !opts->switch_output) {
+		snprintf(err, errlen, "--switch-max-files needs --switch-output");
+		return -EINVAL;
+	}
+	if (!opts->switch_output && !opts->timestamp_filename)
+		return 0;
+	if (!strcmp(out, "-") || stat(out, &st) || S_ISREG(st.st_mode))
+		return 0;
+	snprintf(
+		err, errlen,
+		"%s renames the output when it ends, and '%s' is not a regular file (give -o a file path)",
+		opts->switch_output ? "--switch-output" : "--timestamp-filename", out);
+	return -EINVAL;
+}
+
+/*
+ * perf's rule: no -o and stdout a FIFO means a stream; so does -o -. A
+ * stream needs an open standard output that is not a terminal, and names
+ * no files.
+ */
+static int resolve_output(struct record_opts *opts, const struct options_env *env, char *err,
+			  size_t errlen)
+{
+	opts->pipe_output = opts->output ? !strcmp(opts->output, "-") : env->stdout_fifo;
+	if (!opts->pipe_output) {
+		if (!opts->output)
+			opts->output = PREC_DEFAULT_OUTPUT;
+		return 0;
+	}
+	opts->output = "-";
+	/* perf 6.1 queues them at lseek's offset, which a pipe has not. */
+	if (opts->nr_cblocks) {
+		snprintf(err, errlen,
+			 "--aio writes at file offsets: not with a pipe (give -o FILE, or leave --aio out)");
+		return -EINVAL;
+	}
+	if (opts->switch_output || opts->timestamp_filename) {
+		snprintf(
+			err, errlen,
+			"--switch-output and --timestamp-filename name files: not with a pipe (give -o FILE)");
+		return -EINVAL;
+	}
+	if (env->stdout_closed) {
+		snprintf(
+			err, errlen,
+			"-o -: standard output is closed (give the stream a reader, e.g. 'prec -o - -- cmd | perf report -i -', or give -o FILE)");
+		return -EBADF;
+	}
+	if (env->stdout_tty) {
+		snprintf(
+			err, errlen,
+			"-o -: standard output is a terminal (pipe it into a reader, e.g. 'prec -o - -- cmd | perf report -i -', or give -o FILE)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --threads writes a directory of streams, which some outputs cannot be;
+ * perf refuses the same combinations (it only warns for --switch-output and
+ * --timestamp-filename, and drops them: here they are refused, never dropped). */
+static int check_threads(const struct record_opts *opts, char *err, size_t errlen)
+{
+	const char *msg = NULL;
+
+	if (!opts->threads)
+		return 0;
+	if (opts->pipe_output)
+		msg = "parallel trace streaming (--threads) is not available in pipe mode (give -o DIR)";
+	else if (opts->per_thread)
+		msg = "--per-thread option is mutually exclusive to parallel streaming mode (--threads)";
+	else if (opts->affinity)
+		/* Each stream's thread is bound to its own mask already. */
+		msg = "--affinity option is mutually exclusive to parallel streaming mode (--threads binds each stream's thread: give masks, e.g. --threads=0-1/0:2-3/2)";
+	else if (opts->nr_cblocks)
+		msg = "asynchronous streaming mode (--aio) is mutually exclusive to parallel streaming mode (--threads) (drop one)";
+	else if (opts->switch_output || opts->timestamp_filename)
+		msg = "--switch-output and --timestamp-filename are not available with --threads (drop one)";
+	if (!msg)
+		return 0;
+	snprintf(err, errlen, "%s", msg);
+	return -EINVAL;
+}
+
+/*
+ * --kcore writes a directory, which a stream cannot be; --vmlinux names a
+ * file perf would take silently even when missing or not ELF (it fails much
+ * later, or caches nothing): here it must be an ELF file now.
+ */
+static int check_kernel_files(const struct record_opts *opts, char *err, size_t errlen)
+{
+	unsigned char magic[4] = { 0 };
+	int fd, n = -1;
+
+	if (opts->kcore && opts->pipe_output) {
+		snprintf(err, errlen, "--kcore writes a perf.data directory: not with a pipe (give -o DIR)");
+		return -EINVAL;
+	}
+	if (opts->kcore && (opts->switch_output || opts->timestamp_filename)) {
+		snprintf(err, errlen,
+			 "--switch-output and --timestamp-filename are not available with --kcore (drop one)");
+		return -EINVAL;
+	}
+	if (!opts->vmlinux)
+		return 0;
+	fd = open(opts->vmlinux, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = (int)read(fd, magic, sizeof(magic));
+		close(fd);
+	}
+	if (fd < 0)
+		snprintf(err, errlen,
+			 "--vmlinux '%s': %s (give the path of the kernel's uncompressed ELF image, e.g. /usr/lib/debug/boot/vmlinux-$(uname -r))",
+			 opts->vmlinux, strerror(errno));
+	else if (n != 4 || memcmp(magic, "\177ELF", 4))
+		snprintf(err, errlen,
+			 "--vmlinux '%s' is not an ELF file (give the uncompressed vmlinux with symbols, not a vmlinuz or bzImage)",
+			 opts->vmlinux);
+	else
+		return 0;
+	return -EINVAL;
+}
+
+int options__validate(struct record_opts *opts, const struct options_env *env, char *err,
+		      size_t errlen)
+{
+	int ret;
+
+	err[0] = '\0';
+	if (opts->help || opts->version || opts->list_events)
+		return 0;
+	/* perf: the event's records are --switch-output=signal's signal. */
+	if (opts->switch_output_event) {
+		if (!*opts->switch_output_event) {
+			snprintf(err, errlen, "empty --switch-output-event (give an event, e.g. syscalls:sys_enter_getsid)");
+			return -EINVAL;
+		}
+		if (opts->threads || (opts->output && !strcmp(opts->output, "-"))) {
+			snprintf(err, errlen, "--switch-output-event rotates files: not with %s (drop one)",
+				 opts->threads ? "--threads" : "-o -");
+			return -EINVAL;
+		}
+		opts->switch_output = opts->switch_signal = true;
+	}
+	ret = check_targets(opts, err, errlen);
+	if (!ret)
+		ret = check_renamed_output(opts, err, errlen);
+	if (!ret && opts->control) {
+		/* The syntax here, as perf; the FIFOs are opened by the recording. */
+		struct control_spec spec;
+
+		ret = control_spec__parse(opts->control, &spec, err, errlen);
+	}
+	if (ret)
+		return ret;
+	if (opts->unwind_record && opts->callchain_mode != CALLCHAIN_DWARF) {
+		snprintf(err, errlen,
+			 "--unwind=record needs DWARF call graphs (add --call-graph dwarf)");
+		return -EINVAL;
+	}
+
+	/* perf's implied settings. Rotated files are named by time. */
+	if (opts->switch_output)
+		opts->timestamp_filename = true;
+	/* A flight recorder's side-band is what is alive when it is read. */
+	if (opts->overwrite)
+		opts->tail_synthesize = true;
+	/* perf synthesizes everything unless --synth says otherwise. */
+	if (!opts->synth_given)
+		opts->synth = RECORD_SYNTH_ALL;
+	/* DWARF call graphs sample data addresses too (-d). */
+	if (opts->callchain_mode == CALLCHAIN_DWARF)
+		opts->sample_addr = true;
+
+	/* The defaults. As perf: no command and no target records the whole
+	 * system; with a target, a command only sets how long to record. */
+	if (!opts->argc && !opts->pid_list && !opts->tid_list && !opts->uid_str && !opts->cpu_list)
+		opts->system_wide = true;
+	/* -c wins over the default frequency (an explicit -F stays, unused). */
+	if (!opts->period && !opts->freq && !opts->freq_max)
+		opts->freq = PREC_DEFAULT_FREQ;
+	ret = resolve_output(opts, env, err, errlen);
+	if (!ret)
+		ret = check_kernel_files(opts, err, errlen);
+	return ret ? ret : check_threads(opts, err, errlen);
+}

@@ -1,0 +1,562 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The life of each output file (output.h): opened, begun (header and attrs,
+ * a stream's features, its own build-id tracker, the side-band at its front,
+ * compression, the size cut), fed by the drain through the hooks given
+ * here, ended (the overwrite rings' snapshot, the tail side-band, the lost
+ * samples, the features, its final name), and between drain passes ended
+ * for --max-size or rotated for --switch-output (output_rotate.h decides
+ * when); then the summary.
+ *
+ * Every file --switch-output starts is whole on its own: its own header and
+ * features, the side-band of the threads alive at the switch (read from
+ * /proc, as at the start, plus what the rings said of those gone since),
+ * and the build-ids of what its own samples hit (a tracker per file, fed by
+ * that file's records).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dsos/dso_track.h"
+#include "prec/event.h"
+#include "evlist/evlist.h"
+#include "prec/log.h"
+#include "options/options.h"
+#include "prec/writer.h"
+#include "prec/writer_dir.h"
+#include "drain/drain.h"
+#include "output/output.h"
+#include "output/output_rotate.h"
+#include "synth/background.h"
+#include "synth/sideband.h"
+#include "synth/synthesize.h"
+#include "unwind/unwind.h"
+
+/* The longest a drained record waits in a ring before it is in the file. */
+#define OUTPUT_TICK_MS 1000
+
+/* The file's metadata from what the output was given; o->rm is o's to free
+ * from here on. 0 or -ENOMEM. */
+static int output__meta(struct output *o)
+{
+	o->have_meta = true;
+	return output_meta__init(&o->rm, o->src.si, o->wev, o->src.evlist, o->src.clk, o->src.opts,
+				 o->src.argc, o->src.argv);
+}
+
+/* --max-size and --switch-output=SIZE (the smaller): the ring bytes the
+ * current file may still take, counted down by output__cut. */
+static void output__set_cap(struct output *o)
+{
+	const struct record_opts *opts = o->src.opts;
+	uint64_t limit = opts->max_size, front;
+
+	if (opts->switch_size && !opts->pipe_output && (!limit || opts->switch_size < limit))
+		limit = opts->switch_size;
+	if (!limit)
+		return;
+	/* The ring data may fill what the file's front left of the limit. When
+	 * the front alone fills --switch-output's SIZE (the side-band of every
+	 * task, -a on a busy machine), the file takes whole passes until it
+	 * holds a sample (output_rotate__check), as perf's files hold at least
+	 * one pass; --max-size stays a limit. */
+	front = writer__file_size(o->w);
+	if (limit > front)
+		o->room = limit - front;
+	else if (limit == opts->switch_size && (!opts->max_size || opts->max_size > limit))
+		o->room = UINT64_MAX;
+	else
+		o->room = 1;
+	o->capped = false;
+}
+
+/* Every drain's pass, the live one's and the snapshot's, counts for the
+ * current file (SAMPLE_TIME, the summary's samples) and the whole run. */
+static void output__count_pass(void *arg, const struct drain_stats *pass)
+{
+	struct output *o = arg;
+
+	drain_stats__add(&o->file, pass);
+	drain_stats__add(&o->total, pass);
+}
+
+/* The drain's hooks: each reads the output's current state, so a rotation
+ * needs no change in the drain. */
+
+/* --max-size / --switch-output=SIZE: whole records up to the room left. */
+static enum drain_verdict output__cut(void *arg, const struct ring *r, uint64_t pos,
+				      const struct perf_event_header *h)
+{
+	struct output *o = arg;
+
+	if (h->size > o->room) {
+		o->capped = true;
+		return DRAIN_CUT;
+	}
+	o->room -= h->size;
+	return DRAIN_KEEP;
+}
+
+/* The current file's build-id tracker sees every ring record it gets. */
+static enum drain_verdict output__track(void *arg, const struct ring *r, uint64_t pos,
+					const struct perf_event_header *h)
+{
+	struct output *o = arg;
+
+	if (o->track)
+		dso_track__ring_record(o->track, r, pos, h);
+	return DRAIN_KEEP;
+}
+
+/* A pass that wrote: the tracker looks again for the samples it kept. */
+static void output__track_pass(void *arg, const struct drain_stats *pass)
+{
+	struct output *o = arg;
+
+	if (o->track && pass->bytes)
+		dso_track__end_pass(o->track);
+}
+
+/* --switch-output: the kernel's side-band kept for the next file's front. */
+static enum drain_verdict output__log(void *arg, const struct ring *r, uint64_t pos,
+				      const struct perf_event_header *h)
+{
+	struct output *o = arg;
+
+	if (sideband_log__wants(h->type))
+		sideband_log__add_ring(&o->sblog, r, pos, h->size);
+	return DRAIN_KEEP;
+}
+
+/* --unwind=record: the unwinder copies the windows with the samples unwound. */
+static int output__unwind(void *arg, struct ring *rings, const bool *pending, int nr,
+			  struct iovec *iov)
+{
+	return unwinder__rewrite(arg, rings, pending, nr, iov);
+}
+
+static int output__add_unwind_hook(struct output *o, struct drain *d)
+{
+	struct drain_hook unwind = { .rewrite = output__unwind, .arg = o->unw };
+
+	return o->unw ? drain__add_hook(d, &unwind) : 0;
+}
+
+/*
+ * Overwrite events kept only their newest records, in backward rings: pause
+ * them and write what they hold, counted like the rest. Only the unwinder
+ * and the counts see them: the build-id tracker never did, and this change
+ * keeps the files as they were.
+ */
+static int output__snapshot(struct output *o)
+{
+	struct evlist *evlist = o->src.evlist;
+	struct drain_hook count = { .on_pass = output__count_pass, .arg = o };
+	struct drain bw;
+	int64_t n;
+
+	evlist__pause_backward(evlist);
+	n = drain__init(&bw, evlist->bw_rings, evlist->nr_bw_rings, o->w,
+			o->drain ? o->drain->time_off : -1);
+	/* The file's attrs say the samples are unwound. */
+	if (!n)
+		n = output__add_unwind_hook(o, &bw);
+	if (!n)
+		n = drain__add_hook(&bw, &count);
+	if (!n)
+		n = drain__pass(&bw);
+	drain__exit(&bw);
+	return n < 0 ? (int)n : 0;
+}
+
+int output__open(struct output *o, const struct output_src *src, const char *path)
+{
+	bool pipe = src->opts->pipe_output;
+	int ret;
+
+	memset(o, 0, sizeof(*o));
+	o->src = *src;
+	o->path = path;
+	/* --kcore: a directory too, its kcore_dir/ beside the data file. */
+	if (src->opts->threads || src->opts->kcore) {
+		ret = output_dir__open(&o->dir, path, &o->w); /* said */
+		return ret ? ret : output_meta__list_events(src->evlist, &o->wev, &o->idbuf);
+	}
+	ret = pipe ? writer__open_pipe(&o->w, STDOUT_FILENO) : writer__open(&o->w, path);
+	if (ret && pipe) {
+		pr_err("cannot write the stream to standard output: %s (run prec with its output open, e.g. piped into 'perf report -i -')",
+		       strerror(-ret));
+		return ret;
+	} else if (ret) {
+		pr_err("cannot create the output file '%s': %s (%s)", path, strerror(-ret),
+		       output__hint(path, ret));
+		return ret;
+	}
+	return output_meta__list_events(src->evlist, &o->wev, &o->idbuf);
+}
+
+/* --threads: the synthesized side-band reaches the file's tracker and is
+ * kept for each stream's (stream_track.h). */
+static void output__tap_dir(void *arg, const void *buf, size_t len)
+{
+	struct output *o = arg;
+
+	dso_track__stream(o->track, buf, len);
+	stream_tracks__keep(&o->dir.tracks, buf, len);
+}
+
+static int output__begin_file(struct output *o, enum synth_when when)
+{
+	const struct evlist *evlist = o->src.evlist;
+	const struct record_opts *opts = o->src.opts;
+	struct dso_track_layout tl;
+	int ret;
+
+	ret = writer__begin(o->w, o->wev, (uint32_t)evlist->nr);
+	if (ret)
+		return ret;
+	if (opts->pipe_output) {
+		/* A stream cannot be patched: its features go first, from what is
+		 * known now, as perf sends them. */
+		ret = output__meta(o);
+		if (!ret)
+			ret = writer__send_features(o->w, &o->rm.meta);
+		if (ret)
+			return ret;
+	}
+	/* The build-id hit set sees every record of this file: synthesized
+	 * ones as the tap of their way out, the kernel's through the drain's
+	 * hook. */
+	dso_track__layout(evlist->evsel[0].attr.sample_type, evlist->evsel[0].attr.sample_id_all,
+			  &tl);
+	o->sout = (struct synth_out){ .writer = o->w };
+	if (!dso_track__new(&o->track, &tl)) {
+		dso_track__set_buildids(o->track, output_meta__buildids(opts));
+		dso_track__set_kernel_name(o->track, opts->vmlinux);
+		o->sout.tap = opts->threads ? output__tap_dir : dso_track__stream;
+		o->sout.tap_arg = opts->threads ? (void *)o : o->track;
+	}
+	unwinder__set_track(o->unw, o->track);
+	if (o->drain)
+		o->drain->w = o->w;
+	if (output__synth_later(o, when)) {
+		/* The command starts once the events are open: the slow part
+		 * follows (output__synth_join). */
+		ret = synth__sideband_front(&o->sout, evlist, opts, o->src.pid);
+		if (!ret)
+			ret = synth_bg__start(&o->bg, evlist, o->src.si, opts);
+		o->dir.tracks.late = o->bg != NULL; /* its streams' unwinders hold */
+		unwinder__hold(o->unw, o->bg && !opts->threads);
+	} else {
+		ret = synth__sideband(&o->sout, evlist, o->src.si, opts, o->src.pid, when);
+	}
+	/* What the rings said of the processes still alive, for those /proc
+	 * no longer shows (gone while their samples waited). */
+	if (!ret && when == SYNTH_NEW_FILE)
+		ret = sideband_log__replay(&o->sblog, &o->sout);
+	/* -z: the ring data from here on; synthesized records stay raw, as perf. */
+	if (!ret && opts->comp_level)
+		ret = writer__set_compression(o->w, opts->comp_level,
+					      output_meta__comp_mmap_len(evlist));
+	if (!ret && opts->nr_cblocks) /* --aio: the data from here on */
+		ret = writer__set_aio(o->w, opts->nr_cblocks);
+	/* The front is in: a recording killed from here on reads. */
+	if (!ret)
+		ret = writer__commit(o->w);
+	if (!ret)
+		output__set_cap(o);
+	return ret;
+}
+
+int output__begin(struct output *o, struct unwinder *unw)
+{
+	o->unw = unw;
+	return output__begin_file(o, SYNTH_START);
+}
+
+static int output__end_file(struct output *o, bool at_exit)
+{
+	const struct record_opts *opts = o->src.opts;
+	struct evlist *evlist = o->src.evlist;
+	uint64_t in = 0, out = 0;
+	int ret = o->bg ? output__synth_join(o) : 0;
+
+	if (ret)
+		return ret;
+	/* The overwrite rings hold the newest records: they go in now. */
+	if (evlist->nr_bw_rings) {
+		ret = output__snapshot(o);
+		/* Written: a snapshot lets the kernel go on at once (samples
+		 * that come while a ring is paused are lost). */
+		if (!at_exit)
+			evlist__resume_backward(evlist);
+	}
+	if (!ret && opts->tail_synthesize)
+		ret = synth__sideband(&o->sout, evlist, o->src.si, opts, o->src.pid, SYNTH_TAIL);
+	if (!ret && at_exit)
+		ret = synth__lost_samples(&o->sout, evlist, o->src.pid, &o->total.lost_samples);
+	if (ret)
+		return ret;
+	if (at_exit && o->dir.dir)
+		stream_tracks__merge(&o->dir.tracks, o->track);
+	o->file_bytes = writer__data_size(o->w) + o->dir.bytes;
+	if (opts->comp_level)
+		writer__compression_stats(o->w, &in, &out);
+	o->comp_in = in + o->dir.in;
+	o->comp_out = out + o->dir.out;
+	if (!o->have_meta) {
+		ret = output__meta(o);
+		if (ret)
+			return ret;
+	}
+	/* --kcore alone: perf's "single file" directory, no DIR_FORMAT (perf
+	 * reads a DIR_FORMAT directory only with data.N files in it). */
+	if (opts->threads) {
+		o->rm.meta.dir_version = WRITER_DIR_VERSION;
+		o->rm.extra_in = o->dir.in;
+		o->rm.extra_out = o->dir.out;
+	}
+	ret = output_meta__finish(&o->rm, o->w, &o->file, o->track);
+	o->w = NULL;
+	o->sout = (struct synth_out){ 0 };
+	if (o->drain)
+		o->drain->w = NULL;
+	if (ret)
+		return ret;
+	if (!opts->no_buildid_cache)
+		output_meta__cache_buildids(&o->rm.meta);
+	unwinder__set_track(o->unw, NULL);
+	dso_track__delete(o->track);
+	o->track = NULL;
+	output_meta__exit(&o->rm);
+	o->have_meta = false;
+	output_rotate__name(&o->rot, opts, o->path, at_exit, o->final_name, sizeof(o->final_name));
+	return 0;
+}
+
+static int output__add_hooks(struct output *o, struct drain *d)
+{
+	const struct record_opts *opts = o->src.opts;
+	struct drain_hook cut = { .on_record = output__cut, .arg = o };
+	struct drain_hook track = { .on_record = output__track,
+				    .on_pass = output__track_pass,
+				    .arg = o };
+	struct drain_hook log = { .on_record = output__log, .arg = o };
+	struct drain_hook count = { .on_pass = output__count_pass, .arg = o };
+	int ret = 0;
+
+	o->drain = d;
+	d->w = o->w;
+	/* The cut first: the records it leaves in the rings reach no hook. */
+	if (opts->max_size || (opts->switch_size && !opts->pipe_output))
+		ret = drain__add_hook(d, &cut);
+	if (!ret)
+		ret = drain__add_hook(d, &track);
+	if (!ret && opts->switch_output)
+		ret = drain__add_hook(d, &log);
+	if (!ret)
+		ret = output__add_unwind_hook(o, d);
+	if (!ret)
+		ret = drain__add_hook(d, &count);
+	return ret;
+}
+
+/* SIGUSR2, a size or a period: this file ends and the next begins. */
+static int output__switch(struct output *o)
+{
+	int ret;
+
+	pr_info("[ prec record: dump data: Woken up %llu times ]\n",
+		(unsigned long long)(o->total.wakeups - o->wakeups_at_switch));
+	o->wakeups_at_switch = o->total.wakeups;
+	ret = output__end_file(o, false);
+	if (ret)
+		return ret;
+	/* SAMPLE_TIME and the summary's samples are per file. */
+	memset(&o->file, 0, sizeof(o->file));
+	ret = writer__open(&o->w, o->path);
+	if (ret) {
+		pr_err("cannot create the output file '%s': %s (%s)", o->path, strerror(-ret),
+		       output__hint(o->path, ret));
+		return -ECANCELED; /* said */
+	}
+	return output__begin_file(o, SYNTH_NEW_FILE);
+}
+
+/* The drain's after_pass, between passes: --max-size ends the recording
+ * (DRAIN_END), --switch-output ends this file and begins the next. A
+ * drain_next or -errno (-ECANCELED: said). */
+static int output__after_pass(void *arg)
+{
+	struct output *o = arg;
+	const struct record_opts *opts = o->src.opts;
+	bool requested;
+	uint64_t size;
+
+	if (o->bg && synth_bg__done(o->bg)) {
+		int ret = output__synth_join(o);
+
+		/* Committed at once: a recording killed from here on resolves
+		 * what existed before it. */
+		if (!ret)
+			ret = writer__commit(o->w);
+		if (ret)
+			return ret;
+	}
+	requested = o->src.take_switch && o->src.take_switch();
+	if (!requested && !opts->max_size && !opts->switch_size && !opts->switch_time_ms)
+		return DRAIN_GO_ON;
+	size = writer__file_size(o->w);
+	switch (output_rotate__check(&o->rot, opts, size, o->capped, requested, o->file.samples != 0)) {
+	case OUTPUT_FULL:
+		pr_info("[ prec record: perf size limit reached (%llu KB), stopping session ]\n",
+			(unsigned long long)(size >> 10));
+		o->size_limit = true;
+		return DRAIN_END;
+	case OUTPUT_ROTATE:
+		return output__switch(o);
+	default:
+		return DRAIN_GO_ON;
+	}
+}
+
+int output__attach(struct output *o, struct drain *d)
+{
+	d->after_pass = output__after_pass;
+	d->after_arg = o;
+	/* No round until the background side-band is in (output__synth_join):
+	 * perf's readers flush the samples queued before each round. */
+	d->no_round = o->bg != NULL;
+	if (o->src.opts->switch_time_ms)
+		d->timeout_ms = 100; /* the period is checked between passes */
+	/* A quiet ring may not reach its watermark for a long time: a pass
+	 * every second takes what it holds, so that a recording killed now
+	 * has it in the file (the writer's header follows the data). */
+	else if (!d->timeout_ms || d->timeout_ms > OUTPUT_TICK_MS)
+		d->timeout_ms = OUTPUT_TICK_MS;
+	return output__add_hooks(o, d);
+}
+
+int output__finish(struct output *o)
+{
+	return output__end_file(o, true);
+}
+
+int output__open_streams(struct output *o, int nr)
+{
+	const struct record_opts *opts = o->src.opts;
+	const struct evsel *ev = &o->src.evlist->evsel[0];
+	struct dso_track_layout tl;
+	int ret = output_dir__open_streams(&o->dir, nr, opts->comp_level,
+					   output_meta__comp_mmap_len(o->src.evlist));
+
+	dso_track__layout(ev->attr.sample_type, ev->attr.sample_id_all, &tl);
+	if (!ret)
+		ret = stream_tracks__open(&o->dir.tracks, nr, &tl, output_meta__buildids(opts),
+					  o->unw, opts->max_size, writer__file_size(o->w),
+					  &o->size_limit);
+	if (!ret && !o->have_meta)
+		ret = output__meta(o);
+	/* The data file takes nothing more until the end: its features go in
+	 * now (DIR_FORMAT above all, without which perf cannot read the
+	 * directory), so that a recording killed meanwhile reads whole. */
+	if (!ret) {
+		o->rm.meta.dir_version = WRITER_DIR_VERSION;
+		ret = writer__checkpoint(o->w, &o->rm.meta);
+	}
+	return ret;
+}
+
+int output__attach_stream(struct output *o, int i, struct drain *d)
+{
+	d->w = output_dir__stream(&o->dir, i);
+	/* A pass a second here too: a killed recording keeps what a quiet
+	 * stream's rings held. */
+	d->timeout_ms = OUTPUT_TICK_MS;
+	return stream_tracks__attach(&o->dir.tracks, i, d);
+}
+
+int output__end_stream(struct output *o, int i, const struct drain_stats *st)
+{
+	struct drain_stats all = *st;
+	/* The side-band still to come, now: the streams' held samples go into
+	 * their files before these close. */
+	int ret = o->bg ? output__synth_join(o) : 0;
+
+	ret = ret ? ret : stream_tracks__end(&o->dir.tracks, i, &all);
+	if (ret)
+		return ret;
+	drain_stats__add(&o->file, &all);
+	drain_stats__add(&o->total, &all);
+	return output_dir__end_stream(&o->dir, i, st, o->src.opts->comp_level);
+}
+
+/* Whether what the file holds is a recording: ring data went in, or a
+ * write failed part way (a full disk keeps what it took). A failure before
+ * that (the command cannot run) leaves no file, as before. */
+static bool output__recorded(const struct output *o)
+{
+	return o->total.bytes || writer__failed(o->w) || output_dir__has_data(&o->dir);
+}
+
+/* A recording that cannot go on keeps what it holds: the streams and the
+ * file cut at their last whole record, the features when they fit, the
+ * header right. Nothing is said: the caller said why it stopped. */
+static void output__keep(struct output *o)
+{
+	int ret = o->have_meta ? 0 : output__meta(o);
+
+	output_dir__keep(&o->dir);
+	if (o->dir.path && !ret)
+		o->rm.meta.dir_version = WRITER_DIR_VERSION;
+	if (!ret)
+		ret = output_meta__finish(&o->rm, o->w, &o->file, o->track);
+	else
+		ret = writer__finish(o->w, NULL);
+	if (ret)
+		pr_debug("%s: kept what was written (%s)\n", o->path, strerror(-ret));
+	o->w = NULL;
+	if (o->drain)
+		o->drain->w = NULL;
+}
+
+void output__abort(struct output *o)
+{
+	synth_bg__delete(o->bg); /* what it made never goes in */
+	o->bg = NULL;
+	if (o->w && output__recorded(o)) {
+		output__keep(o);
+		return;
+	}
+	writer__abort(o->w);
+	o->w = NULL;
+	output_dir__abort(&o->dir);
+	if (o->drain)
+		o->drain->w = NULL;
+}
+
+void output__exit(struct output *o)
+{
+	/* A directory whose data file never finished goes with it. */
+	if (o->w)
+		output_dir__abort(&o->dir);
+	output_dir__exit(&o->dir);
+	output_rotate__exit(&o->rot);
+	writer__abort(o->w);
+	o->w = NULL;
+	dso_track__delete(o->track);
+	o->track = NULL;
+	sideband_log__exit(&o->sblog);
+	synth_bg__delete(o->bg);
+	o->bg = NULL;
+	if (o->have_meta)
+		output_meta__exit(&o->rm);
+	o->have_meta = false;
+	free(o->wev);
+	free(o->idbuf);
+	o->wev = NULL;
+	o->idbuf = NULL;
+}

@@ -1,0 +1,161 @@
+#ifndef PREC_RECORDER_OUTPUT_H
+#define PREC_RECORDER_OUTPUT_H
+/*
+ * Where the records go over a recording's life, as one object: it opens the
+ * file or the stream, begins each file (the header and attrs, a stream's
+ * features, the file's build-id tracker, the side-band at its front,
+ * compression), and between drain passes applies --max-size and rotates for
+ * --switch-output (a signal, a size, a period; --switch-max-files,
+ * timestamped names); --overwrite's snapshots go in at each file's end; it
+ * finishes the last file (tail side-band, lost samples, build-ids of the hit
+ * DSOs, features, the final name) and prints the summary.
+ *
+ * The drain it is attached to (drain.h) knows nothing of files: the output
+ * gives it hooks (the size cut, the tracker, the side-band log, the
+ * unwinder) and an after_pass it answers between passes.
+ *
+ *   output__open -> output__begin -> output__attach(drain) -> drain__run ...
+ *   -> output__finish -> output__summary; output__abort on a failure;
+ *   output__exit always.
+ *
+ * Files, each calling only those below it: output.c (the life of each
+ * file, the drain's hooks and after_pass, the snapshot, the summary), then
+ * output_dir.c (--threads: the perf.data directory and its stream files),
+ * output_rotate.c (when a file ends and its name), output_meta.c (events and
+ * metadata) and output_hint.c (the fixes named for errors).
+ */
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "prec/writer.h"
+#include "drain/drain.h"
+#include "output/output_dir.h"
+#include "output/output_hint.h"
+#include "output/output_meta.h"
+#include "output/output_rotate.h"
+#include "output/sideband_log.h"
+#include "synth/sideband.h"
+#include "synth/synthesize.h"
+
+struct dso_track;
+struct synth_bg;
+struct evlist;
+struct record_opts;
+struct sysinfo;
+struct unwinder;
+
+/* What the output reads and does not own; every pointer valid until
+ * output__exit. */
+struct output_src {
+	const struct record_opts *opts; /* pipe_output decides file or stream */
+	struct evlist *evlist; /* opened and mapped */
+	const struct sysinfo *si;
+	const struct clock_ref *clk;
+	int argc; /* the command line, for CMDLINE */
+	char **argv;
+	pid_t pid; /* the forked command, or -1 */
+	/* Whether a rotation (or an --overwrite snapshot) was asked for since
+	 * the last call, taking the request; asked between passes. NULL: never
+	 * (the recorder's SIGUSR2, signals.h). */
+	bool (*take_switch)(void);
+};
+
+struct output {
+	struct output_src src;
+	const char *path; /* the path (or "-") */
+	struct writer_event *wev; /* the events as the files list them (owned) */
+	uint64_t *idbuf; /* their ids (owned) */
+	struct unwinder *unw; /* --unwind=record, or NULL (not owned) */
+	struct drain *drain; /* the attached drain, or NULL */
+	struct writer *w; /* the file being written */
+	struct dso_track *track; /* its build-id hit set */
+	struct synth_out sout; /* w, with track as the tap: the side-band's way */
+	struct output_meta rm;
+	bool have_meta;
+	struct drain_stats file; /* what went into the current file */
+	struct drain_stats total; /* and into all of them (the summary's losses) */
+	char final_name[PATH_MAX]; /* the last file's name, timestamp included */
+	uint64_t file_bytes; /* the last file's data bytes */
+	uint64_t comp_in, comp_out; /* and its compression */
+	struct output_rotate rot; /* when files end, and their names */
+	uint64_t wakeups_at_switch;
+	struct sideband_log sblog; /* --switch-output: replayed into each new file */
+	uint64_t room; /* --max-size / --switch-output=SIZE: ring bytes the file may
+			* still take (the drain cuts at a record boundary) */
+	bool capped; /* the cut was made: the file is full */
+	bool size_limit; /* --max-size was reached: the recording ended on purpose */
+	/* --threads: path is a perf.data directory, w its data file, and
+	 * each drain stream writes its own data.N. */
+	struct output_dir dir;
+	/* The first file's side-band still being synthesized (synth/
+	 * background.h): written between passes once done, FINISHED_ROUND
+	 * held back until then; NULL when none runs. */
+	struct synth_bg *bg;
+};
+
+/*
+ * Opens the output at path ("-": the stream on standard output) and lists
+ * the events with their ids (o->wev, for unwinder__setup). 0, or -errno
+ * after saying why on stderr (all but -ENOMEM); output__exit in both cases.
+ */
+int output__open(struct output *o, const struct output_src *src, const char *path);
+
+/* The first file's front: header and attrs, a stream's features, the
+ * tracker, the side-band, compression. unw: --unwind=record's, or NULL.
+ * 0 or -errno (-E2BIG: too many ids for a pipe record); not said. */
+int output__begin(struct output *o, struct unwinder *unw);
+
+/* Gives d o's writer, its hooks and its after_pass (rotation and limits
+ * between passes). 0 or -ENOSPC. */
+int output__attach(struct output *o, struct drain *d);
+
+/* The end of the last file: overwrite rings, tail side-band, lost samples,
+ * features and build-ids, its final name. 0, or -errno (not said); the file
+ * keeps what was written (writer__finish), and output__abort keeps it. */
+int output__finish(struct output *o);
+
+/* perf's summary lines (and the loss warnings) on stderr. */
+void output__summary(struct output *o);
+
+/* A failed recording. Once ring data went in or a write failed part way,
+ * what was recorded stays, made readable (writer__finish: the last whole
+ * record, the features when they fit; --threads: its stream files too);
+ * before that (the command could not run) the file being written is
+ * removed. A stream ends, cut at its last whole record when it is a file. */
+void output__abort(struct output *o);
+
+/* --threads, after output__begin: creates the nr stream files data.N
+ * (compressed with -z). 0 or -errno (not said). */
+int output__open_streams(struct output *o, int nr);
+
+/* Stream i's drain d gets its writer (owned by o) and its hooks: its own
+ * build-id tracker, unwinder (--unwind=record) and share of --max-size.
+ * 0 or -ENOSPC. */
+int output__attach_stream(struct output *o, int i, struct drain *d);
+
+/* output_synth.c, for output.c: whether the file begun at when gets its
+ * side-band in the background (not --tail-synthesize, nor events without
+ * TIME, whose samples readers resolve as they read them). */
+bool output__synth_later(const struct output *o, enum synth_when when);
+
+/* output_synth.c, for output.c: the background side-band into the file
+ * once the workers are done, then FINISHED_INIT and the round held back.
+ * Waits for the workers. 0 or -errno. */
+int output__synth_join(struct output *o);
+
+/* --threads: the main thread's work while the streams record (arg the
+ * output; threads_stream.h's between): the background side-band, once
+ * ready, into the data file and to the streams. 0 or -errno (a write's). */
+int output__between(void *arg);
+
+/* --threads, before output__finish: stream i's file is complete with what
+ * st counted (added to the file's and the run's counts). 0 or -errno. */
+int output__end_stream(struct output *o, int i, const struct drain_stats *st);
+
+/* Frees what o holds. Accepts an o never opened (zeroed). */
+void output__exit(struct output *o);
+
+#endif

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The fix to name when the output cannot be created or written, one per
+ * errno (moved from record_prepare.c: the output says its own errors, at
+ * the start and at each --switch-output file).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "prec/sysinfo.h"
+#include "output/output_hint.h"
+
+/* "X.old", where writer__open keeps the previous recording, when it is in the
+ * way (a directory or another non-file); NULL otherwise. */
+static bool old_in_way(const char *output, char *old, size_t len)
+{
+	struct stat st;
+
+	snprintf(old, len, "%s.old", output);
+	return !lstat(old, &st) && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode);
+}
+
+/*
+ * The fix for an output path that could not be created or written: each
+ * errno its own cause. The text may name the path; it lives in a static
+ * buffer until the next call.
+ */
+const char *output__hint(const char *output, int err)
+{
+	static char hint[PATH_MAX + 256];
+	char dir[PATH_MAX], old[PATH_MAX + 8], target[PATH_MAX];
+	struct stat st, lst;
+	const char *slash = strrchr(output, '/');
+	bool have = !stat(output, &st);
+	ssize_t n;
+
+	switch (-err) {
+	case EACCES:
+	case EPERM:
+		return "this user may not write there: choose a writable place, e.g. -o /tmp/perf.data";
+	case EROFS:
+		return "its filesystem is read-only: choose a writable place, e.g. -o /tmp/perf.data";
+	case EMFILE:
+		return "raise the open-file limit with 'ulimit -n 4096'";
+	case ENFILE:
+		snprintf(
+			hint, sizeof(hint),
+			"the system's open-file table is full: raise it with '%ssysctl -w fs.file-max=%lld'",
+			geteuid() ? "sudo " : "",
+			(long long)sysinfo__sysctl_or("fs/file-max", 1048576) * 2);
+		return hint;
+	case EFBIG:
+		return "the file size limit was reached: raise it with 'ulimit -f unlimited', or cap the file with --max-size or split it with --switch-output=SIZE";
+	case EDQUOT:
+		return "the disk quota is used up ('quota -s' shows it): free some space or choose another filesystem with -o";
+	case EIO:
+		return "the storage reported an I/O error ('dmesg | tail' shows it): choose another path with -o";
+	case ENAMETOOLONG:
+		return "the path is too long: choose a shorter one with -o";
+	case ENOSPC:
+		if (have && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+			return "it is a device, not a file, and it takes no more data: give -o a regular file";
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - output) + 1 : 1,
+			 slash ? output : ".");
+		snprintf(
+			hint, sizeof(hint),
+			"its filesystem is full ('df -h %s' shows it): free some space, or choose another path with -o",
+			dir);
+		return hint;
+	case ESPIPE:
+		if (have && S_ISFIFO(st.st_mode)) {
+			snprintf(hint, sizeof(hint),
+				 "it is a FIFO, and a perf.data file must be seekable: stream into it with -o - instead, e.g. prec -o - -- cmd > %s",
+				 output);
+			return hint;
+		}
+		return "the output cannot seek (a perf.data file is patched at the end): give -o a regular file, or stream with -o - and redirect standard output";
+	case ENOTSUP:
+		if (have && S_ISBLK(st.st_mode))
+			return "it is a block device, not a file: give -o a regular file";
+		break;
+	case EISDIR:
+		if (have && S_ISDIR(st.st_mode)) {
+			snprintf(hint, sizeof(hint),
+				 "it is a directory: give -o a file, e.g. %s/perf.data", output);
+			return hint;
+		}
+		/* Otherwise the rename to X.old met a directory there. */
+		__attribute__((fallthrough));
+	case EEXIST:
+		if (old_in_way(output, old, sizeof(old))) {
+			snprintf(hint, sizeof(hint),
+				 "'%s', where the previous %s is kept, is %s: move it away or choose another path with -o",
+				 old, output, -err == EISDIR ? "a directory" : "not a regular file");
+			return hint;
+		}
+		break;
+	case ENOENT:
+		/* A dangling symlink: open() creates its target, in a directory
+		 * that is not there. */
+		if (!lstat(output, &lst) && S_ISLNK(lst.st_mode) &&
+		    (n = readlink(output, target, sizeof(target) - 1)) > 0) {
+			target[n] = '\0';
+			snprintf(hint, sizeof(hint),
+				 "it is a symbolic link to '%s', whose directory does not exist: create it or choose another path with -o",
+				 target);
+			return hint;
+		}
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - output) + 1 : 1,
+			 slash ? output : ".");
+		if (stat(dir, &st) == 0)
+			/* The directory is there (e.g. /proc): its filesystem takes no new files. */
+			return "that filesystem does not take new files; choose another path with -o";
+		snprintf(
+			hint, sizeof(hint),
+			"its directory does not exist: create it with 'mkdir -p %s', or choose another path with -o",
+			dir);
+		return hint;
+	default:
+		break;
+	}
+	return "choose another path with -o";
+}

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * When the output ends a file and what the ended files are called
+ * (output_rotate.h): the limits and periods of --max-size and
+ * --switch-output, perf's timestamped names, --switch-max-files.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "prec/log.h"
+#include "prec/mono_clock.h"
+#include "options/options.h"
+#include "output/output_rotate.h"
+
+static uint64_t now_ms(void)
+{
+	return mono_clock__ns(false) / 1000000;
+}
+
+enum output_step output_rotate__check(struct output_rotate *r, const struct record_opts *opts,
+				      uint64_t size, bool capped, bool requested, bool sampled)
+{
+	bool rotate = requested;
+
+	/* A cut at the cap is the smaller of the two limits. */
+	if (opts->max_size &&
+	    (size >= opts->max_size ||
+	     (capped && (!opts->switch_size || opts->pipe_output ||
+			 opts->max_size <= opts->switch_size))))
+		return OUTPUT_FULL;
+	/* Not for the size alone before the file holds a sample: with -a on a
+	 * busy machine the side-band at each file's front may fill SIZE by
+	 * itself, and every new file would end at once, side-band only, which
+	 * perf reports as "no samples". The cut (capped) still rotates: the
+	 * drain holds the ring's records back until the next file. */
+	if (opts->switch_size && (capped || (sampled && size >= opts->switch_size)))
+		rotate = true;
+	if (opts->switch_time_ms) {
+		uint64_t t = now_ms();
+
+		if (!r->next_switch_ms)
+			r->next_switch_ms = t + opts->switch_time_ms;
+		if (t >= r->next_switch_ms) {
+			rotate = true;
+			r->next_switch_ms = t + opts->switch_time_ms;
+		}
+	}
+	return rotate && !opts->pipe_output ? OUTPUT_ROTATE : OUTPUT_GO_ON;
+}
+
+/* "<base>.YYYYmmddHHMMSScc" as perf names rotated files; a name already
+ * taken (two in one hundredth of a second) gets ".N" after it. */
+static void timestamped_name(const char *base, char *out, size_t len)
+{
+	struct timeval tv;
+	struct tm tm;
+	char ts[32];
+
+	gettimeofday(&tv, NULL);
+	localtime_r(&tv.tv_sec, &tm);
+	strftime(ts, sizeof(ts), "%Y%m%d%H%M%S", &tm);
+	snprintf(out, len, "%s.%s%02d", base, ts, (int)(tv.tv_usec / 10000));
+	for (int n = 1; !access(out, F_OK) && n < 1000; n++)
+		snprintf(out, len, "%s.%s%02d.%d", base, ts, (int)(tv.tv_usec / 10000), n);
+}
+
+/* --switch-max-files: name joins the kept files; the oldest beyond the
+ * limit is removed, as perf does. */
+static void output_rotate__keep(struct output_rotate *r, int max, const char *name)
+{
+	char **k;
+
+	if (!max)
+		return;
+	k = realloc(r->kept, ((size_t)r->nr_kept + 1) * sizeof(*k));
+	if (!k)
+		return;
+	r->kept = k;
+	r->kept[r->nr_kept] = strdup(name);
+	if (!r->kept[r->nr_kept])
+		return;
+	r->nr_kept++;
+	while (r->nr_kept > max) {
+		if (unlink(r->kept[0]) && errno != ENOENT)
+			pr_warn("cannot remove old output '%s': %s", r->kept[0], strerror(errno));
+		free(r->kept[0]);
+		memmove(r->kept, r->kept + 1, (size_t)(r->nr_kept - 1) * sizeof(*r->kept));
+		r->nr_kept--;
+	}
+}
+
+void output_rotate__name(struct output_rotate *r, const struct record_opts *opts,
+			 const char *path, bool at_exit, char *final, size_t len)
+{
+	if (!at_exit)
+		r->rotations++;
+	snprintf(final, len, "%s", path);
+	/* Rotated files always carry the time; the last one with
+	 * --timestamp-filename (which --switch-output implies). */
+	if ((!opts->timestamp_filename && at_exit) || opts->pipe_output)
+		return;
+	timestamped_name(path, final, len);
+	if (rename(path, final)) {
+		pr_warn("cannot rename '%s' to '%s': %s", path, final, strerror(errno));
+		snprintf(final, len, "%s", path);
+		return;
+	}
+	if (opts->switch_output || !at_exit)
+		pr_info("[ prec record: Dump %s ]\n", final);
+	output_rotate__keep(r, opts->switch_max_files, final);
+}
+
+void output_rotate__exit(struct output_rotate *r)
+{
+	for (int i = 0; i < r->nr_kept; i++)
+		free(r->kept[i]);
+	free(r->kept);
+	r->kept = NULL;
+	r->nr_kept = 0;
+}

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The side-band log (sideband_log.h). */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/perf_event.h>
+
+#include "drain/ring.h"
+#include "output/sideband_log.h"
+#include "synth/synthesize.h"
+
+/* What is kept: 1, and 2 for the records whose body starts with the pid of
+ * the process they are about (the child's for FORK), which an EXIT drops. */
+static const uint8_t kept_types[PERF_RECORD_MAX] = {
+	[PERF_RECORD_COMM] = 2,	  [PERF_RECORD_MMAP] = 2,    [PERF_RECORD_MMAP2] = 2,
+	[PERF_RECORD_FORK] = 2,	  [PERF_RECORD_EXIT] = 2,    [PERF_RECORD_NAMESPACES] = 2,
+	[PERF_RECORD_CGROUP] = 1, [PERF_RECORD_KSYMBOL] = 1, [PERF_RECORD_BPF_EVENT] = 1,
+};
+
+int sideband_log__wants(uint32_t type)
+{
+	return type < PERF_RECORD_MAX && kept_types[type];
+}
+
+static uint8_t *sideband_log__room(struct sideband_log *l, size_t n)
+{
+	if (l->len + n > l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64 * 1024;
+		uint8_t *b;
+
+		while (cap < l->len + n)
+			cap *= 2;
+		b = realloc(l->buf, cap);
+		if (!b) {
+			l->nomem++;
+			return NULL;
+		}
+		l->buf = b;
+		l->cap = cap;
+	}
+	return l->buf + l->len;
+}
+
+void sideband_log__add(struct sideband_log *l, const void *rec, size_t len)
+{
+	uint8_t *p = sideband_log__room(l, len);
+
+	if (!p)
+		return;
+	memcpy(p, rec, len);
+	l->len += len;
+}
+
+void sideband_log__add_ring(struct sideband_log *l, const struct ring *r, uint64_t pos,
+			    uint32_t size)
+{
+	uint64_t ring_size = r->mask + 1, off = pos & r->mask;
+	uint8_t *p = sideband_log__room(l, size);
+
+	if (!p)
+		return;
+	if (off + size <= ring_size) {
+		memcpy(p, r->data + off, size);
+	} else {
+		memcpy(p, r->data + off, ring_size - off);
+		memcpy(p + (ring_size - off), r->data, size - (ring_size - off));
+	}
+	l->len += size;
+}
+
+/* The pid a record is about (the child for FORK); -ENOENT when it is about
+ * no process. */
+static int64_t record_pid(const struct perf_event_header *h)
+{
+	uint32_t pid;
+
+	if (h->size < sizeof(*h) + 4 || h->type >= PERF_RECORD_MAX || kept_types[h->type] != 2)
+		return -ENOENT;
+	memcpy(&pid, (const uint8_t *)h + sizeof(*h), 4);
+	return pid;
+}
+
+static bool in_set(const uint32_t *set, size_t n, uint32_t v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (set[i] == v)
+			return true;
+	return false;
+}
+
+int sideband_log__replay(struct sideband_log *l, struct synth_out *out)
+{
+	uint32_t *dead = NULL;
+	size_t nr_dead = 0, cap = 0, kept = 0;
+
+	/* The processes that exited: EXIT of a leader (pid == tid). */
+	for (size_t off = 0; off + sizeof(struct perf_event_header) <= l->len;) {
+		const struct perf_event_header *h = (const void *)(l->buf + off);
+		uint32_t pt[2];
+
+		if (h->size < sizeof(*h) || off + h->size > l->len)
+			break;
+		if (h->type == PERF_RECORD_EXIT && h->size >= sizeof(*h) + 8) {
+			memcpy(pt, (const uint8_t *)h + sizeof(*h), 8);
+			if (pt[0] == pt[1] && !in_set(dead, nr_dead, pt[0])) {
+				if (nr_dead == cap) {
+					uint32_t *d = realloc(dead, (cap ? cap * 2 : 64) * sizeof(*d));
+
+					if (!d)
+						break; /* keeping too much only costs size */
+					dead = d;
+					cap = cap ? cap * 2 : 64;
+				}
+				dead[nr_dead++] = pt[0];
+			}
+		}
+		off += h->size;
+	}
+	/* Compact in place: what is left is the live processes' side-band. */
+	for (size_t off = 0; off + sizeof(struct perf_event_header) <= l->len;) {
+		const struct perf_event_header *h = (const void *)(l->buf + off);
+		size_t sz = h->size;
+		int64_t pid;
+
+		if (sz < sizeof(*h) || off + sz > l->len)
+			break;
+		pid = record_pid(h);
+		if (h->type != PERF_RECORD_EXIT && (pid < 0 || !in_set(dead, nr_dead, (uint32_t)pid))) {
+			memmove(l->buf + kept, l->buf + off, sz);
+			kept += sz;
+		}
+		off += sz;
+	}
+	l->len = kept;
+	free(dead);
+	return kept ? synth_out__write(out, l->buf, kept) : 0;
+}
+
+void sideband_log__exit(struct sideband_log *l)
+{
+	free(l->buf);
+	memset(l, 0, sizeof(*l));
+}

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --threads: each drain stream's build-id tracker, unwinder and share of
+ * --max-size (stream_track.h). Every hook here runs on its stream's thread
+ * (or on the main thread for the tail, once the loops are joined); the
+ * streams meet only at the inboxes and the size budget.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsos/dso_track.h"
+#include "prec/log.h"
+#include "drain/ring.h"
+#include "prec/writer.h"
+#include "drain/drain.h"
+#include "output/stream_track.h"
+#include "unwind/unwind.h"
+
+#define RECORD_MAX 65536
+
+void stream_tracks__keep(void *arg, const void *buf, size_t len)
+{
+	struct stream_tracks *ts = arg;
+
+	if (ts->synth_lost || !len)
+		return;
+	if (ts->synth_len + len > ts->synth_cap) {
+		size_t cap = ts->synth_cap ? ts->synth_cap : 1 << 16;
+		uint8_t *p;
+
+		while (cap < ts->synth_len + len)
+			cap *= 2;
+		p = realloc(ts->synth, cap);
+		if (!p) {
+			ts->synth_lost = true; /* said at open */
+			return;
+		}
+		ts->synth = p;
+		ts->synth_cap = cap;
+	}
+	memcpy(ts->synth + ts->synth_len, buf, len);
+	ts->synth_len += len;
+}
+
+int stream_tracks__open(struct stream_tracks *ts, int nr, const struct dso_track_layout *l,
+			enum dso_track_buildids which, const struct unwinder *unw, uint64_t max_size,
+			uint64_t front, bool *size_limit)
+{
+	/* As one stream: the ring data may fill what the front left. */
+	uint64_t limit = !max_size ? 0 : max_size > front ? max_size - front : 1;
+	int ret = 0;
+
+	ts->s = calloc((size_t)nr, sizeof(*ts->s));
+	if (!ts->s)
+		return -ENOMEM;
+	ts->nr = nr;
+	ts->limit = limit;
+	ts->front = front;
+	atomic_init(&ts->budget, limit);
+	atomic_init(&ts->full, false);
+	ts->size_limit = size_limit;
+	if (ts->synth_lost)
+		pr_warn("--threads: the synthesized side-band could not be kept for the streams' build-id trackers (out of memory): some build-ids may be missing");
+	for (int i = 0; i < nr && !ret; i++) {
+		struct stream_track *s = &ts->s[i];
+
+		s->set = ts;
+		s->idx = i;
+		ret = dso_inbox__init(&s->inbox);
+		if (!ret)
+			ret = dso_track__new(&s->t, l);
+		if (!ret && unw)
+			ret = unwinder__clone(&s->unw, unw);
+		if (ret)
+			break;
+		/* Only the hits are merged: the file's tracker reads the ids. */
+		dso_track__set_buildids(s->t, which);
+		dso_track__stream(s->t, ts->synth, ts->synth_len);
+		unwinder__set_track(s->unw, s->t);
+		unwinder__hold(s->unw, ts->late);
+	}
+	free(ts->synth);
+	ts->synth = NULL;
+	ts->synth_len = ts->synth_cap = 0;
+	return ret;
+}
+
+void stream_tracks__publish(struct stream_tracks *ts, uint64_t bytes)
+{
+	uint_fast64_t left = atomic_load(&ts->budget);
+
+	/* --max-size: the data file grew by bytes, as if a stream took them. */
+	while (ts->limit && !atomic_compare_exchange_weak(&ts->budget, &left,
+							  left > bytes ? left - bytes : 0))
+		;
+	if (ts->synth_lost)
+		pr_warn("--threads: the late side-band could not be kept for the streams' build-id trackers (out of memory): some build-ids may be missing");
+	ts->late_buf = ts->synth;
+	ts->late_len = ts->synth_len;
+	ts->synth = NULL;
+	ts->synth_len = ts->synth_cap = 0;
+	atomic_store(&ts->late_left, ts->nr);
+	atomic_store_explicit(&ts->late_ready, true, memory_order_release);
+}
+
+/* The late side-band, once published, into s's tracker; its held samples
+ * unwound and written to its file. The last stream to take it frees it.
+ * 0 or the write's -errno. */
+static int stream_track__take_late(struct stream_track *s)
+{
+	struct stream_tracks *ts = s->set;
+	struct iovec iov;
+	int ret;
+
+	if (s->late_taken || !atomic_load_explicit(&ts->late_ready, memory_order_acquire))
+		return 0;
+	s->late_taken = true;
+	dso_track__stream(s->t, ts->late_buf, ts->late_len);
+	dso_track__end_pass(s->t);
+	if (atomic_fetch_sub(&ts->late_left, 1) == 1) {
+		free(ts->late_buf);
+		ts->late_buf = NULL;
+	}
+	/* The streams' readers order records by time (no rounds): the held
+	 * samples may follow what was drained after them. */
+	ret = unwinder__release(s->unw, &iov);
+	if (ret == 1)
+		ret = writer__writev_ring(s->d->w, &iov, 1, false);
+	return ret;
+}
+
+/* ---- the hooks ---- */
+
+/* A record another stream drained. */
+static void stream_track__inbound(void *arg, const void *rec, size_t len)
+{
+	struct stream_track *s = arg;
+	const struct perf_event_header *h = rec;
+
+	dso_track__event(s->t, rec, len);
+	if (s->unw && h->type == PERF_RECORD_COMM && (h->misc & PERF_RECORD_MISC_COMM_EXEC) &&
+	    len >= 16) {
+		uint32_t pid;
+
+		memcpy(&pid, (const uint8_t *)rec + 8, sizeof(pid));
+		unwinder__exec(s->unw, pid);
+	}
+}
+
+static bool is_sideband(uint32_t type)
+{
+	return type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2 || type == PERF_RECORD_COMM ||
+	       type == PERF_RECORD_FORK || type == PERF_RECORD_EXIT;
+}
+
+/* The side-band record h at pos of r goes to every other stream with rings. */
+static void stream_track__share(struct stream_track *s, const struct ring *r, uint64_t pos,
+				const struct perf_event_header *h)
+{
+	uint64_t off = pos & r->mask, size = r->mask + 1;
+	const void *rec = r->data + off;
+
+	if (off + h->size > size) {
+		if (!s->scratch && !(s->scratch = malloc(RECORD_MAX)))
+			return;
+		memcpy(s->scratch, r->data + off, size - off);
+		memcpy(s->scratch + (size - off), r->data, h->size - (size - off));
+		rec = s->scratch;
+	}
+	for (int i = 0; i < s->set->nr; i++)
+		if (i != s->idx && s->set->s[i].has_rings)
+			dso_inbox__push(&s->set->s[i].inbox, rec);
+}
+
+/* Every record the stream keeps: its tracker sees it, after what the
+ * other streams sent since the last pass (so a map drained elsewhere is
+ * known before this pass's samples are looked up and unwound). */
+static enum drain_verdict stream_track__record(void *arg, const struct ring *r, uint64_t pos,
+					       const struct perf_event_header *h)
+{
+	struct stream_track *s = arg;
+
+	if (!s->took) {
+		s->took = true;
+		dso_inbox__take(&s->inbox, stream_track__inbound, s);
+	}
+	dso_track__ring_record(s->t, r, pos, h);
+	if (is_sideband(h->type) && s->set->nr > 1)
+		stream_track__share(s, r, pos, h);
+	return DRAIN_KEEP;
+}
+
+/* The end of a pass: what came in meanwhile, then the pending samples. */
+static void stream_track__pass(void *arg, const struct drain_stats *pass)
+{
+	struct stream_track *s = arg;
+	bool took = dso_inbox__take(&s->inbox, stream_track__inbound, s) > 0;
+
+	s->took = false;
+	if (pass->bytes || took)
+		dso_track__end_pass(s->t);
+	/* A failed write leaves the writer failed: the next pass's write says it. */
+	if (stream_track__take_late(s) < 0)
+		pr_debug("--threads: stream %d: writing the samples held for the side-band failed\n",
+			 s->idx);
+}
+
+static int stream_track__unwind(void *arg, struct ring *rings, const bool *pending, int nr,
+				struct iovec *iov)
+{
+	return unwinder__rewrite(arg, rings, pending, nr, iov);
+}
+
+/* Takes at least need - room more bytes from the budget (a grain when it
+ * has one). false: the budget cannot hold need. */
+static bool stream_track__reserve(struct stream_track *s, uint64_t need)
+{
+	struct stream_tracks *ts = s->set;
+	uint_fast64_t left = atomic_load_explicit(&ts->budget, memory_order_relaxed);
+
+	for (;;) {
+		uint64_t want = need - s->room;
+
+		if (want < STREAM_TRACK_GRAIN)
+			want = STREAM_TRACK_GRAIN;
+		if (want > left)
+			want = left;
+		if (s->room + want < need)
+			return false;
+		if (atomic_compare_exchange_weak_explicit(&ts->budget, &left, left - want,
+							  memory_order_relaxed,
+							  memory_order_relaxed)) {
+			s->room += want;
+			return true;
+		}
+	}
+}
+
+/* --max-size: whole records while the shared budget lasts. */
+static enum drain_verdict stream_track__cut(void *arg, const struct ring *r, uint64_t pos,
+					    const struct perf_event_header *h)
+{
+	struct stream_track *s = arg;
+
+	if (h->size > s->room && (atomic_load_explicit(&s->set->full, memory_order_relaxed) ||
+				  !stream_track__reserve(s, h->size))) {
+		s->capped = true;
+		return DRAIN_CUT;
+	}
+	s->room -= h->size;
+	return DRAIN_KEEP;
+}
+
+/* Between passes: a stream whose window was cut ends, and the first to
+ * find the budget spent says so, once, as the single stream does. */
+static int stream_track__after_pass(void *arg)
+{
+	struct stream_track *s = arg;
+	struct stream_tracks *ts = s->set;
+
+	if (!s->capped && !atomic_load_explicit(&ts->full, memory_order_relaxed))
+		return DRAIN_GO_ON;
+	if (!atomic_exchange(&ts->full, true)) {
+		uint64_t used = ts->front + ts->limit - atomic_load(&ts->budget);
+
+		pr_info("[ prec record: perf size limit reached (%llu KB), stopping session ]\n",
+			(unsigned long long)(used >> 10));
+		*ts->size_limit = true; /* read by the main thread after the join */
+	}
+	return DRAIN_END;
+}
+
+int stream_tracks__attach(struct stream_tracks *ts, int i, struct drain *d)
+{
+	struct stream_track *s = &ts->s[i];
+	struct drain_hook cut = { .on_record = stream_track__cut, .arg = s };
+	struct drain_hook track = { .on_record = stream_track__record,
+				    .on_pass = stream_track__pass,
+				    .arg = s };
+	struct drain_hook unwind = { .rewrite = stream_track__unwind, .arg = s->unw };
+	int ret = 0;
+
+	s->has_rings = d->nr_rings > 0;
+	s->d = d;
+	/* The cut first: the records it leaves in the rings reach no hook. */
+	if (ts->limit) {
+		ret = drain__add_hook(d, &cut);
+		d->after_pass = stream_track__after_pass;
+		d->after_arg = s;
+	}
+	if (!ret)
+		ret = drain__add_hook(d, &track);
+	if (!ret && s->unw)
+		ret = drain__add_hook(d, &unwind);
+	return ret;
+}
+
+int stream_tracks__end(struct stream_tracks *ts, int i, struct drain_stats *st)
+{
+	int ret;
+
+	if (i >= ts->nr)
+		return 0;
+	ret = stream_track__take_late(&ts->s[i]);
+	if (ts->s[i].unw)
+		unwinder__summary(ts->s[i].unw, st);
+	return ret < 0 ? ret : 0;
+}
+
+int stream_tracks__merge(struct stream_tracks *ts, struct dso_track *into)
+{
+	uint64_t dropped = 0;
+	int ret = 0;
+
+	/* The loops are joined: what each pushed last is in the others' inboxes. */
+	for (int i = 0; i < ts->nr; i++) {
+		struct stream_track *s = &ts->s[i];
+
+		dso_inbox__take(&s->inbox, stream_track__inbound, s);
+		dropped += atomic_load(&s->inbox.dropped);
+	}
+	for (int i = 0; i < ts->nr && into; i++)
+		ret = dso_track__merge(into, ts->s[i].t) ?: ret;
+	if (dropped)
+		pr_verbose("--threads: %llu side-band records did not reach another stream's tracker (its inbox was full)\n",
+			   (unsigned long long)dropped);
+	return ret;
+}
+
+void stream_tracks__exit(struct stream_tracks *ts)
+{
+	for (int i = 0; i < ts->nr; i++) {
+		struct stream_track *s = &ts->s[i];
+
+		dso_inbox__exit(&s->inbox);
+		dso_track__delete(s->t);
+		unwinder__delete(s->unw);
+		free(s->scratch);
+	}
+	free(ts->s);
+	free(ts->synth);
+	free(ts->late_buf);
+	memset(ts, 0, sizeof(*ts));
+}

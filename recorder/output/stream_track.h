@@ -1,0 +1,121 @@
+#ifndef PREC_RECORDER_STREAM_TRACK_H
+#define PREC_RECORDER_STREAM_TRACK_H
+/*
+ * --threads: what each drain stream follows besides writing, on its own
+ * thread: its own build-id tracker, its own record-time unwinder over that
+ * tracker, and its share of --max-size.
+ *
+ * A stream's samples are looked up in its own tracker only, so the sample
+ * path takes no lock. The low-rate side-band each stream drains (MMAP,
+ * MMAP2, COMM, FORK, EXIT) is also pushed to every other stream's inbox
+ * (dso_inbox.h, a lock only there), which that stream takes at the start of
+ * its next pass (its first record) and at the end of each pass; the
+ * synthesized side-band is fed to every tracker at the start. When the side-band
+ * of the processes that existed before is synthesized in the background
+ * (late), each stream's unwinder holds what it cannot unwind yet
+ * (unwinder__hold); stream_tracks__publish hands the late side-band, kept
+ * by the same tap, to every stream, which takes it at the end of its next
+ * pass: its tracker reads it, its unwinder writes the held samples into its
+ * file, and the buffer is freed by the last stream to take it. A sample whose
+ * map is still in another stream's ring waits in its tracker's pending set
+ * (dso_track.h) until the inbox brings it. At the end the trackers' hit sets
+ * join the file's tracker, whose build-id list the features get.
+ *
+ * --max-size: the streams take the bytes left under the limit from one
+ * atomic budget, a grain at a time, so the data files together stay within
+ * it; the stream that finds it spent ends (DRAIN_END, one line said), and
+ * threads_stream.c stops the others.
+ *
+ *   stream_tracks__keep (the synthesized side-band's tap) ->
+ *   stream_tracks__open -> stream_tracks__attach (each stream's drain) ->
+ *   the loops (stream_tracks__publish when late) -> stream_tracks__end
+ *   (each) -> stream_tracks__merge ->
+ *   stream_tracks__exit
+ */
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dsos/dso_inbox.h"
+#include "dsos/dso_track.h"
+
+struct drain;
+struct drain_stats;
+struct stream_tracks;
+struct unwinder;
+
+/* --max-size: bytes a stream takes from the shared budget at a time (one
+ * atomic per grain; the limit is missed by less than a grain a stream). */
+#define STREAM_TRACK_GRAIN (64u << 10)
+
+struct stream_track {
+	struct stream_tracks *set;
+	int idx;
+	struct dso_track *t; /* this stream's hit set (owned) */
+	struct unwinder *unw; /* --unwind=record: this stream's (owned), or NULL */
+	struct dso_inbox inbox; /* side-band the other streams drained */
+	bool took; /* the inbox was taken in this pass */
+	bool has_rings; /* a stream without rings gets no side-band */
+	uint8_t *scratch; /* a side-band record that wraps its ring */
+	uint64_t room; /* --max-size: bytes taken from the budget, not yet used */
+	bool capped; /* the budget is spent: this stream's window was cut */
+	struct drain *d; /* this stream's drain (its writer gets held samples) */
+	bool late_taken; /* the late side-band was read */
+};
+
+struct stream_tracks {
+	struct stream_track *s;
+	int nr;
+	uint8_t *synth; /* the synthesized side-band, until the trackers exist */
+	size_t synth_len, synth_cap;
+	bool synth_lost; /* it could not be kept whole (out of memory) */
+	uint64_t limit; /* --max-size: the data bytes the streams may take; 0: none */
+	uint64_t front; /* the data file's bytes, counted in the limit */
+	atomic_uint_fast64_t budget; /* of which not yet taken */
+	atomic_bool full;
+	bool *size_limit; /* the output's flag, set once the limit is reached */
+	bool late; /* set before open: more side-band comes (publish) */
+	uint8_t *late_buf; /* the late side-band, once published */
+	size_t late_len;
+	atomic_bool late_ready;
+	atomic_int late_left; /* streams that have not taken it yet */
+};
+
+/* The synthesized side-band's tap (a synth_out tap, arg the stream_tracks):
+ * kept until stream_tracks__open feeds it to each stream's tracker. */
+void stream_tracks__keep(void *arg, const void *buf, size_t len);
+
+/*
+ * nr stream trackers for events of layout l, each fed what
+ * stream_tracks__keep kept; with unw (--unwind=record) a clone of it each;
+ * with max_size (--max-size) the budget the data file's front bytes left
+ * under it, and *size_limit set once it is spent. 0 or -ENOMEM
+ * (stream_tracks__exit in both cases).
+ */
+int stream_tracks__open(struct stream_tracks *ts, int nr, const struct dso_track_layout *l,
+			enum dso_track_buildids which, const struct unwinder *unw, uint64_t max_size,
+			uint64_t front, bool *size_limit);
+
+/* The side-band the tap kept since stream_tracks__open goes to every stream
+ * (each takes it at the end of its next pass); the bytes it took in the data
+ * file come off the --max-size budget. Once, after open. */
+void stream_tracks__publish(struct stream_tracks *ts, uint64_t bytes);
+
+/* Stream i's drain d gets its hooks (the size cut, the tracker, the
+ * unwinder) and, with a limit, its after_pass. 0 or -ENOSPC. */
+int stream_tracks__attach(struct stream_tracks *ts, int i, struct drain *d);
+
+/* Stream i ended: it takes the late side-band if it has not (its held
+ * samples written to its drain's writer), and its unwinder's counts go
+ * into st (said under -v). 0 or the write's -errno. */
+int stream_tracks__end(struct stream_tracks *ts, int i, struct drain_stats *st);
+
+/* After every stream ended: each takes its inbox a last time, and every
+ * hit set joins into. 0 or -ENOMEM (hits lost, counted). */
+int stream_tracks__merge(struct stream_tracks *ts, struct dso_track *into);
+
+/* Frees the trackers, unwinders and inboxes. Accepts a zeroed set. */
+void stream_tracks__exit(struct stream_tracks *ts);
+
+#endif

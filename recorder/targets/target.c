@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The CPUs and threads of a recording (target.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "targets/cpu_map.h"
+#include "prec/log.h"
+#include "prec/mounts.h"
+#include "options/options.h"
+#include "targets/thread_map.h"
+#include "targets/caps.h"
+#include "targets/target.h"
+
+static int cpu_map__online_has(const struct cpu_map *online, int cpu)
+{
+	for (int i = 0; i < online->nr; i++)
+		if (online->cpu[i] == cpu)
+			return 1;
+	return 0;
+}
+
+/* -C names a CPU that is not online: bring it up when it is there, else
+ * name the CPUs that are. */
+static void cpu_offline_error(int cpu)
+{
+	char path[96], online[256] = "0";
+	int fd = open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, online, sizeof(online) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n > 0)
+		online[n] = '\0';
+	online[strcspn(online, "\n")] = '\0';
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	if (!access(path, F_OK))
+		pr_err("CPU %d in -C/--cpu is offline (bring it online with '%ssh -c \"echo 1 > %s\"', or record the online CPUs with -C %s)",
+		       cpu, geteuid() ? "sudo " : "", path, online);
+	else
+		pr_err("CPU %d in -C/--cpu is not on this machine (record the online CPUs with -C %s)",
+		       cpu, online);
+}
+
+int target__cpus(const struct record_opts *opts, struct cpu_map **out)
+{
+	struct cpu_map *online = NULL, *list = NULL;
+	int ret;
+
+	if (opts->per_thread) {
+		list = malloc(sizeof(*list) + sizeof(int));
+		if (!list)
+			return -ENOMEM;
+		list->nr = 1;
+		list->cpu[0] = -1;
+		*out = list;
+		return 0;
+	}
+	ret = cpu_map__online(&online);
+	if (ret) {
+		pr_err("cannot read the online CPUs: %s (is sysfs mounted? 'mount -t sysfs sysfs /sys')",
+		       strerror(-ret));
+		return ret;
+	}
+	if (!opts->cpu_list) {
+		*out = online;
+		return 0;
+	}
+	ret = cpu_map__parse(&list, opts->cpu_list);
+	if (ret) {
+		pr_err("invalid -C/--cpu list '%s' (give CPUs like 0-2,5)", opts->cpu_list);
+		cpu_map__delete(online);
+		return ret;
+	}
+	for (int i = 0; i < list->nr; i++) {
+		if (!cpu_map__online_has(online, list->cpu[i])) {
+			cpu_offline_error(list->cpu[i]);
+			cpu_map__delete(online);
+			cpu_map__delete(list);
+			return -EINVAL;
+		}
+	}
+	cpu_map__delete(online);
+	*out = list;
+	return 0;
+}
+
+static int resolve_uid(const char *str, uid_t *uid)
+{
+	struct passwd *pw = getpwnam(str);
+	char *end;
+	long v;
+
+	if (pw) {
+		*uid = pw->pw_uid;
+		return 0;
+	}
+	errno = 0;
+	v = strtol(str, &end, 10);
+	if (*str && !*end && !errno && v >= 0) {
+		*uid = (uid_t)v;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/*
+ * perf reads /proc/TID/maps of each thread it is given and fails without a
+ * word when it cannot; a recording without the maps cannot name any user
+ * symbol. Refused here with the reason instead. A thread that exited since it
+ * was listed is no error. 0 or -EACCES (said).
+ */
+static int check_maps_readable(const struct thread_map *threads, const char *opt)
+{
+	char path[64];
+
+	for (int i = 0; i < threads->nr; i++) {
+		int fd, err;
+
+		snprintf(path, sizeof(path), "/proc/%d/maps", (int)threads->pid[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			close(fd);
+			continue;
+		}
+		err = errno;
+		if (err == ENOENT || err == ESRCH)
+			continue;
+		if (err == EACCES || err == EPERM) {
+			char exe[PATH_MAX];
+
+			/* The kernel's ptrace_may_access, as for perf_event_open on it. */
+			pr_err("cannot read %s for %s: %s (prec may not trace another user's or a non-dumpable process: grant it with '%ssetcap cap_sys_ptrace+ep %s', or record it as its user)",
+			       path, opt, strerror(err), geteuid() ? "sudo " : "",
+			       caps__exe(exe, sizeof(exe)));
+		} else {
+			pr_err("cannot read %s for %s: %s (%s)", path, opt, strerror(err),
+			       err == EMFILE ? "raise the open-file limit with 'ulimit -n 4096'" :
+					       "is /proc mounted? 'mount -t proc proc /proc'");
+		}
+		return -err;
+	}
+	return 0;
+}
+
+int target__threads(const struct record_opts *opts, pid_t workload_pid, struct thread_map **out)
+{
+	pid_t bad = 0;
+	uid_t uid;
+	int ret;
+
+	if (opts->pid_list || opts->tid_list) {
+		const char *list = opts->pid_list ? opts->pid_list : opts->tid_list;
+		const char *opt = opts->pid_list ? "-p/--pid" : "-t/--tid";
+
+		ret = opts->pid_list ? thread_map__new_pids(out, list, "/proc", &bad) :
+				       thread_map__new_tids(out, list, "/proc", &bad);
+		if (ret == -EINVAL)
+			pr_err("invalid %s list '%s' (give ids like 1234 or 1234,5678)", opt, list);
+		else if (ret == -ESRCH)
+			pr_err("no such %s %d for %s (list the live ones with 'ps -eLf')",
+			       opts->pid_list ? "process" : "thread", (int)bad, opt);
+		else if (ret)
+			pr_err("cannot list the threads of %s: %s", list, strerror(-ret));
+		if (!ret) {
+			ret = check_maps_readable(*out, opt);
+			if (ret) {
+				thread_map__delete(*out);
+				*out = NULL;
+			}
+		}
+		return ret;
+	}
+	if (opts->uid_str) {
+		if (resolve_uid(opts->uid_str, &uid)) {
+			pr_err("unknown user '%s' for -u/--uid (give a user name or a numeric uid; 'getent passwd' lists them)",
+			       opts->uid_str);
+			return -EINVAL;
+		}
+		ret = thread_map__new_uid(out, uid, "/proc");
+		if (ret == -ESRCH)
+			pr_err("user '%s' runs no process to record (start one first; 'ps -u %s' lists them)",
+			       opts->uid_str, opts->uid_str);
+		else if (ret)
+			pr_err("cannot list the processes of user '%s': %s", opts->uid_str,
+			       strerror(-ret));
+		return ret;
+	}
+	*out = thread_map__new_one(opts->system_wide || opts->cpu_list ? -1 : workload_pid);
+	return *out ? 0 : -ENOMEM;
+}
+
+/* The cgroup2 mount point, from /proc/mounts; "/sys/fs/cgroup" if none is found. */
+static void cgroup2_root(char *buf, size_t len)
+{
+	char *text;
+
+	if (!mounts__read("/proc/mounts", &text)) {
+		int ret = mounts__find(text, "cgroup2", buf, len);
+
+		free(text);
+		if (!ret)
+			return;
+	}
+	snprintf(buf, len, "/sys/fs/cgroup");
+}
+
+int target__cgroup_fd(const char *name)
+{
+	char root[512], path[1024];
+	int fd;
+
+	cgroup2_root(root, sizeof(root));
+	snprintf(path, sizeof(path), "%s/%s", root, name[0] == '/' ? name + 1 : name);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		int err = -errno;
+
+		pr_err("cannot open cgroup '%s' (%s): %s (give a cgroup path relative to %s; 'ls %s' lists them)",
+		       name, path, strerror(-err), root, root);
+		return err;
+	}
+	return fd;
+}
