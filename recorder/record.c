@@ -33,17 +33,17 @@
 #include "targets/workload.h"
 #include "prec/writer.h"
 #include "drain/affinity.h"
-#include "live/control.h"
-#include "drain/drain.h"
-#include "output/output.h"
-#include "unwind/unwind.h"
-#include "record_prepare.h"
-#include "live/sideband_event.h"
-#include "signals.h"
-#include "live/status_line.h"
-#include "targets/target.h"
-#include "drain/threads.h"
 #include "drain/streams.h"
+#include "drain/threads.h"
+#include "drain/wake.h"
+#include "live/control.h"
+#include "live/sideband_event.h"
+#include "live/status_line.h"
+#include "output/output.h"
+#include "record_prepare.h"
+#include "signals.h"
+#include "targets/target.h"
+#include "unwind/unwind.h"
 
 /* Everything one recording holds; released at the end of prec_record. */
 struct recording {
@@ -57,13 +57,13 @@ struct recording {
 	size_t data_bytes; /* each ring's data area */
 	struct evlist evlist;
 	struct workload wl;
-	struct pollfd *pfd;
+	struct pollfd *pfd; /* every event's fd, for the one stream */
 	int nr_pfd;
 	struct unwinder *unw;
-	struct drain drain;
 	struct affinity aff; /* --affinity: the drain's before_ring step */
-	struct threads_masks masks; /* --threads: the streams' CPUs */
-	struct streams streams; /* --threads: the drain loops, one thread each */
+	struct threads_masks masks; /* the streams' CPUs: one, or --threads' */
+	struct streams streams; /* the engine: its drain loops */
+	struct wake wake; /* how other threads wake the main loop */
 	struct clock_ref clk;
 	struct output out;
 	struct control ctl; /* --control; fd -1 without */
@@ -78,7 +78,12 @@ static bool should_stop(void *arg)
 {
 	struct recording *r = arg;
 
-	status_line__tick(&r->status, &r->drain, &r->streams, &r->out);
+	if (r->status.fd >= 0) {
+		struct status_output so;
+
+		output__status(&r->out, &so);
+		status_line__tick(&r->status, &r->streams, &so);
+	}
 	if (signals__stop_signal() || control__stopped(&r->ctl))
 		return true;
 	return signals__child_done() && workload__reap(&r->wl, false);
@@ -175,11 +180,15 @@ static int recording__check_kcore(void)
 	ret = kcore__check(dir);
 	if (ret)
 		pr_err("--kcore: cannot use %s/kcore: %s (%s)", dir,
-		       ret == -EADDRNOTAVAIL ? "kallsyms shows no kernel addresses" : strerror(-ret),
-		       ret == -ENOENT ? "this kernel has no /proc/kcore, CONFIG_PROC_KCORE is not set: record without --kcore" :
-		       ret == -EADDRNOTAVAIL ? "run as root with sysctl kernel.kptr_restrict=0" :
-		       ret == -EACCES || ret == -EPERM ? "kcore needs root (CAP_SYS_RAWIO): run prec as root" :
-						       "record without --kcore");
+		       ret == -EADDRNOTAVAIL ? "kallsyms shows no kernel addresses" :
+					       strerror(-ret),
+		       ret == -ENOENT ?
+			       "this kernel has no /proc/kcore, CONFIG_PROC_KCORE is not set: record without --kcore" :
+		       ret == -EADDRNOTAVAIL ?
+			       "run as root with sysctl kernel.kptr_restrict=0" :
+		       ret == -EACCES || ret == -EPERM ?
+			       "kcore needs root (CAP_SYS_RAWIO): run prec as root" :
+			       "record without --kcore");
 	return ret ? PREC_EXIT_FAILURE : 0;
 }
 
@@ -233,17 +242,6 @@ static int recording__check(struct recording *r)
 	if (!opts->period && !r->freq)
 		return PREC_EXIT_USAGE; /* --strict-freq, said */
 	r->data_bytes = options__ring_bytes(opts);
-	if (opts->control) {
-		struct control_spec spec;
-
-		/* Opened before any file exists: a missing FIFO leaves none. */
-		if (control_spec__parse(opts->control, &spec, err, sizeof(err)) ||
-		    control__open(&r->ctl, &spec, &r->evlist, err, sizeof(err))) {
-			pr_err("%s", err);
-			return PREC_EXIT_USAGE;
-		}
-		r->ctl.snapshot_switches = opts->switch_signal || opts->overwrite;
-	}
 	if (opts->debuginfod && !debuginfod__available()) {
 		pr_err("--debuginfod: %s", DEBUGINFOD_MISSING_HINT);
 		return PREC_EXIT_USAGE;
@@ -270,15 +268,19 @@ static int recording__machine(struct recording *r)
 			return PREC_EXIT_FAILURE;
 	}
 	sysinfo__read(&r->si, sysroot);
+	/* --threads chooses the number of streams and their masks: the
+	 * engine is the same with one. */
 	if (r->opts->threads) {
 		char err[256];
 
-		if (threads_masks__for_machine(r->opts->threads_spec, &r->si, r->cpus, &r->masks, err,
-					       sizeof(err))) {
+		if (threads_masks__for_machine(r->opts->threads_spec, &r->si, r->cpus, &r->masks,
+					       err, sizeof(err))) {
 			pr_err("%s", err);
 			return PREC_EXIT_USAGE;
 		}
 		pr_verbose("--threads: %u drain streams\n", r->masks.nr);
+	} else if (threads_masks__one(&r->masks)) {
+		return PREC_EXIT_FAILURE;
 	}
 	if (event_specs__for_machine(&r->specs, sysroot ? NULL : &r->si))
 		return PREC_EXIT_FAILURE;
@@ -293,6 +295,34 @@ static bool recording__stop_on_hup(const struct record_opts *opts)
 	return !opts->argc && !opts->system_wide && !opts->cpu_list;
 }
 
+/* --control, once the events it acts on exist; before any file does, so
+ * a missing FIFO leaves none. 0 or the exit status, explained. */
+static int recording__control(struct recording *r)
+{
+	struct control_spec spec;
+	char err[512];
+
+	if (!r->opts->control)
+		return 0;
+	if (control_spec__parse(r->opts->control, &spec, err, sizeof(err)) ||
+	    control__open(&r->ctl, &spec, &r->evlist, err, sizeof(err))) {
+		pr_err("%s", err);
+		return PREC_EXIT_USAGE;
+	}
+	r->ctl.snapshot_switches = r->opts->switch_signal || r->opts->overwrite;
+	return 0;
+}
+
+/* After the fork: the drain's scheduling (-r, or the drain's nice), which
+ * the command does not inherit. 0 or the exit status, explained. */
+static int recording__schedule(const struct record_opts *opts)
+{
+	if (opts->realtime_prio)
+		return affinity__set_realtime(opts->realtime_prio) ? PREC_EXIT_FAILURE : 0;
+	affinity__raise_drain(); /* best effort: said under -v */
+	return 0;
+}
+
 /* Step 4: fork the command corked, find the threads, open the events, map
  * the rings. 0 or the exit status, explained. */
 static int recording__open(struct recording *r)
@@ -305,13 +335,21 @@ static int recording__open(struct recording *r)
 		ret = workload__prepare(&r->wl, opts->argv, &r->orig, opts->pipe_output);
 		if (ret) {
 			pr_err("cannot fork the workload: %s (%s)", strerror(-ret),
-			       ret == -EMFILE ? "raise the open-file limit, e.g. ulimit -n 4096" :
-			       ret == -ENFILE ? "the system's open-file table is full (fs.file-max)" :
-			       ret == -EAGAIN ? "raise the process limit (ulimit -u) or end some processes" :
-						"free some memory and retry");
+			       ret == -EMFILE ?
+				       "raise the open-file limit, e.g. ulimit -n 4096" :
+			       ret == -ENFILE ?
+				       "the system's open-file table is full (fs.file-max)" :
+			       ret == -EAGAIN ?
+				       "raise the process limit (ulimit -u) or end some processes" :
+				       "free some memory and retry");
 			return PREC_EXIT_FAILURE;
 		}
 	}
+	/* After the fork: the command keeps its environment and its policy. */
+	debuginfod_env(opts);
+	ret = recording__schedule(opts);
+	if (ret)
+		return ret;
 	if (target__threads(opts, r->wl.pid, &r->threads))
 		return PREC_EXIT_USAGE;
 	evlist_config__init(&cfg, opts, r->freq, r->cgroup_fd);
@@ -328,7 +366,9 @@ static int recording__open(struct recording *r)
 	if (evlist__open(&r->evlist) || evlist__mmap(&r->evlist, r->data_bytes))
 		return PREC_EXIT_FAILURE;
 	r->nr_pfd = evlist__pollfds(&r->evlist, &r->pfd);
-	return r->nr_pfd < 0 ? PREC_EXIT_FAILURE : 0;
+	if (r->nr_pfd < 0)
+		return PREC_EXIT_FAILURE;
+	return recording__control(r);
 }
 
 /* Step 5: the output: header, attrs with their ids, the synthesized
@@ -337,9 +377,16 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 {
 	const struct record_opts *opts = r->opts;
 	struct output_src src = {
-		.opts = opts, .evlist = &r->evlist, .si = &r->si, .clk = &r->clk,
-		.argc = argc, .argv = argv, .pid = r->wl.pid,
+		.opts = opts,
+		.evlist = &r->evlist,
+		.si = &r->si,
+		.clk = &r->clk,
+		.argc = argc,
+		.argv = argv,
+		.pid = r->wl.pid,
 		.take_switch = signals__take_switch,
+		.stream_files = r->masks.threaded,
+		.wake = &r->wake,
 	};
 	int ret;
 
@@ -364,84 +411,38 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 	return ret;
 }
 
-/* --threads: one drain loop per mask, each writing its own stream file. */
-static int recording__streams_init(struct recording *r)
-{
-	int ret = streams__init(&r->streams, &r->masks, r->evlist.rings, r->evlist.nr_rings,
-				r->drain.time_off, r->drain.flush, recording__stop_on_hup(r->opts));
-
-	if (!ret)
-		ret = output__open_streams(&r->out, r->streams.nr);
-	/* The background side-band reaches the data file from this thread. */
-	r->streams.between = output__between;
-	r->streams.between_arg = &r->out;
-	for (int i = 0; !ret && i < r->streams.nr; i++) {
-		r->streams.s[i].d.mmap2_build_ids = r->opts->buildid_mmap;
-		ret = output__attach_stream(&r->out, i, &r->streams.s[i].d);
-	}
-	return ret;
-}
-
-/* --control: its fd polled where the recording sleeps (the drain, or the
- * main thread under --threads), run on that thread. 0 or -ENOMEM. */
-static int recording__control_init(struct recording *r)
-{
-	struct pollfd *more;
-
-	if (r->ctl.fd < 0)
-		return 0;
-	if (r->opts->threads) {
-		r->streams.side_fd = r->ctl.fd;
-		r->streams.on_side = control__ready;
-		r->streams.side_arg = &r->ctl;
-		return 0;
-	}
-	more = realloc(r->pfd, ((size_t)r->nr_pfd + 1) * sizeof(*r->pfd));
-	if (!more)
-		return -ENOMEM;
-	r->pfd = more;
-	r->pfd[r->nr_pfd] = (struct pollfd){ .fd = r->ctl.fd, .events = POLLIN };
-	r->drain.side_pfd = r->nr_pfd++;
-	r->drain.on_side = control__ready;
-	r->drain.side_arg = &r->ctl;
-	control__attach(&r->ctl, &r->drain);
-	return 0;
-}
-
-/* Step 6: the drain, ready before anything can stop the recording. */
-static int recording__drain_init(struct recording *r)
+/* Step 6: the engine, ready before anything can stop the recording: its
+ * streams over the rings, each with its writer and hooks from the output;
+ * the main loop's fds (--control, the wake, a pipe's reader). */
+static int recording__streams(struct recording *r)
 {
 	const struct record_opts *opts = r->opts;
-	struct drain *drain = &r->drain;
+	struct streams *ss = &r->streams;
+	/* --mmap-flush: at most a quarter of the ring, as perf. */
+	uint64_t flush = opts->mmap_flush > r->data_bytes / 4 ? r->data_bytes / 4 :
+								opts->mmap_flush;
 	int ret;
 
-	/* --threads: the rings are the streams'; this drain, with none, only
-	 * carries the output's hooks for the data file. */
-	ret = drain__init(drain, r->evlist.rings, opts->threads ? 0 : r->evlist.nr_rings, NULL,
-			  evlist__sample_time_offset(&r->evlist));
-	drain->mmap2_build_ids = opts->buildid_mmap;
-	/* --mmap-flush: at most a quarter of the ring, as perf. */
-	drain->flush = opts->mmap_flush > r->data_bytes / 4 ? r->data_bytes / 4 : opts->mmap_flush;
 	if (opts->mmap_flush)
-		pr_verbose("mmap flush: %llu\n", (unsigned long long)drain->flush);
+		pr_verbose("mmap flush: %llu\n", (unsigned long long)flush);
+	ret = streams__init(ss, &r->masks, r->evlist.rings, r->evlist.nr_rings, r->pfd, r->nr_pfd,
+			    evlist__sample_time_offset(&r->evlist), flush,
+			    recording__stop_on_hup(opts));
 	if (!ret)
-		ret = affinity__attach(&r->aff, drain, opts->affinity, &r->si);
+		ret = wake__init(&r->wake);
 	if (!ret)
-		ret = output__attach(&r->out, drain);
-	if (!ret && opts->threads)
-		ret = recording__streams_init(r);
-	if (!ret && opts->pipe_output) {
-		/* The stream's fd joins the poll set: POLLERR when its reader exits. */
-		struct pollfd *more = realloc(r->pfd, ((size_t)r->nr_pfd + 1) * sizeof(*r->pfd));
-
-		if (more) {
-			r->pfd = more;
-			r->pfd[r->nr_pfd] = (struct pollfd){ .fd = STDOUT_FILENO, .events = 0 };
-			drain->out_pfd = r->nr_pfd++;
-		}
+		ret = affinity__attach(&r->aff, &ss->s[0].d, opts->affinity, &r->si);
+	if (!ret)
+		ret = output__attach_streams(&r->out, ss);
+	ss->wake = &r->wake;
+	/* The stream's fd: POLLERR when its reader exits. */
+	ss->out_fd = opts->pipe_output ? STDOUT_FILENO : -1;
+	if (!ret && r->ctl.fd >= 0) {
+		ss->side_fd = r->ctl.fd;
+		ss->on_side = control__ready;
+		ss->side_arg = &r->ctl;
+		control__attach(&r->ctl, streams__main_drain(ss));
 	}
-	if (!ret)
-		ret = recording__control_init(r);
 	if (ret)
 		pr_err("cannot set up the drain: %s", strerror(-ret));
 	return ret;
@@ -463,30 +464,17 @@ static int recording__stop(struct recording *r, int ret)
 		/* For whoever checks the order: no sample is later than this. */
 		pr_verbose("events disabled at %lld.%09ld (-k clock)\n",
 			   (long long)disabled_at.tv_sec, disabled_at.tv_nsec);
-	if (!ret && !r->out.size_limit && r->opts->threads)
+	if (!ret && !output__size_reached(&r->out)) {
 		ret = streams__tail(&r->streams, signals__stop_again, NULL);
-	if (!ret && !r->out.size_limit) {
-		ret = drain__tail(&r->drain, signals__stop_again, NULL);
 		if (ret >= 0) {
 			pr_verbose("the tail after the disable took %d pass(es) with data%s\n", ret,
-				   signals__stop_again(NULL) ? "; cut short by a second signal" : "");
+				   signals__stop_again(NULL) ? "; cut short by a second signal" :
+							       "");
 			ret = 0;
 		}
 	}
 	workload__end(&r->wl, &r->orig);
 	workload__reap(&r->wl, true);
-	return ret;
-}
-
-/* Step 8 with --threads: the loops on their threads, this one waiting. */
-static int recording__run_streams(struct recording *r)
-{
-	int ret = streams__start(&r->streams);
-
-	if (ret)
-		pr_err("cannot start the drain threads: %s (lower the number of streams, e.g. --threads=numa)",
-		       strerror(-ret));
-	ret = streams__wait(&r->streams, should_stop, r, &r->orig) ?: ret;
 	return ret;
 }
 
@@ -499,7 +487,7 @@ static void recording__exit(struct recording *r)
 	thread_map__delete(r->threads);
 	streams__exit(&r->streams);
 	threads_masks__exit(&r->masks);
-	drain__exit(&r->drain);
+	wake__exit(&r->wake);
 	affinity__exit(&r->aff);
 	output__exit(&r->out);
 	unwinder__delete(r->unw);
@@ -510,102 +498,105 @@ static void recording__exit(struct recording *r)
 	event_specs__exit(&r->specs);
 }
 
-int prec_record(const struct record_opts *opts, int argc, char **argv, int *fatal_sig)
+/* Step 7: go. The side-band event's thread, the reference reading of the
+ * -k clock right before the kernel enables the events at exec (as perf),
+ * the status line, the command, the events of other targets. 0, or the
+ * exit status (said); *stopped when a stop signal ended -D's delay. */
+static int recording__go(struct recording *r, bool *stopped)
 {
-	struct recording rec = {
-		.opts = opts,
-		.cgroup_fd = -1,
-		.sb = { .stop_fd = -1 },
-		.wl = { .pid = -1, .go_fd = -1, .err_fd = -1 },
-		.clk = { .use = opts->use_clockid, .id = opts->clockid },
-		.ctl = { .fd = -1, .ack_fd = -1 },
-	};
-	struct recording *r = &rec;
-	int status, ret;
+	const struct record_opts *opts = r->opts;
+	int ret;
 
-	*fatal_sig = 0;
-	park_std_fds();
-
-	/* 1. The events, the command and the clock, checked. 2. The machine. */
-	status = recording__check(r);
-	if (!status)
-		status = recording__machine(r);
-	/* --dry-run: everything checked, nothing opened or written. */
-	if (status || opts->dry_run)
-		goto out;
-
-	/* 3. Signals: blocked except inside ppoll, so none is ever missed. */
-	signals__install(opts->switch_signal || opts->overwrite, opts->pipe_output, &r->orig);
-
-	/* 4. Fork the command corked, find the threads, open the events, map. */
-	status = recording__open(r);
-	debuginfod_env(opts);
-	/* -r (or the drain's nice) after the fork, as perf: the command keeps
-	 * its own policy. */
-	if (!status && opts->realtime_prio && affinity__set_realtime(opts->realtime_prio))
-		status = PREC_EXIT_FAILURE;
-	else if (!status && !opts->realtime_prio)
-		affinity__raise_drain(); /* best effort: said under -v */
-	if (status)
-		goto out_kill; /* nothing to kill when the fork failed */
-
-	/* 5. The output and its front. 6. The drain. */
-	status = PREC_EXIT_FAILURE;
-	if (recording__begin_output(r, argc, argv) || recording__drain_init(r))
-		goto out_abort; /* nothing to abort when the output did not open */
 	if (opts->switch_output_event &&
-	    sideband_event__start(&r->sb, &r->evlist, opts->pid_list || opts->tid_list || opts->uid_str))
-		goto out_abort;
-
-	/* 7. Go: the kernel enables the events at exec. The reference reading
-	 * of the -k clock is taken right before, as perf does. */
+	    sideband_event__start(&r->sb, &r->evlist,
+				  opts->pid_list || opts->tid_list || opts->uid_str, &r->wake))
+		return PREC_EXIT_FAILURE;
 	if (r->clk.use)
 		clock__snapshot(r->clk.id, &r->clk.res_ns, &r->clk.tod_ns, &r->clk.clock_ns);
-	status_line__init(&r->status, opts, STDERR_FILENO, &r->drain);
+	status_line__init(&r->status, opts, STDERR_FILENO, streams__main_drain(&r->streams));
 	ret = opts->argc ? workload__start(&r->wl) : 0;
 	if (ret) {
 		pr_err("cannot run '%s': %s", opts->argv[0], strerror(-ret));
-		status = ret == -ENOENT ? PREC_EXIT_NOTFOUND : PREC_EXIT_NOEXEC;
-		goto out_abort;
+		return ret == -ENOENT ? PREC_EXIT_NOTFOUND : PREC_EXIT_NOEXEC;
 	}
-	if (start_events(&r->evlist, opts, &r->orig))
-		goto out_stopped;
+	*stopped = start_events(&r->evlist, opts, &r->orig) != 0;
+	return 0;
+}
 
-	/* 8. Drain until the command ends, every target thread is gone, or
-	 * prec is told to stop. */
-	ret = opts->threads ? recording__run_streams(r) :
-			      drain__run(&r->drain, r->pfd, r->nr_pfd, recording__stop_on_hup(opts),
-					 should_stop, r, &r->orig);
-out_stopped:
-	status_line__end(&r->status); /* gone before anything else is said */
-	/* 9. Stop: the events, their tail, the command. */
-	ret = recording__stop(r, ret);
-	if (ret == -ECANCELED)
-		goto out_abort; /* a rotation failed and said why; what came after
-				 * it does not count */
-	if (ret) {
-		write_error("write", opts->output, ret);
-		goto out_abort;
-	}
+/* Step 10: finish: the stream files, feature sections, final header,
+ * summary. The exit status: the command's, or 0 when --max-size ended the
+ * recording on purpose (it is complete); -1 after saying why it failed. */
+static int recording__finish(struct recording *r)
+{
+	int ret = 0;
 
-	/* 10. Finish: the stream files, feature sections, final header, summary. */
 	for (int i = 0; i < r->streams.nr && !ret; i++)
 		ret = output__end_stream(&r->out, i, &r->streams.s[i].d.stats);
 	if (!ret)
 		ret = output__finish(&r->out);
 	if (ret) {
-		write_error("finish", opts->output, ret);
-		goto out_abort;
+		write_error("finish", r->opts->output, ret);
+		return -1;
 	}
 	output__summary(&r->out);
-	/* --max-size ended it on purpose: the recording is complete. */
-	status = r->out.size_limit ? 0 : workload__exit_status(&r->wl);
+	return output__size_reached(&r->out) ? 0 : workload__exit_status(&r->wl);
+}
+
+/* A recording that holds nothing yet: every fd closed. */
+#define RECORDING_INIT(o)                                                \
+	{                                                                \
+		.opts = (o), .cgroup_fd = -1, .sb = { .stop_fd = -1 },   \
+		.wl = { .pid = -1, .go_fd = -1, .err_fd = -1 },          \
+		.clk = { .use = (o)->use_clockid, .id = (o)->clockid },  \
+		.ctl = { .fd = -1, .ack_fd = -1 }, .wake = { .fd = -1 }, \
+	}
+
+int prec_record(const struct record_opts *opts, int argc, char **argv, int *fatal_sig)
+{
+	struct recording rec = RECORDING_INIT(opts), *r = &rec;
+	bool stopped = false;
+	int status, ret = 0;
+
+	*fatal_sig = 0;
+	park_std_fds();
+	/* 1. The events, the command and the clock, checked. 2. The machine.
+	 * --dry-run: everything checked, nothing opened or written. */
+	status = recording__check(r) ?: recording__machine(r);
+	if (status || opts->dry_run)
+		goto out;
+	/* 3. Signals: blocked except inside ppoll, so none is ever missed. */
+	signals__install(opts->switch_signal || opts->overwrite, opts->pipe_output, &r->orig);
+	/* 4. Fork the command corked, open the events, map, --control. */
+	status = recording__open(r);
+	if (status)
+		goto out_kill; /* nothing to kill when the fork failed */
+	/* 5. The output and its front. 6. The engine's streams. 7. Go. */
+	status = PREC_EXIT_FAILURE;
+	if (recording__begin_output(r, argc, argv) || recording__streams(r))
+		goto out_abort; /* nothing to abort when the output did not open */
+	status = recording__go(r, &stopped);
+	if (status)
+		goto out_abort;
+	/* 8. Drain until the command ends, every target thread is gone, or
+	 * prec is told to stop (not when a signal ended -D's delay). */
+	if (!stopped)
+		ret = streams__run(&r->streams, should_stop, r, &r->orig);
+	status_line__end(&r->status); /* gone before anything else is said */
+	/* 9. Stop: the events, their tail, the command. -ECANCELED: a
+	 * rotation failed and said why; what came after it does not count. */
+	ret = recording__stop(r, ret);
+	if (ret && ret != -ECANCELED)
+		write_error("write", opts->output, ret);
+	status = ret ? -1 : recording__finish(r); /* 10. Finish. */
+	if (status < 0) {
+		status = PREC_EXIT_FAILURE;
+		goto out_abort;
+	}
 	/* Taken after the mask is restored: a stop signal that came while the
 	 * file was being finished is delivered then, and counts too. */
 	signals__restore(&r->orig);
 	*fatal_sig = signals__stop_signal();
 	goto out;
-
 out_abort:
 	output__abort(&r->out);
 out_kill:

@@ -13,11 +13,6 @@ static volatile sig_atomic_t child_done;
 static volatile sig_atomic_t stop_signal;
 static volatile sig_atomic_t stop_count; /* stop signals so far */
 static volatile sig_atomic_t switch_req;
-/* A wake-up SIGUSR2 of signals__request_switch is on its way: its request
- * is in switch_req already, so its delivery (maybe after the drain took
- * the flag) must not ask a second time. */
-static int wake_pending;
-static bool usr2_taken; /* SIGUSR2 has the handler (signals__install) */
 /* What prec's caller ignored: nohup's SIGHUP, a SIGPIPE. */
 static bool hup_ignored, pipe_ignored;
 
@@ -35,8 +30,7 @@ static void on_signal(int sig)
 	if (sig == SIGCHLD) {
 		child_done = 1;
 	} else if (sig == SIGUSR2) {
-		if (!__atomic_exchange_n(&wake_pending, 0, __ATOMIC_SEQ_CST))
-			switch_req = 1;
+		switch_req = 1;
 	} else if (sig != SIGUSR1) { /* SIGUSR1: woken, nothing more */
 		if (!stop_signal)
 			stop_signal = sig;
@@ -98,7 +92,6 @@ void signals__install(bool usr2, bool pipe_output, sigset_t *orig)
 	sigaddset(&block, SIGUSR1);
 	/* SIGUSR2 rotates (--switch-output) or snapshots (--overwrite); perf
 	 * ignores it otherwise. */
-	usr2_taken = usr2;
 	if (usr2)
 		sigaction(SIGUSR2, &sa, NULL);
 	else
@@ -144,13 +137,8 @@ bool signals__take_switch(void)
 
 void signals__request_switch(void)
 {
+	/* Another thread asking wakes the main loop itself (drain/wake.h). */
 	__atomic_store_n(&switch_req, 1, __ATOMIC_SEQ_CST);
-	/* A drain asleep in ppoll wakes as it does for SIGUSR2 (its handler
-	 * only sets the same flag); without the handler nothing rotates. */
-	if (usr2_taken) {
-		__atomic_store_n(&wake_pending, 1, __ATOMIC_SEQ_CST);
-		kill(getpid(), SIGUSR2);
-	}
 }
 
 /*

@@ -50,7 +50,8 @@ bool signals__take_switch(void);
 /*
  * What SIGUSR2 asks (rotate or snapshot), asked from inside prec: by a
  * control command or a --switch-output-event; any thread may call it. The
- * drain sees it after its next pass.
+ * main loop sees it after its next pass: a caller on another thread wakes
+ * it through its eventfd (drain/wake.h); no signal is sent.
  */
 void signals__request_switch(void);
 

@@ -11,6 +11,7 @@
 #include "drain/ring.h"
 #include "prec/writer.h"
 #include "drain/drain.h"
+#include "drain/wake.h"
 
 static const struct perf_event_header finished_round = {
 	.type = PERF_RECORD_FINISHED_ROUND,
@@ -27,6 +28,7 @@ int drain__init(struct drain *d, struct ring *rings, int nr_rings, struct writer
 	d->time_off = time_off;
 	d->out_pfd = -1;
 	d->side_pfd = -1;
+	d->wake_pfd = -1;
 	d->rewriter = -1;
 	d->batch_bytes = DRAIN_BATCH_BYTES;
 	d->iov = calloc(2 * (size_t)nr_rings + 1, sizeof(*d->iov));
@@ -231,7 +233,7 @@ int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
 	       bool (*stop)(void *arg), void *arg, const sigset_t *sigmask)
 {
 	int64_t n;
-	int live = nfds - (d->out_pfd >= 0) - (d->side_pfd >= 0);
+	int live = nfds - (d->out_pfd >= 0) - (d->side_pfd >= 0) - (d->wake_pfd >= 0);
 
 	for (;;) {
 		int next = DRAIN_GO_ON;
@@ -282,10 +284,14 @@ int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
 			if (!d->on_side(d->side_arg, pfd[d->side_pfd].revents))
 				pfd[d->side_pfd].fd = -1;
 		}
+		if (d->wake_pfd >= 0 && pfd[d->wake_pfd].revents) {
+			p--; /* another thread's news, taken between passes */
+			wake__clear(d->wake);
+		}
 		if (p > 0)
 			d->pass.wakeups++; /* counted with the next pass; a tick is not one */
 		for (int i = 0; i < nfds; i++) {
-			if (i == d->out_pfd || i == d->side_pfd)
+			if (i == d->out_pfd || i == d->side_pfd || i == d->wake_pfd)
 				continue;
 			/* An fd whose task is gone reports HUP forever: stop polling
 			 * it; its ring is still drained every pass. When every

@@ -18,6 +18,7 @@
 struct perf_event_header;
 struct pollfd;
 struct ring;
+struct wake;
 struct writer;
 
 struct drain_stats {
@@ -98,6 +99,11 @@ struct drain {
 	int side_pfd;
 	bool (*on_side)(void *arg, short revents);
 	void *side_arg;
+	/* Index in drain__run's pfd of the main loop's wake eventfd (wake.h),
+	 * -1 (drain__init's) none: cleared when it is readable, and the
+	 * loop goes on to its next pass (after_pass reads the news). */
+	int wake_pfd;
+	struct wake *wake;
 	/* Called before a ring with data is read (--affinity moves the thread
 	 * near it, affinity.h); NULL: nothing. */
 	void (*before_ring)(void *arg, const struct ring *r);

@@ -248,6 +248,17 @@ static int threads__recorded(const struct cpu_map *map, uint32_t nr_cpus, struct
 	return 0;
 }
 
+int threads_masks__one(struct threads_masks *out)
+{
+	memset(out, 0, sizeof(*out));
+	/* Empty maps: every ring falls to the first stream (streams.c). */
+	out->m = calloc(1, sizeof(*out->m));
+	if (!out->m)
+		return -ENOMEM;
+	out->nr = 1;
+	return 0;
+}
+
 int threads_masks__for_machine(const char *spec, const struct sysinfo *si,
 			       const struct cpu_map *cpus, struct threads_masks *out, char *err,
 			       size_t errlen)
@@ -274,6 +285,7 @@ int threads_masks__for_machine(const char *spec, const struct sysinfo *si,
 	for (uint32_t i = 0; i < si->nr_numa; i++)
 		nodes[i] = si->numa[i].cpus ? si->numa[i].cpus : "";
 	ret = threads_masks__parse(spec, &topo, &rec, out, err, errlen);
+	out->threaded = !ret;
 	cpulist__exit(&rec);
 	free(nodes);
 	return ret;

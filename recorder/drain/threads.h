@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdbool.h>
+
 #include "prec/cpulist.h"
 
 struct cpu_map;
@@ -45,7 +47,14 @@ struct threads_mask {
 struct threads_masks {
 	struct threads_mask *m;
 	uint32_t nr;
+	/* Each stream runs on a thread of its own and writes its own file
+	 * (--threads); false: threads_masks__one's single stream. */
+	bool threaded;
 };
+
+/* A recording without --threads: one stream over every ring, run by the
+ * caller's thread. 0 or -ENOMEM. */
+int threads_masks__one(struct threads_masks *out);
 
 /*
  * Reads spec ("" or NULL: cpu) against topo and the recorded CPUs cpus into

@@ -87,13 +87,13 @@ static const struct {
 	enum control_cmd cmd;
 } control_tags[] = {
 	/* perf's order of tests: the first tag that prefixes the line wins. */
-	{ "enable", CONTROL_ENABLE }, { "disable", CONTROL_DISABLE },
+	{ "enable", CONTROL_ENABLE },	  { "disable", CONTROL_DISABLE },
 	{ "snapshot", CONTROL_SNAPSHOT }, { "evlist", CONTROL_EVLIST },
-	{ "stop", CONTROL_STOP }, { "ping", CONTROL_PING },
+	{ "stop", CONTROL_STOP },	  { "ping", CONTROL_PING },
 };
 
-enum control_cmd control_cmd__parse(const char *line, size_t len, const char **arg,
-				    size_t *arg_len, bool *malformed)
+enum control_cmd control_cmd__parse(const char *line, size_t len, const char **arg, size_t *arg_len,
+				    bool *malformed)
 {
 	*arg = NULL;
 	*arg_len = 0;
@@ -164,9 +164,10 @@ static int control__check_fd(int fd, const char *what, char *err, size_t errlen)
 {
 	if (fcntl(fd, F_GETFL) >= 0)
 		return 0;
-	snprintf(err, errlen,
-		 "--control: %s fd %d is not open (open it for prec, e.g. 'prec --control fd:%d ... %d<ctl.fifo', or use fifo:PATH)",
-		 what, fd, fd, fd);
+	snprintf(
+		err, errlen,
+		"--control: %s fd %d is not open (open it for prec, e.g. 'prec --control fd:%d ... %d<ctl.fifo', or use fifo:PATH)",
+		what, fd, fd, fd);
 	return -EBADF;
 }
 
@@ -191,7 +192,8 @@ int control__open(struct control *c, const struct control_spec *spec, struct evl
 			c->fd = spec->ctl_fd;
 			c->ack_fd = spec->ack_fd;
 			/* As perf: the command fd is read until EAGAIN. */
-			ret = fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) | O_NONBLOCK) ? -errno : 0;
+			ret = fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) | O_NONBLOCK) ? -errno :
+											  0;
 		}
 	}
 	if (ret < 0) {
@@ -214,24 +216,16 @@ static void control__ack(struct control *c)
 /*
  * snapshot: what SIGUSR2 does (--overwrite: dump the flight recorder;
  * --switch-output: rotate; else nothing, as perf without an AUX area).
- * signals__request_switch also sends SIGUSR2 to wake a drain asleep in
- * ppoll; this thread is the one that sleeps, and is awake: the pending
- * signal is taken back here, or its handler would ask for a second switch.
+ * This runs on the main loop's thread, awake: the request is taken after
+ * the pass that follows.
  */
 static void control__snapshot(struct control *c)
 {
-	static const struct timespec zero;
-	sigset_t usr2;
-
 	if (!c->snapshot_switches) {
 		control__ack(c);
 		return;
 	}
 	signals__request_switch();
-	sigemptyset(&usr2);
-	sigaddset(&usr2, SIGUSR2);
-	while (sigtimedwait(&usr2, NULL, &zero) > 0)
-		;
 	if (c->after_pass)
 		c->snapshot_pending = true;
 	else
@@ -343,7 +337,7 @@ static int control__after_pass(void *arg)
 
 void control__attach(struct control *c, struct drain *d)
 {
-	if (c->fd < 0 || !d->after_pass)
+	if (c->fd < 0 || !d || !d->after_pass)
 		return;
 	c->after_pass = d->after_pass;
 	c->after_arg = d->after_arg;

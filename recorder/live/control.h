@@ -62,8 +62,8 @@ int control_spec__parse(const char *str, struct control_spec *spec, char *err, s
  * followed by something other than " ARG" (perf's "failed: wrong
  * command"), still acked. Returns the command.
  */
-enum control_cmd control_cmd__parse(const char *line, size_t len, const char **arg,
-				    size_t *arg_len, bool *malformed);
+enum control_cmd control_cmd__parse(const char *line, size_t len, const char **arg, size_t *arg_len,
+				    bool *malformed);
 
 /* evlist's argument (len bytes; NULL: none) -> the flag, or -EINVAL for
  * anything but -v, -g, -F. */
@@ -110,7 +110,8 @@ bool control__ready(void *ctl, short revents);
 /*
  * Wraps d's after_pass (call after the output attached it) so a snapshot
  * command is acked once the pass after it has taken the request. Without
- * it (--threads) the snapshot is acked at once.
+ * it (d NULL: threaded streams, none the main loop's) the snapshot is acked
+ * at once.
  */
 void control__attach(struct control *c, struct drain *d);
 

@@ -20,6 +20,7 @@
 #include "prec/log.h"
 #include "prec/perf_file.h"
 #include "targets/thread_map.h"
+#include "drain/wake.h"
 #include "live/sideband_event.h"
 #include "signals.h"
 #include "targets/sys.h"
@@ -128,6 +129,7 @@ static void *sideband_event__thread(void *arg)
 		if (sideband_event__consume(sb)) {
 			sb->triggers++;
 			signals__request_switch();
+			wake__poke(sb->wake);
 		}
 	}
 	free(pfd);
@@ -150,7 +152,8 @@ static int sideband_event__open_each(struct sideband_event *sb, const struct evl
 		for (int i = 0; i < per; i++) {
 			int pid = task_target ? thr->pid[i] : follow > 0 ? follow : -1;
 			int cpu = task_target ? -1 : cpus->cpu[i];
-			int ret = sideband_event__open_one(sb, &sb->specs.v[e], pid, cpu, follow > 0);
+			int ret =
+				sideband_event__open_one(sb, &sb->specs.v[e], pid, cpu, follow > 0);
 
 			/* A -p thread that ended before its turn is no error. */
 			if (ret == -ESRCH && task_target)
@@ -184,8 +187,10 @@ static int sideband_event__open_all(struct sideband_event *sb, const struct evli
 	if ((ret == -EACCES || ret == -EPERM) && !task_target && evlist->workload_only &&
 	    evlist->threads->nr == 1 && evlist->threads->pid[0] > 0) {
 		sideband_event__close(sb);
-		pr_verbose("--switch-output-event: not permitted system-wide, following the command\n");
-		ret = sideband_event__open_each(sb, evlist, false, evlist->threads->pid[0], &failed);
+		pr_verbose(
+			"--switch-output-event: not permitted system-wide, following the command\n");
+		ret = sideband_event__open_each(sb, evlist, false, evlist->threads->pid[0],
+						&failed);
 	}
 	if (ret)
 		pr_err("cannot open --switch-output-event '%s': %s (%s)", sb->specs.v[failed].name,
@@ -196,10 +201,12 @@ static int sideband_event__open_all(struct sideband_event *sb, const struct evli
 	return ret;
 }
 
-int sideband_event__start(struct sideband_event *sb, const struct evlist *evlist, bool task_target)
+int sideband_event__start(struct sideband_event *sb, const struct evlist *evlist, bool task_target,
+			  struct wake *wake)
 {
 	int ret;
 
+	sb->wake = wake;
 	/* perf: without a per-CPU map (--per-thread) the events follow tasks. */
 	if (evlist->cpus->nr == 1 && evlist->cpus->cpu[0] == -1)
 		task_target = true;

@@ -5,7 +5,8 @@
  * --switch-output-event: perf's side-band evlist. The event is opened apart
  * from the recorded ones, its records never reach the output; a thread of
  * its own polls its rings, and any record asks for what SIGUSR2 asks (a
- * rotation), through signals__request_switch.
+ * rotation), through signals__request_switch, then wakes the main loop
+ * (drain/wake.h).
  */
 #include <pthread.h>
 #include <stdbool.h>
@@ -14,6 +15,7 @@
 #include "events/parse_events.h"
 
 struct evlist;
+struct wake;
 
 struct sideband_event {
 	struct event_specs specs; /* the event string's events */
@@ -25,6 +27,7 @@ struct sideband_event {
 	pthread_t th;
 	bool started;
 	uint64_t triggers; /* the rotations asked for, read after the stop */
+	struct wake *wake; /* the main loop's, poked after each request */
 };
 
 /*
@@ -40,7 +43,8 @@ int sideband_event__parse(struct sideband_event *sb, const char *event, char *er
  * thread (signals must be blocked already: it inherits the mask). 0, or
  * -errno after one line on stderr naming the fix.
  */
-int sideband_event__start(struct sideband_event *sb, const struct evlist *evlist, bool task_target);
+int sideband_event__start(struct sideband_event *sb, const struct evlist *evlist, bool task_target,
+			  struct wake *wake);
 
 /* Ends and joins the thread: no request is made after it returns. */
 void sideband_event__stop(struct sideband_event *sb);

@@ -14,9 +14,7 @@
 
 #include "prec/mono_clock.h"
 #include "options/options.h"
-#include "prec/writer.h"
 #include "drain/drain.h"
-#include "output/output.h"
 #include "live/status_line.h"
 #include "drain/streams.h"
 
@@ -49,7 +47,7 @@ void status_line__init(struct status_line *s, const struct record_opts *opts, in
 	s->fd = status_line__wanted(opts, fd) ? fd : -1;
 	/* A quiet drain sleeps up to a second between passes: the clock on
 	 * the line would stall. */
-	if (s->fd >= 0 && (!d->timeout_ms || d->timeout_ms > STATUS_LINE_PERIOD_MS))
+	if (s->fd >= 0 && d && (!d->timeout_ms || d->timeout_ms > STATUS_LINE_PERIOD_MS))
 		d->timeout_ms = STATUS_LINE_PERIOD_MS;
 	s->comp = opts->comp_level > 0;
 	s->rotating = opts->switch_output;
@@ -155,23 +153,14 @@ static void status_line__add_stats(struct status_counts *c, const struct drain_s
 }
 
 static void status_line__gather(struct status_line *s, struct status_counts *c,
-				const struct drain *d, const struct streams *ss,
-				const struct output *o)
+				const struct streams *ss, const struct status_output *so)
 {
-	status_line__add_stats(c, &d->stats);
-	for (int i = 0; ss && i < ss->nr; i++)
+	for (int i = 0; i < ss->nr; i++)
 		status_line__add_stats(c, &ss->s[i].d.stats);
-	c->rotations = o->rot.rotations;
+	c->rotations = so->rotations;
 	c->rotating = s->rotating;
-	/* --threads: the streams' compressors are their threads' own; the
-	 * compressed size is the summary's. */
-	c->comp = s->comp && !(ss && ss->nr);
-	if (c->comp && o->w) {
-		uint64_t in, out;
-
-		writer__compression_stats(o->w, &in, &out);
-		c->comp_bytes = s->comp_done + out;
-	}
+	c->comp = s->comp && so->comp_known;
+	c->comp_bytes = so->comp_bytes;
 }
 
 /* prec run with & (or stopped and sent to the background): the terminal
@@ -198,8 +187,8 @@ static void status_line__measure(const struct status_line *s, int *rows, int *co
 	*cols = ws.ws_col;
 }
 
-void status_line__tick(struct status_line *s, const struct drain *d, const struct streams *ss,
-		       const struct output *o)
+void status_line__tick(struct status_line *s, const struct streams *ss,
+		       const struct status_output *so)
 {
 	struct status_counts c = { 0 };
 	char text[STATUS_LINE_MAX], buf[2 * STATUS_LINE_MAX];
@@ -208,11 +197,6 @@ void status_line__tick(struct status_line *s, const struct drain *d, const struc
 
 	if (s->fd < 0)
 		return;
-	/* A rotation ended a file: its compressed size is o's until the next. */
-	if (o->rot.rotations != s->rotations_seen) {
-		s->rotations_seen = o->rot.rotations;
-		s->comp_done += o->comp_out;
-	}
 	now = status_line__now_ms();
 	/* The drain's passes come one sleep of the period apart, give or take
 	 * a tick of the coarse clock: an eighth early counts as on time. */
@@ -234,7 +218,7 @@ void status_line__tick(struct status_line *s, const struct drain *d, const struc
 	}
 	s->cols = cols;
 	c.elapsed_ms = now - s->start_ms;
-	status_line__gather(s, &c, d, ss, o);
+	status_line__gather(s, &c, ss, so);
 	/* One column short of the width: the last column would wrap on some
 	 * terminals, scrolling the screen. */
 	status_line__format(text, sizeof(text), &c, cols - 1);

@@ -22,7 +22,6 @@
 #include <stdint.h>
 
 struct drain;
-struct output;
 struct record_opts;
 struct streams;
 
@@ -47,12 +46,17 @@ struct status_counts {
 	bool rotating; /* --switch-output: show rotations */
 };
 
+/* What the output says of itself (output__status). */
+struct status_output {
+	unsigned rotations; /* files ended so far */
+	uint64_t comp_bytes; /* -z: what the compressors wrote, the ended files' included */
+	bool comp_known; /* comp_bytes is known while recording (not per stream) */
+};
+
 struct status_line {
 	int fd; /* the terminal; -1: no status line */
 	int rows, cols; /* its size at the last draw; 0 before the first */
 	uint64_t start_ms, next_ms; /* CLOCK_MONOTONIC_COARSE */
-	uint64_t comp_done; /* -z: compressed bytes of the files already ended */
-	unsigned rotations_seen;
 	bool comp, rotating;
 };
 
@@ -61,15 +65,16 @@ struct status_line {
 bool status_line__wanted(const struct record_opts *opts, int fd);
 
 /* Starts the clock of s, and lowers d's longest sleep to the redraw period
- * when s is on; fd -1 (or not wanted) leaves s off, every call a no-op. */
+ * when s is on (d may be NULL: a loop that wakes often enough); fd -1 (or
+ * not wanted) leaves s off, every call a no-op. */
 void status_line__init(struct status_line *s, const struct record_opts *opts, int fd,
 		       struct drain *d);
 
-/* After a drain pass or a wait tick: redraws when due, from the drain's
- * counts, the streams' (--threads; read without locks) and the output's
- * (-z, rotations). streams may be NULL. */
-void status_line__tick(struct status_line *s, const struct drain *d, const struct streams *ss,
-		       const struct output *o);
+/* After a drain pass or a wait tick: redraws when due, from the streams'
+ * counts (read without locks: threaded streams add to them meanwhile) and
+ * what the output says of itself (-z, rotations). */
+void status_line__tick(struct status_line *s, const struct streams *ss,
+		       const struct status_output *so);
 
 /* Clears the line and gives the terminal its whole scrolling region back,
  * if anything was drawn; s is off afterwards. Idempotent. */

@@ -28,6 +28,7 @@
 #include "prec/writer.h"
 #include "prec/writer_dir.h"
 #include "drain/drain.h"
+#include "drain/streams.h"
 #include "output/output.h"
 #include "output/output_rotate.h"
 #include "synth/background.h"
@@ -47,30 +48,13 @@ static int output__meta(struct output *o)
 				 o->src.argc, o->src.argv);
 }
 
-/* --max-size and --switch-output=SIZE (the smaller): the ring bytes the
- * current file may still take, counted down by output__cut. */
+/* The file's size budget, from its front on; every stream's share starts
+ * empty. */
 static void output__set_cap(struct output *o)
 {
-	const struct record_opts *opts = o->src.opts;
-	uint64_t limit = opts->max_size, front;
-
-	if (opts->switch_size && !opts->pipe_output && (!limit || opts->switch_size < limit))
-		limit = opts->switch_size;
-	if (!limit)
-		return;
-	/* The ring data may fill what the file's front left of the limit. When
-	 * the front alone fills --switch-output's SIZE (the side-band of every
-	 * task, -a on a busy machine), the file takes whole passes until it
-	 * holds a sample (output_rotate__check), as perf's files hold at least
-	 * one pass; --max-size stays a limit. */
-	front = writer__file_size(o->w);
-	if (limit > front)
-		o->room = limit - front;
-	else if (limit == opts->switch_size && (!opts->max_size || opts->max_size > limit))
-		o->room = UINT64_MAX;
-	else
-		o->room = 1;
-	o->capped = false;
+	size_limit__begin_file(&o->size, o->src.opts, writer__file_size(o->w));
+	for (int i = 0; o->shares && i < o->tracks.nr; i++)
+		size_share__init(&o->shares[i], &o->size);
 }
 
 /* Every drain's pass, the live one's and the snapshot's, counts for the
@@ -85,40 +69,6 @@ static void output__count_pass(void *arg, const struct drain_stats *pass)
 
 /* The drain's hooks: each reads the output's current state, so a rotation
  * needs no change in the drain. */
-
-/* --max-size / --switch-output=SIZE: whole records up to the room left. */
-static enum drain_verdict output__cut(void *arg, const struct ring *r, uint64_t pos,
-				      const struct perf_event_header *h)
-{
-	struct output *o = arg;
-
-	if (h->size > o->room) {
-		o->capped = true;
-		return DRAIN_CUT;
-	}
-	o->room -= h->size;
-	return DRAIN_KEEP;
-}
-
-/* The current file's build-id tracker sees every ring record it gets. */
-static enum drain_verdict output__track(void *arg, const struct ring *r, uint64_t pos,
-					const struct perf_event_header *h)
-{
-	struct output *o = arg;
-
-	if (o->track)
-		dso_track__ring_record(o->track, r, pos, h);
-	return DRAIN_KEEP;
-}
-
-/* A pass that wrote: the tracker looks again for the samples it kept. */
-static void output__track_pass(void *arg, const struct drain_stats *pass)
-{
-	struct output *o = arg;
-
-	if (o->track && pass->bytes)
-		dso_track__end_pass(o->track);
-}
 
 /* --switch-output: the kernel's side-band kept for the next file's front. */
 static enum drain_verdict output__log(void *arg, const struct ring *r, uint64_t pos,
@@ -160,7 +110,7 @@ static int output__snapshot(struct output *o)
 
 	evlist__pause_backward(evlist);
 	n = drain__init(&bw, evlist->bw_rings, evlist->nr_bw_rings, o->w,
-			o->drain ? o->drain->time_off : -1);
+			evlist__sample_time_offset(evlist));
 	/* The file's attrs say the samples are unwound. */
 	if (!n)
 		n = output__add_unwind_hook(o, &bw);
@@ -181,7 +131,7 @@ int output__open(struct output *o, const struct output_src *src, const char *pat
 	o->src = *src;
 	o->path = path;
 	/* --kcore: a directory too, its kcore_dir/ beside the data file. */
-	if (src->opts->threads || src->opts->kcore) {
+	if (src->stream_files || src->opts->kcore) {
 		ret = output_dir__open(&o->dir, path, &o->w); /* said */
 		return ret ? ret : output_meta__list_events(src->evlist, &o->wev, &o->idbuf);
 	}
@@ -205,7 +155,7 @@ static void output__tap_dir(void *arg, const void *buf, size_t len)
 	struct output *o = arg;
 
 	dso_track__stream(o->track, buf, len);
-	stream_tracks__keep(&o->dir.tracks, buf, len);
+	stream_tracks__keep(&o->tracks, buf, len);
 }
 
 static int output__begin_file(struct output *o, enum synth_when when)
@@ -236,10 +186,11 @@ static int output__begin_file(struct output *o, enum synth_when when)
 	if (!dso_track__new(&o->track, &tl)) {
 		dso_track__set_buildids(o->track, output_meta__buildids(opts));
 		dso_track__set_kernel_name(o->track, opts->vmlinux);
-		o->sout.tap = opts->threads ? output__tap_dir : dso_track__stream;
-		o->sout.tap_arg = opts->threads ? (void *)o : o->track;
+		o->sout.tap = o->src.stream_files ? output__tap_dir : dso_track__stream;
+		o->sout.tap_arg = o->src.stream_files ? (void *)o : o->track;
 	}
 	unwinder__set_track(o->unw, o->track);
+	stream_tracks__follow(&o->tracks, o->track);
 	if (o->drain)
 		o->drain->w = o->w;
 	if (output__synth_later(o, when)) {
@@ -247,9 +198,9 @@ static int output__begin_file(struct output *o, enum synth_when when)
 		 * follows (output__synth_join). */
 		ret = synth__sideband_front(&o->sout, evlist, opts, o->src.pid);
 		if (!ret)
-			ret = synth_bg__start(&o->bg, evlist, o->src.si, opts);
-		o->dir.tracks.late = o->bg != NULL; /* its streams' unwinders hold */
-		unwinder__hold(o->unw, o->bg && !opts->threads);
+			ret = synth_bg__start(&o->bg, evlist, o->src.si, opts, o->src.wake);
+		o->tracks.late = o->bg != NULL; /* its streams' unwinders hold */
+		unwinder__hold(o->unw, o->bg && !o->src.stream_files);
 	} else {
 		ret = synth__sideband(&o->sout, evlist, o->src.si, opts, o->src.pid, when);
 	}
@@ -300,13 +251,14 @@ static int output__end_file(struct output *o, bool at_exit)
 		ret = synth__lost_samples(&o->sout, evlist, o->src.pid, &o->total.lost_samples);
 	if (ret)
 		return ret;
-	if (at_exit && o->dir.dir)
-		stream_tracks__merge(&o->dir.tracks, o->track);
+	if (at_exit)
+		stream_tracks__merge(&o->tracks, o->track);
 	o->file_bytes = writer__data_size(o->w) + o->dir.bytes;
 	if (opts->comp_level)
 		writer__compression_stats(o->w, &in, &out);
 	o->comp_in = in + o->dir.in;
 	o->comp_out = out + o->dir.out;
+	o->comp_done += o->comp_out;
 	if (!o->have_meta) {
 		ret = output__meta(o);
 		if (ret)
@@ -314,7 +266,7 @@ static int output__end_file(struct output *o, bool at_exit)
 	}
 	/* --kcore alone: perf's "single file" directory, no DIR_FORMAT (perf
 	 * reads a DIR_FORMAT directory only with data.N files in it). */
-	if (opts->threads) {
+	if (o->src.stream_files) {
 		o->rm.meta.dir_version = WRITER_DIR_VERSION;
 		o->rm.extra_in = o->dir.in;
 		o->rm.extra_out = o->dir.out;
@@ -335,33 +287,6 @@ static int output__end_file(struct output *o, bool at_exit)
 	o->have_meta = false;
 	output_rotate__name(&o->rot, opts, o->path, at_exit, o->final_name, sizeof(o->final_name));
 	return 0;
-}
-
-static int output__add_hooks(struct output *o, struct drain *d)
-{
-	const struct record_opts *opts = o->src.opts;
-	struct drain_hook cut = { .on_record = output__cut, .arg = o };
-	struct drain_hook track = { .on_record = output__track,
-				    .on_pass = output__track_pass,
-				    .arg = o };
-	struct drain_hook log = { .on_record = output__log, .arg = o };
-	struct drain_hook count = { .on_pass = output__count_pass, .arg = o };
-	int ret = 0;
-
-	o->drain = d;
-	d->w = o->w;
-	/* The cut first: the records it leaves in the rings reach no hook. */
-	if (opts->max_size || (opts->switch_size && !opts->pipe_output))
-		ret = drain__add_hook(d, &cut);
-	if (!ret)
-		ret = drain__add_hook(d, &track);
-	if (!ret && opts->switch_output)
-		ret = drain__add_hook(d, &log);
-	if (!ret)
-		ret = output__add_unwind_hook(o, d);
-	if (!ret)
-		ret = drain__add_hook(d, &count);
-	return ret;
 }
 
 /* SIGUSR2, a size or a period: this file ends and the next begins. */
@@ -410,11 +335,10 @@ static int output__after_pass(void *arg)
 	if (!requested && !opts->max_size && !opts->switch_size && !opts->switch_time_ms)
 		return DRAIN_GO_ON;
 	size = writer__file_size(o->w);
-	switch (output_rotate__check(&o->rot, opts, size, o->capped, requested, o->file.samples != 0)) {
+	switch (output_rotate__check(&o->rot, opts, size, o->shares[0].capped, requested,
+				     o->file.samples != 0)) {
 	case OUTPUT_FULL:
-		pr_info("[ prec record: perf size limit reached (%llu KB), stopping session ]\n",
-			(unsigned long long)(size >> 10));
-		o->size_limit = true;
+		size_limit__stop(&o->size, size);
 		return DRAIN_END;
 	case OUTPUT_ROTATE:
 		return output__switch(o);
@@ -423,29 +347,14 @@ static int output__after_pass(void *arg)
 	}
 }
 
-int output__attach(struct output *o, struct drain *d)
-{
-	d->after_pass = output__after_pass;
-	d->after_arg = o;
-	/* No round until the background side-band is in (output__synth_join):
-	 * perf's readers flush the samples queued before each round. */
-	d->no_round = o->bg != NULL;
-	if (o->src.opts->switch_time_ms)
-		d->timeout_ms = 100; /* the period is checked between passes */
-	/* A quiet ring may not reach its watermark for a long time: a pass
-	 * every second takes what it holds, so that a recording killed now
-	 * has it in the file (the writer's header follows the data). */
-	else if (!d->timeout_ms || d->timeout_ms > OUTPUT_TICK_MS)
-		d->timeout_ms = OUTPUT_TICK_MS;
-	return output__add_hooks(o, d);
-}
-
 int output__finish(struct output *o)
 {
 	return output__end_file(o, true);
 }
 
-int output__open_streams(struct output *o, int nr)
+/* --threads: the nr stream files data.N (compressed with -z) and their
+ * trackers; the data file's features go in now. 0 or -errno. */
+static int output__open_streams(struct output *o, int nr)
 {
 	const struct record_opts *opts = o->src.opts;
 	const struct evsel *ev = &o->src.evlist->evsel[0];
@@ -455,9 +364,7 @@ int output__open_streams(struct output *o, int nr)
 
 	dso_track__layout(ev->attr.sample_type, ev->attr.sample_id_all, &tl);
 	if (!ret)
-		ret = stream_tracks__open(&o->dir.tracks, nr, &tl, output_meta__buildids(opts),
-					  o->unw, opts->max_size, writer__file_size(o->w),
-					  &o->size_limit);
+		ret = stream_tracks__open(&o->tracks, nr, &tl, output_meta__buildids(opts), o->unw);
 	if (!ret && !o->have_meta)
 		ret = output__meta(o);
 	/* The data file takes nothing more until the end: its features go in
@@ -470,23 +377,83 @@ int output__open_streams(struct output *o, int nr)
 	return ret;
 }
 
-int output__attach_stream(struct output *o, int i, struct drain *d)
+/* Stream i's drain d: its writer, the hooks every stream has (the size
+ * cut, the tracker, the unwinder) and, for the stream that writes the file
+ * itself, the side-band log, the counts and the output's after_pass. */
+static int output__attach_stream(struct output *o, int i, struct drain *d)
 {
-	d->w = output_dir__stream(&o->dir, i);
-	/* A pass a second here too: a killed recording keeps what a quiet
-	 * stream's rings held. */
-	d->timeout_ms = OUTPUT_TICK_MS;
-	return stream_tracks__attach(&o->dir.tracks, i, d);
+	const struct record_opts *opts = o->src.opts;
+	bool writes_file = !o->src.stream_files;
+	struct drain_hook cut = { .on_record = size_share__cut, .arg = &o->shares[i] };
+	struct drain_hook log = { .on_record = output__log, .arg = o };
+	struct drain_hook count = { .on_pass = output__count_pass, .arg = o };
+	int ret = 0;
+
+	size_share__init(&o->shares[i], &o->size);
+	d->w = writes_file ? o->w : output_dir__stream(&o->dir, i);
+	d->mmap2_build_ids = opts->buildid_mmap;
+	/* Streams of a directory have no rounds: their reader orders them.
+	 * The file holds its rounds until the background side-band is in
+	 * (output__synth_join): perf's readers flush the samples queued
+	 * before each round. */
+	d->no_round = !writes_file || o->bg != NULL;
+	if (opts->switch_time_ms)
+		d->timeout_ms = 100; /* the period is checked between passes */
+	/* A quiet ring may not reach its watermark for a long time: a pass
+	 * every second takes what it holds, so that a recording killed now
+	 * has it in the file (the writer's header follows the data). */
+	else if (!d->timeout_ms || d->timeout_ms > OUTPUT_TICK_MS)
+		d->timeout_ms = OUTPUT_TICK_MS;
+	if (writes_file) {
+		o->drain = d;
+		d->after_pass = output__after_pass;
+		d->after_arg = o;
+	} else if (size_limit__active(&o->size)) {
+		d->after_pass = size_share__after_pass;
+		d->after_arg = &o->shares[i];
+	}
+	/* The cut first: the records it leaves in the rings reach no hook. */
+	if (size_limit__active(&o->size))
+		ret = drain__add_hook(d, &cut);
+	if (!ret)
+		ret = stream_tracks__attach(&o->tracks, i, d);
+	if (!ret && opts->switch_output)
+		ret = drain__add_hook(d, &log);
+	if (!ret && writes_file)
+		ret = drain__add_hook(d, &count);
+	return ret;
+}
+
+int output__attach_streams(struct output *o, struct streams *ss)
+{
+	int ret;
+
+	o->shares = calloc((size_t)ss->nr, sizeof(*o->shares));
+	if (!o->shares)
+		return -ENOMEM;
+	ret = o->src.stream_files ? output__open_streams(o, ss->nr) :
+				    stream_tracks__borrow(&o->tracks, o->track, o->unw);
+	for (int i = 0; !ret && i < ss->nr; i++)
+		ret = output__attach_stream(o, i, &ss->s[i].d);
+	/* The background side-band reaches the data file from the main thread. */
+	if (o->src.stream_files) {
+		ss->between = output__between;
+		ss->between_arg = o;
+	}
+	return ret;
 }
 
 int output__end_stream(struct output *o, int i, const struct drain_stats *st)
 {
 	struct drain_stats all = *st;
+	int ret;
+
+	if (!o->src.stream_files)
+		return 0;
 	/* The side-band still to come, now: the streams' held samples go into
 	 * their files before these close. */
-	int ret = o->bg ? output__synth_join(o) : 0;
-
-	ret = ret ? ret : stream_tracks__end(&o->dir.tracks, i, &all);
+	ret = o->bg ? output__synth_join(o) : 0;
+	ret = ret ? ret : stream_tracks__end(&o->tracks, i, &all);
 	if (ret)
 		return ret;
 	drain_stats__add(&o->file, &all);
@@ -538,6 +505,24 @@ void output__abort(struct output *o)
 		o->drain->w = NULL;
 }
 
+bool output__size_reached(const struct output *o)
+{
+	return size_limit__reached(&o->size);
+}
+
+void output__status(const struct output *o, struct status_output *so)
+{
+	uint64_t in, out = 0;
+
+	so->rotations = o->rot.rotations;
+	/* --threads: the streams' compressors are their threads' own; the
+	 * compressed size is the summary's. */
+	so->comp_known = !o->src.stream_files;
+	if (so->comp_known && o->w)
+		writer__compression_stats(o->w, &in, &out);
+	so->comp_bytes = o->comp_done + out;
+}
+
 void output__exit(struct output *o)
 {
 	/* A directory whose data file never finished goes with it. */
@@ -552,6 +537,9 @@ void output__exit(struct output *o)
 	sideband_log__exit(&o->sblog);
 	synth_bg__delete(o->bg);
 	o->bg = NULL;
+	stream_tracks__exit(&o->tracks);
+	free(o->shares);
+	o->shares = NULL;
 	if (o->have_meta)
 		output_meta__exit(&o->rm);
 	o->have_meta = false;

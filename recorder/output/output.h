@@ -10,16 +10,21 @@
  * finishes the last file (tail side-band, lost samples, build-ids of the hit
  * DSOs, features, the final name) and prints the summary.
  *
- * The drain it is attached to (drain.h) knows nothing of files: the output
- * gives it hooks (the size cut, the tracker, the side-band log, the
- * unwinder) and an after_pass it answers between passes.
+ * The engine's streams (drain/streams.h) know nothing of files: the output
+ * gives each stream's drain its writer and the same hooks (the size cut,
+ * size_limit.h; the build-id tracker and the unwinder, stream_track.h; the
+ * counts), and an after_pass it answers between passes. The one stream of
+ * a recording without --threads writes the file itself, so its hooks also
+ * keep --switch-output's side-band log and its after_pass rotates; with
+ * --threads each stream writes its own data.N of a perf.data directory.
  *
- *   output__open -> output__begin -> output__attach(drain) -> drain__run ...
- *   -> output__finish -> output__summary; output__abort on a failure;
- *   output__exit always.
+ *   output__open -> output__begin -> output__attach_streams -> streams__run
+ *   ... -> output__end_stream (each) -> output__finish -> output__summary;
+ *   output__abort on a failure; output__exit always.
  *
  * Files, each calling only those below it: output.c (the life of each
  * file, the drain's hooks and after_pass, the snapshot, the summary), then
+ * size_limit.c (--max-size), stream_track.c (each stream's trackers),
  * output_dir.c (--threads: the perf.data directory and its stream files),
  * output_rotate.c (when a file ends and its name), output_meta.c (events and
  * metadata) and output_hint.c (the fixes named for errors).
@@ -32,11 +37,14 @@
 
 #include "prec/writer.h"
 #include "drain/drain.h"
+#include "live/status_line.h"
 #include "output/output_dir.h"
 #include "output/output_hint.h"
 #include "output/output_meta.h"
 #include "output/output_rotate.h"
 #include "output/sideband_log.h"
+#include "output/size_limit.h"
+#include "output/stream_track.h"
 #include "synth/sideband.h"
 #include "synth/synthesize.h"
 
@@ -44,8 +52,10 @@ struct dso_track;
 struct synth_bg;
 struct evlist;
 struct record_opts;
+struct streams;
 struct sysinfo;
 struct unwinder;
+struct wake;
 
 /* What the output reads and does not own; every pointer valid until
  * output__exit. */
@@ -57,6 +67,10 @@ struct output_src {
 	int argc; /* the command line, for CMDLINE */
 	char **argv;
 	pid_t pid; /* the forked command, or -1 */
+	/* Each stream of the engine writes its own data.N of a perf.data
+	 * directory (--threads); false: the one stream writes the file. */
+	bool stream_files;
+	struct wake *wake; /* the main loop's (drain/wake.h), poked by the background side-band */
 	/* Whether a rotation (or an --overwrite snapshot) was asked for since
 	 * the last call, taking the request; asked between passes. NULL: never
 	 * (the recorder's SIGUSR2, signals.h). */
@@ -69,7 +83,7 @@ struct output {
 	struct writer_event *wev; /* the events as the files list them (owned) */
 	uint64_t *idbuf; /* their ids (owned) */
 	struct unwinder *unw; /* --unwind=record, or NULL (not owned) */
-	struct drain *drain; /* the attached drain, or NULL */
+	struct drain *drain; /* the stream's drain that writes the file, or NULL */
 	struct writer *w; /* the file being written */
 	struct dso_track *track; /* its build-id hit set */
 	struct synth_out sout; /* w, with track as the tap: the side-band's way */
@@ -80,13 +94,13 @@ struct output {
 	char final_name[PATH_MAX]; /* the last file's name, timestamp included */
 	uint64_t file_bytes; /* the last file's data bytes */
 	uint64_t comp_in, comp_out; /* and its compression */
+	uint64_t comp_done; /* the compressed bytes of the files ended before it */
 	struct output_rotate rot; /* when files end, and their names */
 	uint64_t wakeups_at_switch;
 	struct sideband_log sblog; /* --switch-output: replayed into each new file */
-	uint64_t room; /* --max-size / --switch-output=SIZE: ring bytes the file may
-			* still take (the drain cuts at a record boundary) */
-	bool capped; /* the cut was made: the file is full */
-	bool size_limit; /* --max-size was reached: the recording ended on purpose */
+	struct size_limit size; /* --max-size / --switch-output=SIZE: the file's budget */
+	struct size_share *shares; /* each stream's part of it (owned) */
+	struct stream_tracks tracks; /* each stream's build-id tracker and unwinder */
 	/* --threads: path is a perf.data directory, w its data file, and
 	 * each drain stream writes its own data.N. */
 	struct output_dir dir;
@@ -108,9 +122,11 @@ int output__open(struct output *o, const struct output_src *src, const char *pat
  * 0 or -errno (-E2BIG: too many ids for a pipe record); not said. */
 int output__begin(struct output *o, struct unwinder *unw);
 
-/* Gives d o's writer, its hooks and its after_pass (rotation and limits
- * between passes). 0 or -ENOSPC. */
-int output__attach(struct output *o, struct drain *d);
+/* Each stream of ss gets its writer (o's file, or with stream_files the
+ * data.N files made here, compressed with -z), its hooks and its
+ * after_pass (rotation and limits between passes); with stream_files the
+ * main thread's between. 0 or -errno (not said). */
+int output__attach_streams(struct output *o, struct streams *ss);
 
 /* The end of the last file: overwrite rings, tail side-band, lost samples,
  * features and build-ids, its final name. 0, or -errno (not said); the file
@@ -127,15 +143,6 @@ void output__summary(struct output *o);
  * removed. A stream ends, cut at its last whole record when it is a file. */
 void output__abort(struct output *o);
 
-/* --threads, after output__begin: creates the nr stream files data.N
- * (compressed with -z). 0 or -errno (not said). */
-int output__open_streams(struct output *o, int nr);
-
-/* Stream i's drain d gets its writer (owned by o) and its hooks: its own
- * build-id tracker, unwinder (--unwind=record) and share of --max-size.
- * 0 or -ENOSPC. */
-int output__attach_stream(struct output *o, int i, struct drain *d);
-
 /* output_synth.c, for output.c: whether the file begun at when gets its
  * side-band in the background (not --tail-synthesize, nor events without
  * TIME, whose samples readers resolve as they read them). */
@@ -151,9 +158,17 @@ int output__synth_join(struct output *o);
  * ready, into the data file and to the streams. 0 or -errno (a write's). */
 int output__between(void *arg);
 
-/* --threads, before output__finish: stream i's file is complete with what
- * st counted (added to the file's and the run's counts). 0 or -errno. */
+/* Before output__finish, for each stream of the engine: with
+ * stream_files, stream i's file is complete with what st counted (added to
+ * the file's and the run's counts); else nothing (its passes counted as
+ * they came). 0 or -errno. */
 int output__end_stream(struct output *o, int i, const struct drain_stats *st);
+
+/* Whether --max-size ended the recording: it is complete, on purpose. */
+bool output__size_reached(const struct output *o);
+
+/* What the status line shows of the output (live/status_line.h). */
+void output__status(const struct output *o, struct status_output *so);
 
 /* Frees what o holds. Accepts an o never opened (zeroed). */
 void output__exit(struct output *o);

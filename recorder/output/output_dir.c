@@ -5,7 +5,7 @@
  * DIR_FORMAT) and whose data.N files take each drain stream's records,
  * written by that stream's thread alone. The streams' counts join the
  * output's when each ends. Each stream follows its build-ids and unwinds
- * as it drains (stream_track.h, kept in od->tracks): nothing is read back.
+ * as it drains (stream_track.h, kept by the output): nothing is read back.
  * --kcore adds kcore_dir/ (writer/kcore.c) before the side-band is written.
  */
 #include <errno.h>
@@ -46,10 +46,13 @@ int output_dir__copy_kcore(struct output_dir *od, const char *proc_dir)
 	if (ret)
 		pr_err("cannot copy %s/kcore into '%s/kcore_dir': %s (%s)", proc_dir, od->path,
 		       strerror(-ret),
-		       ret == -EAGAIN ? "a kernel module was loaded or unloaded meanwhile: record again" :
-		       ret == -EADDRNOTAVAIL ? "kallsyms hides the kernel's addresses: run as root with sysctl kernel.kptr_restrict=0" :
-		       ret == -EINVAL ? "kcore is not an ELF64 core of this machine's byte order with the kernel's text" :
-					output__hint(od->path, ret));
+		       ret == -EAGAIN ?
+			       "a kernel module was loaded or unloaded meanwhile: record again" :
+		       ret == -EADDRNOTAVAIL ?
+			       "kallsyms hides the kernel's addresses: run as root with sysctl kernel.kptr_restrict=0" :
+		       ret == -EINVAL ?
+			       "kcore is not an ELF64 core of this machine's byte order with the kernel's text" :
+			       output__hint(od->path, ret));
 	else
 		pr_verbose("--kcore: kernel and module text copied into %s/kcore_dir\n", od->path);
 	return ret;
@@ -138,6 +141,5 @@ void output_dir__exit(struct output_dir *od)
 	writer_dir__delete(od->dir);
 	free(od->streams);
 	free(od->stats);
-	stream_tracks__exit(&od->tracks);
 	*od = (struct output_dir){ 0 };
 }

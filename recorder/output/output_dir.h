@@ -4,14 +4,12 @@
  * The output's --threads and --kcore part (output_dir.c), embedded in struct output
  * and called by output.c only: the perf.data directory and its data file,
  * the stream files data.N (one per drain stream, each written by its
- * stream's thread alone), their counts, each stream's trackers
- * (stream_track.h), and the undoing.
+ * stream's thread alone), their counts, and the undoing.
  */
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "drain/drain.h"
-#include "output/stream_track.h"
 
 struct writer;
 struct writer_dir;
@@ -24,7 +22,6 @@ struct output_dir {
 	int nr;
 	uint64_t bytes; /* the data.N files' bytes */
 	uint64_t in, out; /* and their compression (-z) */
-	struct stream_tracks tracks; /* each stream's build-ids, unwinder, size share */
 };
 
 /* Makes the directory path and opens its data file as *w. 0 or -errno,

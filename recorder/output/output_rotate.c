@@ -16,6 +16,7 @@
 #include "prec/mono_clock.h"
 #include "options/options.h"
 #include "output/output_rotate.h"
+#include "output/size_limit.h"
 
 static uint64_t now_ms(void)
 {
@@ -27,11 +28,7 @@ enum output_step output_rotate__check(struct output_rotate *r, const struct reco
 {
 	bool rotate = requested;
 
-	/* A cut at the cap is the smaller of the two limits. */
-	if (opts->max_size &&
-	    (size >= opts->max_size ||
-	     (capped && (!opts->switch_size || opts->pipe_output ||
-			 opts->max_size <= opts->switch_size))))
+	if (size_limit__full(opts, size, capped))
 		return OUTPUT_FULL;
 	/* Not for the size alone before the file holds a sample: with -a on a
 	 * busy machine the side-band at each file's front may fill SIZE by
@@ -94,8 +91,8 @@ static void output_rotate__keep(struct output_rotate *r, int max, const char *na
 	}
 }
 
-void output_rotate__name(struct output_rotate *r, const struct record_opts *opts,
-			 const char *path, bool at_exit, char *final, size_t len)
+void output_rotate__name(struct output_rotate *r, const struct record_opts *opts, const char *path,
+			 bool at_exit, char *final, size_t len)
 {
 	if (!at_exit)
 		r->rotations++;

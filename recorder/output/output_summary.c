@@ -15,7 +15,8 @@ void output__summary(struct output *o)
 	uint64_t bytes = o->file_bytes, comp_in = o->comp_in, comp_out = o->comp_out;
 	const char *path = o->final_name;
 
-	if (o->unw && !o->src.opts->threads) /* --threads: each stream's unwinder, counted at its end */
+	if (o->unw &&
+	    !o->src.stream_files) /* --threads: each stream's unwinder, counted at its end */
 		unwinder__summary(o->unw, &st);
 	st.samples = o->file.samples; /* the last file's, as perf */
 	pr_info("[ prec record: Woken up %llu times to write data ]\n",

@@ -42,7 +42,7 @@ bool output__synth_later(const struct output *o, enum synth_when when)
  * for the workers. 0 or -errno. */
 int output__synth_join(struct output *o)
 {
-	bool dir = o->src.opts->threads;
+	bool dir = o->src.stream_files;
 	uint64_t before = writer__data_size(o->w);
 	struct iovec iov;
 	int ret = synth_bg__finish(o->bg, &o->sout);
@@ -58,8 +58,10 @@ int output__synth_join(struct output *o)
 	/* --threads: the streams take it on their threads. Their files have
 	 * no rounds: perf delivers the data file's (time 0) side-band as read,
 	 * before it flushes any of their samples. */
-	if (dir)
-		stream_tracks__publish(&o->dir.tracks, writer__data_size(o->w) - before);
+	if (dir) {
+		size_limit__spend(&o->size, writer__data_size(o->w) - before);
+		stream_tracks__publish(&o->tracks);
+	}
 	/* The rounds held back until now come as one: readers may flush
 	 * everything before it, the side-band being in (perf writes one after
 	 * every pass with data). */

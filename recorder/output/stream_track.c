@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * --threads: each drain stream's build-id tracker, unwinder and share of
- * --max-size (stream_track.h). Every hook here runs on its stream's thread
+ * Each drain stream's build-id tracker and unwinder (stream_track.h). Every hook here runs on its stream's thread
  * (or on the main thread for the tail, once the loops are joined); the
  * streams meet only at the inboxes and the size budget.
  */
@@ -43,23 +42,34 @@ void stream_tracks__keep(void *arg, const void *buf, size_t len)
 	ts->synth_len += len;
 }
 
-int stream_tracks__open(struct stream_tracks *ts, int nr, const struct dso_track_layout *l,
-			enum dso_track_buildids which, const struct unwinder *unw, uint64_t max_size,
-			uint64_t front, bool *size_limit)
+int stream_tracks__borrow(struct stream_tracks *ts, struct dso_track *t, struct unwinder *unw)
 {
-	/* As one stream: the ring data may fill what the front left. */
-	uint64_t limit = !max_size ? 0 : max_size > front ? max_size - front : 1;
+	ts->s = calloc(1, sizeof(*ts->s));
+	if (!ts->s)
+		return -ENOMEM;
+	ts->nr = 1;
+	ts->borrowed = true;
+	ts->s[0].set = ts;
+	ts->s[0].t = t;
+	ts->s[0].unw = unw;
+	return dso_inbox__init(&ts->s[0].inbox);
+}
+
+void stream_tracks__follow(struct stream_tracks *ts, struct dso_track *t)
+{
+	if (ts->borrowed)
+		ts->s[0].t = t;
+}
+
+int stream_tracks__open(struct stream_tracks *ts, int nr, const struct dso_track_layout *l,
+			enum dso_track_buildids which, const struct unwinder *unw)
+{
 	int ret = 0;
 
 	ts->s = calloc((size_t)nr, sizeof(*ts->s));
 	if (!ts->s)
 		return -ENOMEM;
 	ts->nr = nr;
-	ts->limit = limit;
-	ts->front = front;
-	atomic_init(&ts->budget, limit);
-	atomic_init(&ts->full, false);
-	ts->size_limit = size_limit;
 	if (ts->synth_lost)
 		pr_warn("--threads: the synthesized side-band could not be kept for the streams' build-id trackers (out of memory): some build-ids may be missing");
 	for (int i = 0; i < nr && !ret; i++) {
@@ -86,14 +96,8 @@ int stream_tracks__open(struct stream_tracks *ts, int nr, const struct dso_track
 	return ret;
 }
 
-void stream_tracks__publish(struct stream_tracks *ts, uint64_t bytes)
+void stream_tracks__publish(struct stream_tracks *ts)
 {
-	uint_fast64_t left = atomic_load(&ts->budget);
-
-	/* --max-size: the data file grew by bytes, as if a stream took them. */
-	while (ts->limit && !atomic_compare_exchange_weak(&ts->budget, &left,
-							  left > bytes ? left - bytes : 0))
-		;
 	if (ts->synth_lost)
 		pr_warn("--threads: the late side-band could not be kept for the streams' build-id trackers (out of memory): some build-ids may be missing");
 	ts->late_buf = ts->synth;
@@ -185,7 +189,8 @@ static enum drain_verdict stream_track__record(void *arg, const struct ring *r, 
 		s->took = true;
 		dso_inbox__take(&s->inbox, stream_track__inbound, s);
 	}
-	dso_track__ring_record(s->t, r, pos, h);
+	if (s->t)
+		dso_track__ring_record(s->t, r, pos, h);
 	if (is_sideband(h->type) && s->set->nr > 1)
 		stream_track__share(s, r, pos, h);
 	return DRAIN_KEEP;
@@ -198,12 +203,13 @@ static void stream_track__pass(void *arg, const struct drain_stats *pass)
 	bool took = dso_inbox__take(&s->inbox, stream_track__inbound, s) > 0;
 
 	s->took = false;
-	if (pass->bytes || took)
+	if (s->t && (pass->bytes || took))
 		dso_track__end_pass(s->t);
 	/* A failed write leaves the writer failed: the next pass's write says it. */
 	if (stream_track__take_late(s) < 0)
-		pr_debug("--threads: stream %d: writing the samples held for the side-band failed\n",
-			 s->idx);
+		pr_debug(
+			"--threads: stream %d: writing the samples held for the side-band failed\n",
+			s->idx);
 }
 
 static int stream_track__unwind(void *arg, struct ring *rings, const bool *pending, int nr,
@@ -212,85 +218,18 @@ static int stream_track__unwind(void *arg, struct ring *rings, const bool *pendi
 	return unwinder__rewrite(arg, rings, pending, nr, iov);
 }
 
-/* Takes at least need - room more bytes from the budget (a grain when it
- * has one). false: the budget cannot hold need. */
-static bool stream_track__reserve(struct stream_track *s, uint64_t need)
-{
-	struct stream_tracks *ts = s->set;
-	uint_fast64_t left = atomic_load_explicit(&ts->budget, memory_order_relaxed);
-
-	for (;;) {
-		uint64_t want = need - s->room;
-
-		if (want < STREAM_TRACK_GRAIN)
-			want = STREAM_TRACK_GRAIN;
-		if (want > left)
-			want = left;
-		if (s->room + want < need)
-			return false;
-		if (atomic_compare_exchange_weak_explicit(&ts->budget, &left, left - want,
-							  memory_order_relaxed,
-							  memory_order_relaxed)) {
-			s->room += want;
-			return true;
-		}
-	}
-}
-
-/* --max-size: whole records while the shared budget lasts. */
-static enum drain_verdict stream_track__cut(void *arg, const struct ring *r, uint64_t pos,
-					    const struct perf_event_header *h)
-{
-	struct stream_track *s = arg;
-
-	if (h->size > s->room && (atomic_load_explicit(&s->set->full, memory_order_relaxed) ||
-				  !stream_track__reserve(s, h->size))) {
-		s->capped = true;
-		return DRAIN_CUT;
-	}
-	s->room -= h->size;
-	return DRAIN_KEEP;
-}
-
-/* Between passes: a stream whose window was cut ends, and the first to
- * find the budget spent says so, once, as the single stream does. */
-static int stream_track__after_pass(void *arg)
-{
-	struct stream_track *s = arg;
-	struct stream_tracks *ts = s->set;
-
-	if (!s->capped && !atomic_load_explicit(&ts->full, memory_order_relaxed))
-		return DRAIN_GO_ON;
-	if (!atomic_exchange(&ts->full, true)) {
-		uint64_t used = ts->front + ts->limit - atomic_load(&ts->budget);
-
-		pr_info("[ prec record: perf size limit reached (%llu KB), stopping session ]\n",
-			(unsigned long long)(used >> 10));
-		*ts->size_limit = true; /* read by the main thread after the join */
-	}
-	return DRAIN_END;
-}
-
 int stream_tracks__attach(struct stream_tracks *ts, int i, struct drain *d)
 {
 	struct stream_track *s = &ts->s[i];
-	struct drain_hook cut = { .on_record = stream_track__cut, .arg = s };
 	struct drain_hook track = { .on_record = stream_track__record,
 				    .on_pass = stream_track__pass,
 				    .arg = s };
 	struct drain_hook unwind = { .rewrite = stream_track__unwind, .arg = s->unw };
-	int ret = 0;
+	int ret;
 
 	s->has_rings = d->nr_rings > 0;
 	s->d = d;
-	/* The cut first: the records it leaves in the rings reach no hook. */
-	if (ts->limit) {
-		ret = drain__add_hook(d, &cut);
-		d->after_pass = stream_track__after_pass;
-		d->after_arg = s;
-	}
-	if (!ret)
-		ret = drain__add_hook(d, &track);
+	ret = drain__add_hook(d, &track);
 	if (!ret && s->unw)
 		ret = drain__add_hook(d, &unwind);
 	return ret;
@@ -313,6 +252,8 @@ int stream_tracks__merge(struct stream_tracks *ts, struct dso_track *into)
 	uint64_t dropped = 0;
 	int ret = 0;
 
+	if (ts->borrowed)
+		return 0; /* the file's own tracker saw it all */
 	/* The loops are joined: what each pushed last is in the others' inboxes. */
 	for (int i = 0; i < ts->nr; i++) {
 		struct stream_track *s = &ts->s[i];
@@ -323,8 +264,9 @@ int stream_tracks__merge(struct stream_tracks *ts, struct dso_track *into)
 	for (int i = 0; i < ts->nr && into; i++)
 		ret = dso_track__merge(into, ts->s[i].t) ?: ret;
 	if (dropped)
-		pr_verbose("--threads: %llu side-band records did not reach another stream's tracker (its inbox was full)\n",
-			   (unsigned long long)dropped);
+		pr_verbose(
+			"--threads: %llu side-band records did not reach another stream's tracker (its inbox was full)\n",
+			(unsigned long long)dropped);
 	return ret;
 }
 
@@ -334,9 +276,11 @@ void stream_tracks__exit(struct stream_tracks *ts)
 		struct stream_track *s = &ts->s[i];
 
 		dso_inbox__exit(&s->inbox);
+		free(s->scratch);
+		if (ts->borrowed)
+			continue;
 		dso_track__delete(s->t);
 		unwinder__delete(s->unw);
-		free(s->scratch);
 	}
 	free(ts->s);
 	free(ts->synth);

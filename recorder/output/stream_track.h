@@ -1,9 +1,11 @@
 #ifndef PREC_RECORDER_STREAM_TRACK_H
 #define PREC_RECORDER_STREAM_TRACK_H
 /*
- * --threads: what each drain stream follows besides writing, on its own
- * thread: its own build-id tracker, its own record-time unwinder over that
- * tracker, and its share of --max-size.
+ * What each drain stream follows besides writing, on its own thread: a
+ * build-id tracker and a record-time unwinder over it. The one stream of a
+ * recording without --threads borrows the file's tracker and unwinder
+ * (stream_tracks__borrow), following the file through rotations; with
+ * --threads each stream owns its own (stream_tracks__open).
  *
  * A stream's samples are looked up in its own tracker only, so the sample
  * path takes no lock. The low-rate side-band each stream drains (MMAP,
@@ -20,11 +22,6 @@
  * map is still in another stream's ring waits in its tracker's pending set
  * (dso_track.h) until the inbox brings it. At the end the trackers' hit sets
  * join the file's tracker, whose build-id list the features get.
- *
- * --max-size: the streams take the bytes left under the limit from one
- * atomic budget, a grain at a time, so the data files together stay within
- * it; the stream that finds it spent ends (DRAIN_END, one line said), and
- * threads_stream.c stops the others.
  *
  *   stream_tracks__keep (the synthesized side-band's tap) ->
  *   stream_tracks__open -> stream_tracks__attach (each stream's drain) ->
@@ -45,10 +42,6 @@ struct drain_stats;
 struct stream_tracks;
 struct unwinder;
 
-/* --max-size: bytes a stream takes from the shared budget at a time (one
- * atomic per grain; the limit is missed by less than a grain a stream). */
-#define STREAM_TRACK_GRAIN (64u << 10)
-
 struct stream_track {
 	struct stream_tracks *set;
 	int idx;
@@ -58,8 +51,6 @@ struct stream_track {
 	bool took; /* the inbox was taken in this pass */
 	bool has_rings; /* a stream without rings gets no side-band */
 	uint8_t *scratch; /* a side-band record that wraps its ring */
-	uint64_t room; /* --max-size: bytes taken from the budget, not yet used */
-	bool capped; /* the budget is spent: this stream's window was cut */
 	struct drain *d; /* this stream's drain (its writer gets held samples) */
 	bool late_taken; /* the late side-band was read */
 };
@@ -70,11 +61,7 @@ struct stream_tracks {
 	uint8_t *synth; /* the synthesized side-band, until the trackers exist */
 	size_t synth_len, synth_cap;
 	bool synth_lost; /* it could not be kept whole (out of memory) */
-	uint64_t limit; /* --max-size: the data bytes the streams may take; 0: none */
-	uint64_t front; /* the data file's bytes, counted in the limit */
-	atomic_uint_fast64_t budget; /* of which not yet taken */
-	atomic_bool full;
-	bool *size_limit; /* the output's flag, set once the limit is reached */
+	bool borrowed; /* one stream with the file's tracker and unwinder */
 	bool late; /* set before open: more side-band comes (publish) */
 	uint8_t *late_buf; /* the late side-band, once published */
 	size_t late_len;
@@ -88,22 +75,25 @@ void stream_tracks__keep(void *arg, const void *buf, size_t len);
 
 /*
  * nr stream trackers for events of layout l, each fed what
- * stream_tracks__keep kept; with unw (--unwind=record) a clone of it each;
- * with max_size (--max-size) the budget the data file's front bytes left
- * under it, and *size_limit set once it is spent. 0 or -ENOMEM
- * (stream_tracks__exit in both cases).
+ * stream_tracks__keep kept; with unw (--unwind=record) a clone of it each.
+ * 0 or -ENOMEM (stream_tracks__exit in both cases).
  */
 int stream_tracks__open(struct stream_tracks *ts, int nr, const struct dso_track_layout *l,
-			enum dso_track_buildids which, const struct unwinder *unw, uint64_t max_size,
-			uint64_t front, bool *size_limit);
+			enum dso_track_buildids which, const struct unwinder *unw);
+
+/* One stream that writes the file itself: its tracker is the file's t and
+ * its unwinder unw (either may be NULL), not owned. 0 or -ENOMEM. */
+int stream_tracks__borrow(struct stream_tracks *ts, struct dso_track *t, struct unwinder *unw);
+
+/* A borrowing stream follows the file's new tracker t (a rotation). */
+void stream_tracks__follow(struct stream_tracks *ts, struct dso_track *t);
 
 /* The side-band the tap kept since stream_tracks__open goes to every stream
- * (each takes it at the end of its next pass); the bytes it took in the data
- * file come off the --max-size budget. Once, after open. */
-void stream_tracks__publish(struct stream_tracks *ts, uint64_t bytes);
+ * (each takes it at the end of its next pass). Once, after open. */
+void stream_tracks__publish(struct stream_tracks *ts);
 
-/* Stream i's drain d gets its hooks (the size cut, the tracker, the
- * unwinder) and, with a limit, its after_pass. 0 or -ENOSPC. */
+/* Stream i's drain d gets its hooks: the tracker and the unwinder.
+ * 0 or -ENOSPC. */
 int stream_tracks__attach(struct stream_tracks *ts, int i, struct drain *d);
 
 /* Stream i ended: it takes the late side-band if it has not (its held
@@ -112,7 +102,7 @@ int stream_tracks__attach(struct stream_tracks *ts, int i, struct drain *d);
 int stream_tracks__end(struct stream_tracks *ts, int i, struct drain_stats *st);
 
 /* After every stream ended: each takes its inbox a last time, and every
- * hit set joins into. 0 or -ENOMEM (hits lost, counted). */
+ * hit set joins into (nothing for a borrowing stream). 0 or -ENOMEM (hits lost, counted). */
 int stream_tracks__merge(struct stream_tracks *ts, struct dso_track *into);
 
 /* Frees the trackers, unwinders and inboxes. Accepts a zeroed set. */

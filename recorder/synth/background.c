@@ -19,6 +19,7 @@
 #include "prec/log.h"
 #include "options/options.h"
 #include "targets/thread_map.h"
+#include "drain/wake.h"
 #include "synth/background.h"
 #include "synth/sideband.h"
 #include "synth/synthesize.h"
@@ -49,7 +50,7 @@ struct synth_bg {
 	atomic_bool done;
 	unsigned nr_threads;
 	pthread_t coord;
-	pthread_t waker; /* the thread that writes the result (bg__wake) */
+	struct wake *wake; /* the main loop's, poked when done (NULL: none) */
 	struct timespec t0, t1; /* started, done (CLOCK_MONOTONIC; said under -v) */
 	bool started, finished;
 };
@@ -131,17 +132,12 @@ static int bg__plan(struct synth_bg *bg)
 /*
  * The drain sleeps until a ring's watermark or its 1 s tick; the side-band
  * should reach the file (and its committed header: a recording killed now
- * must still resolve the kernel) as soon as it is ready. SIGUSR1 wakes the
- * thread that started the synthesis out of ppoll: prec takes it with a
- * handler that does nothing else (signals.h). Where nothing handles it (a
- * test's process), no signal is sent: its default would kill.
+ * must still resolve the kernel) as soon as it is ready: the main loop's
+ * wake eventfd (drain/wake.h) takes it out of its ppoll.
  */
 static void bg__wake(const struct synth_bg *bg)
 {
-	struct sigaction sa;
-
-	if (!sigaction(SIGUSR1, NULL, &sa) && sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN)
-		pthread_kill(bg->waker, SIGUSR1);
+	wake__poke(bg->wake);
 }
 
 static void *bg__coordinate(void *arg)
@@ -170,7 +166,7 @@ out:
 }
 
 int synth_bg__start(struct synth_bg **out, const struct evlist *evlist, const struct sysinfo *si,
-		    const struct record_opts *opts)
+		    const struct record_opts *opts, struct wake *wake)
 {
 	struct synth_bg *bg = calloc(1, sizeof(*bg));
 	sigset_t all, old;
@@ -183,7 +179,7 @@ int synth_bg__start(struct synth_bg **out, const struct evlist *evlist, const st
 	bg->si = si;
 	bg->opts = opts;
 	bg->nr_threads = synth_bg__nr_threads(opts->nr_threads_synthesize);
-	bg->waker = pthread_self();
+	bg->wake = wake;
 	clock_gettime(CLOCK_MONOTONIC, &bg->t0);
 	if (bg->nr_threads > BG_MAX_THREADS)
 		bg->nr_threads = BG_MAX_THREADS;
@@ -227,9 +223,11 @@ int synth_bg__finish(struct synth_bg *bg, struct synth_out *w)
 		synth_buf__exit(&c->buf);
 	}
 	/* The tests compare it with when the command started. */
-	pr_verbose("side-band of existing tasks: %zu bytes, ready %.3f s after it started, beside the recording\n",
-		   bytes, (double)(bg->t1.tv_sec - bg->t0.tv_sec) +
-				  (double)(bg->t1.tv_nsec - bg->t0.tv_nsec) / 1e9);
+	pr_verbose(
+		"side-band of existing tasks: %zu bytes, ready %.3f s after it started, beside the recording\n",
+		bytes,
+		(double)(bg->t1.tv_sec - bg->t0.tv_sec) +
+			(double)(bg->t1.tv_nsec - bg->t0.tv_nsec) / 1e9);
 	return ret;
 }
 

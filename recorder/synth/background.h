@@ -18,6 +18,7 @@
 struct evlist;
 struct record_opts;
 struct sysinfo;
+struct wake;
 struct synth_bg;
 struct synth_out;
 
@@ -26,12 +27,12 @@ struct synth_out;
  * bound by the kernel's /proc locks beyond that). */
 unsigned synth_bg__nr_threads(unsigned n);
 
-/* Starts the synthesis; evlist, si and opts must outlive it. When it is
- * done the calling thread gets SIGUSR1 (if handled) to leave its ppoll. 0
- * and *out (the caller's, synth_bg__delete), or -errno (-ENOMEM,
- * pthread_create's): nothing runs then. */
+/* Starts the synthesis; evlist, si, opts and wake must outlive it. When it
+ * is done it pokes wake (drain/wake.h; NULL: none), so the main loop leaves
+ * its ppoll. 0 and *out (the caller's, synth_bg__delete), or -errno
+ * (-ENOMEM, pthread_create's): nothing runs then. */
 int synth_bg__start(struct synth_bg **out, const struct evlist *evlist, const struct sysinfo *si,
-		    const struct record_opts *opts);
+		    const struct record_opts *opts, struct wake *wake);
 
 /* Whether every worker is done (synth_bg__finish will not wait). */
 bool synth_bg__done(const struct synth_bg *bg);

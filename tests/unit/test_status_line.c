@@ -23,7 +23,7 @@
 
 #include "recorder/options/options.h"
 #include "recorder/drain/drain.h"
-#include "recorder/output/output.h"
+#include "recorder/drain/streams.h"
 #include "recorder/live/status_line.h"
 
 static void test_sizes(void **state)
@@ -202,8 +202,9 @@ static void test_wanted(void **state)
 static void test_tick_on_pty(void **state)
 {
 	struct record_opts o = { .comp_level = 0, .switch_output = true };
-	struct drain d = { .timeout_ms = 1000 };
-	struct output out = { .rot.rotations = 2 };
+	struct stream one = { .d = { .timeout_ms = 1000 } };
+	struct streams ss = { .s = &one, .nr = 1 };
+	struct status_output out = { .rotations = 2 };
 	struct status_line s;
 	char buf[1024];
 	int slave, m = open_pty(&slave, 40, 60);
@@ -216,21 +217,21 @@ static void test_tick_on_pty(void **state)
 	assert_int_equal(tcsetattr(slave, TCSANOW, &t), 0);
 	setenv("TERM", "xterm", 1);
 	unsetenv("PREC_NO_STATUS");
-	status_line__init(&s, &o, slave, &d);
+	status_line__init(&s, &o, slave, &one.d);
 	assert_int_equal(s.fd, slave);
-	assert_int_equal(d.timeout_ms, STATUS_LINE_PERIOD_MS);
+	assert_int_equal(one.d.timeout_ms, STATUS_LINE_PERIOD_MS);
 
 	/* Not due yet: nothing written. */
-	status_line__tick(&s, &d, NULL, &out);
+	status_line__tick(&s, &ss, &out);
 	read_pty(m, buf, sizeof(buf));
 	assert_string_equal(buf, "");
 
 	/* Due: the region taken once, then the line in row 40, cut to 59. */
-	d.stats.samples = 4321;
-	d.stats.bytes = 5 << 20;
-	d.stats.lost = 3;
+	one.d.stats.samples = 4321;
+	one.d.stats.bytes = 5 << 20;
+	one.d.stats.lost = 3;
 	s.next_ms = 0;
-	status_line__tick(&s, &d, NULL, &out);
+	status_line__tick(&s, &ss, &out);
 	read_pty(m, buf, sizeof(buf));
 	assert_non_null(strstr(buf, "\n\0337\033[1;39r\0338\033[1A"));
 	assert_non_null(strstr(buf, "\0337\033[40;1H\033[Kprec: "));
@@ -240,7 +241,7 @@ static void test_tick_on_pty(void **state)
 
 	/* The next draw: no second region, the line only. */
 	s.next_ms = 0;
-	status_line__tick(&s, &d, NULL, &out);
+	status_line__tick(&s, &ss, &out);
 	read_pty(m, buf, sizeof(buf));
 	assert_null(strstr(buf, "r\0338\033[1A"));
 	assert_int_equal(strncmp(buf, "\0337\033[40;1H\033[Kprec: ", 16), 0);
@@ -251,7 +252,7 @@ static void test_tick_on_pty(void **state)
 	assert_string_equal(buf, "\0337\033[40;1H\033[K\033[r\0338");
 	status_line__end(&s);
 	s.next_ms = 0;
-	status_line__tick(&s, &d, NULL, &out);
+	status_line__tick(&s, &ss, &out);
 	read_pty(m, buf, sizeof(buf));
 	assert_string_equal(buf, "");
 	close(slave);
@@ -261,18 +262,19 @@ static void test_tick_on_pty(void **state)
 static void test_off_never_writes(void **state)
 {
 	struct record_opts o = { .quiet = true };
-	struct drain d = { .timeout_ms = 1000 };
-	struct output out = { 0 };
+	struct stream one = { .d = { .timeout_ms = 1000 } };
+	struct streams ss = { .s = &one, .nr = 1 };
+	struct status_output out = { 0 };
 	struct status_line s;
 	char buf[256];
 	int slave, m = open_pty(&slave, 24, 80);
 
 	(void)state;
-	status_line__init(&s, &o, slave, &d);
+	status_line__init(&s, &o, slave, &one.d);
 	assert_int_equal(s.fd, -1);
-	assert_int_equal(d.timeout_ms, 1000); /* the drain's sleep untouched */
+	assert_int_equal(one.d.timeout_ms, 1000); /* the drain's sleep untouched */
 	s.next_ms = 0;
-	status_line__tick(&s, &d, NULL, &out);
+	status_line__tick(&s, &ss, &out);
 	status_line__end(&s);
 	read_pty(m, buf, sizeof(buf));
 	assert_string_equal(buf, "");

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* --max-size and --switch-output=SIZE's cut: the one size-limit policy
+ * (size_limit.h). */
+#include <stdio.h>
+
+#include "prec/log.h"
+#include "prec/event.h"
+#include "options/options.h"
+#include "output/size_limit.h"
+
+void size_limit__begin_file(struct size_limit *sl, const struct record_opts *opts,
+			    uint64_t front)
+{
+	uint64_t limit = opts->max_size, room = 0;
+	bool switch_cut = opts->switch_size && !opts->pipe_output;
+
+	if (switch_cut && (!limit || opts->switch_size < limit))
+		limit = opts->switch_size;
+	if (limit > front)
+		room = limit - front;
+	else if (limit && limit == opts->switch_size && switch_cut &&
+		 (!opts->max_size || opts->max_size > limit))
+		room = UINT64_MAX;
+	else if (limit)
+		room = 1;
+	sl->opts = opts;
+	sl->limit = room;
+	sl->front = front;
+	atomic_store(&sl->budget, room);
+	atomic_store(&sl->full, false);
+}
+
+bool size_limit__active(const struct size_limit *sl)
+{
+	const struct record_opts *opts = sl->opts;
+
+	return opts && (opts->max_size || (opts->switch_size && !opts->pipe_output));
+}
+
+void size_limit__spend(struct size_limit *sl, uint64_t bytes)
+{
+	uint_fast64_t left = atomic_load(&sl->budget);
+
+	while (sl->limit && !atomic_compare_exchange_weak(&sl->budget, &left,
+							  left > bytes ? left - bytes : 0))
+		;
+}
+
+void size_share__init(struct size_share *sh, struct size_limit *sl)
+{
+	sh->set = sl;
+	sh->room = 0;
+	sh->capped = false;
+}
+
+/* Takes at least need - room more bytes from the budget (a grain when it
+ * has one). false: the budget cannot hold need. */
+static bool size_share__reserve(struct size_share *sh, uint64_t need)
+{
+	struct size_limit *sl = sh->set;
+	uint_fast64_t left = atomic_load_explicit(&sl->budget, memory_order_relaxed);
+
+	for (;;) {
+		uint64_t want = need - sh->room;
+
+		if (want < SIZE_LIMIT_GRAIN)
+			want = SIZE_LIMIT_GRAIN;
+		if (want > left)
+			want = left;
+		if (sh->room + want < need)
+			return false;
+		if (atomic_compare_exchange_weak_explicit(&sl->budget, &left, left - want,
+							  memory_order_relaxed,
+							  memory_order_relaxed)) {
+			sh->room += want;
+			return true;
+		}
+	}
+}
+
+enum drain_verdict size_share__cut(void *arg, const struct ring *r, uint64_t pos,
+				   const struct perf_event_header *h)
+{
+	struct size_share *sh = arg;
+
+	if (h->size > sh->room && (atomic_load_explicit(&sh->set->full, memory_order_relaxed) ||
+				   !size_share__reserve(sh, h->size))) {
+		sh->capped = true;
+		return DRAIN_CUT;
+	}
+	sh->room -= h->size;
+	return DRAIN_KEEP;
+}
+
+int size_share__after_pass(void *arg)
+{
+	struct size_share *sh = arg;
+	struct size_limit *sl = sh->set;
+
+	if (!sh->capped && !atomic_load_explicit(&sl->full, memory_order_relaxed))
+		return DRAIN_GO_ON;
+	atomic_store(&sl->full, true);
+	size_limit__stop(sl, sl->front + sl->limit - atomic_load(&sl->budget));
+	return DRAIN_END;
+}
+
+bool size_limit__full(const struct record_opts *opts, uint64_t size, bool capped)
+{
+	/* A cut at the cap is the smaller of the two limits. */
+	return opts->max_size &&
+	       (size >= opts->max_size ||
+		(capped && (!opts->switch_size || opts->pipe_output ||
+			    opts->max_size <= opts->switch_size)));
+}
+
+void size_limit__stop(struct size_limit *sl, uint64_t size)
+{
+	if (atomic_exchange(&sl->reached, true))
+		return;
+	pr_info("[ prec record: perf size limit reached (%llu KB), stopping session ]\n",
+		(unsigned long long)(size >> 10));
+}
+
+bool size_limit__reached(const struct size_limit *sl)
+{
+	return atomic_load(&sl->reached);
+}
