@@ -3,9 +3,12 @@
 # One source of truth: `prec --help`, the man page prec(1) and the bash
 # completion (build/doc/, generated from the option table at build time)
 # list the same options, which are exactly the ones the built prec takes.
-# The man page renders without a warning; the completion completes option
-# names and fixed values; `prec -h NAME` picks what `perf record -h NAME`
-# picks; the install rules put the documents where man and bash look.
+# Row for row, each option has its full text in recorder/options/manual/
+# (and each text there is an option's), and the rendered page holds it under
+# that option. The man page renders without a warning and is the manual (its
+# sections, at least 30 KB); the completion completes option names and fixed
+# values; `prec -h NAME` picks what `perf record -h NAME` picks; the install
+# rules put the documents where man and bash look.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
 BUILD=$(cd "$(dirname "$PREC")" && pwd)
@@ -108,9 +111,68 @@ for page in prec prec-record; do
 	grep -q 'perf-record(1)' $page.txt || fail "man $page does not refer to perf-record(1)"
 done
 grep -q -- '--call-graph mode' prec.txt || fail "man prec: --call-graph has no entry"
+for section in SIGNALS DIAGNOSTICS 'PIPE MODE' 'CRASH-SAFE OUTPUT' 'PARALLEL STREAMS' \
+	'DWARF CALL GRAPHS UNWOUND AT RECORD TIME' 'THE STATUS LINE' 'DIFFERENCES FROM PERF RECORD'; do
+	grep -q "^$section\$" prec.txt || fail "man prec has no $section section"
+done
+# The manual moved out of README.md into this page: it must stay a manual.
+size=$(wc -c <prec.txt)
+((size >= 30 * 1024)) || fail "man prec renders to $size bytes, under 30 KB: is a section missing?"
+# The sources beside this test (FIXTURES is their tests/fixtures/).
+src=$(cd "$FIXTURES/../.." && pwd)
+
+# ---- row for row: each option's full text ---------------------------------------
+
+# Each row of --help ("-F, --freq", "--aio", "-g") has recorder/options/
+# manual/NAME.md (its long name, or its letter), whose first line names it.
+manual=$src/recorder/options/manual
+[[ -d $manual ]] || fail "no $manual beside this test"
+: >rows.files
+while read -r row; do
+	long=$(grep -oE -- '--[A-Za-z0-9-]+' <<<"$row")
+	want=${long:-$row}
+	name=${want##*-}
+	[[ -n $long ]] && name=${long#--}
+	file=$manual/$name.md
+	[[ -f $file ]] || fail "$row has no full text: write $file (its format: $manual/README.md)"
+	[[ $(head -n 1 "$file") == "$want" ]] || fail "$file: its first line must be '$want', the option it is"
+	echo "$name.md" >>rows.files
+done <help.rows
+for f in "$manual"/*.md; do
+	base=${f##*/}
+	[[ $base == README.md ]] && continue
+	grep -qxF "$base" rows.files || fail "$f names no option prec takes (prec --help has no ${base%.md})"
+done
+
+# Text without layout: letters and digits only, lower case (hyphenation,
+# filling, fonts and bullets aside, the words in their order).
+squash()
+{
+	tr -cd '[:alnum:]' | tr '[:upper:]' '[:lower:]'
+}
+# The rendered OPTIONS, one entry a line: "LABEL<TAB>text", LABEL as --help
+# writes it ("-F, --freq"), the list bullets taken off. Entries start after
+# the first subsection ("   Event selection"); a short tag ("-g") has its
+# text on the same line, two spaces or more after it.
+awk '/^OPTIONS$/ { on = 1; next } on && /^[A-Z]/ { exit }
+	on && /^   [^ ]/ { entries = 1; next }
+	entries && /^       -/ { sub(/^ +/, ""); head = $0; rest = ""
+		if (match(head, /  +/)) { rest = substr(head, RSTART); head = substr(head, 1, RSTART - 1) }
+		sub(/\[.*/, "", head); sub(/ [^-].*/, "", head); printf "\n%s\t%s ", head, rest; next }
+	entries { sub(/^ +(o|[*+]|\xe2\x80\xa2) /, " "); printf "%s ", $0 }' prec.txt >man.entries
+while read -r row; do
+	long=$(grep -oE -- '--[A-Za-z0-9-]+' <<<"$row")
+	name=${long#--}
+	[[ -n $long ]] || name=${row#-}
+	want=$(tail -n +3 "$manual/$name.md" | sed -E 's/`//g; s/^- //' | squash)
+	entry=$(grep -F -- "$row"$'\t' man.entries | head -n 1 | cut -f 2 | squash)
+	[[ -n $entry ]] || fail "man prec has no entry for $row"
+	[[ $entry == *"$want"* ]] ||
+		fail "man prec: the entry of $row lacks (some of) the text of $manual/$name.md"
+done <help.rows
+
 # Every environment variable prec reads is in ENVIRONMENT, from the sources
 # beside this test.
-src=$(cd "$(dirname "$TEST_LIB")/../.." && pwd)
 vars=$(grep -rhoE 'getenv\("[A-Z_]+"\)' "$src"/recorder "$src"/writer "$src"/sysinfo "$src"/base |
 	sed 's/getenv("\(.*\)")/\1/' | sort -u)
 [[ -n $vars ]] || fail "no getenv found under $src"
