@@ -13,10 +13,10 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "evlist/evlist.h"
 #include "prec/log.h"
+#include "prec/mono_clock.h"
 #include "options/options.h"
 #include "targets/thread_map.h"
 #include "synth/background.h"
@@ -50,7 +50,7 @@ struct synth_bg {
 	unsigned nr_threads;
 	pthread_t coord;
 	pthread_t waker; /* the thread that writes the result (bg__wake) */
-	struct timespec t0, t1; /* started, done (CLOCK_MONOTONIC; said under -v) */
+	uint64_t t0_ns, t1_ns; /* started, done (mono_clock__ns; said under -v) */
 	bool started, finished;
 };
 
@@ -163,7 +163,7 @@ static void *bg__coordinate(void *arg)
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(helpers[i], NULL);
 out:
-	clock_gettime(CLOCK_MONOTONIC, &bg->t1);
+	bg->t1_ns = mono_clock__ns(false);
 	atomic_store(&bg->done, true);
 	bg__wake(bg);
 	return NULL;
@@ -184,7 +184,7 @@ int synth_bg__start(struct synth_bg **out, const struct evlist *evlist, const st
 	bg->opts = opts;
 	bg->nr_threads = synth_bg__nr_threads(opts->nr_threads_synthesize);
 	bg->waker = pthread_self();
-	clock_gettime(CLOCK_MONOTONIC, &bg->t0);
+	bg->t0_ns = mono_clock__ns(false);
 	if (bg->nr_threads > BG_MAX_THREADS)
 		bg->nr_threads = BG_MAX_THREADS;
 	/* The workers take no signal: the recorder's stay with its thread. */
@@ -228,8 +228,7 @@ int synth_bg__finish(struct synth_bg *bg, struct synth_out *w)
 	}
 	/* The tests compare it with when the command started. */
 	pr_verbose("side-band of existing tasks: %zu bytes, ready %.3f s after it started, beside the recording\n",
-		   bytes, (double)(bg->t1.tv_sec - bg->t0.tv_sec) +
-				  (double)(bg->t1.tv_nsec - bg->t0.tv_nsec) / 1e9);
+		   bytes, (double)(bg->t1_ns - bg->t0_ns) / 1e9);
 	return ret;
 }
 
