@@ -25,6 +25,7 @@
 #include "evlist/evlist.h"
 #include "prec/kcore.h"
 #include "prec/log.h"
+#include "prec/mono_clock.h"
 #include "events/parse_events.h"
 #include "options/options.h"
 #include "record.h"
@@ -98,29 +99,15 @@ static int start_events(struct evlist *evlist, const struct record_opts *opts,
 			const sigset_t *sigmask)
 {
 	if (opts->delay_ms > 0) {
-		struct timespec now, end;
+		uint64_t end = mono_clock__deadline_ns((uint64_t)opts->delay_ms);
 
 		/* Sleeps the whole delay, but ends it for a stop signal or
-		 * SIGCHLD; other wake-ups (SIGUSR1: the background side-band is
-		 * ready; a user's SIGUSR2) sleep on until the end. */
-		clock_gettime(CLOCK_MONOTONIC, &end);
-		end.tv_sec += opts->delay_ms / 1000;
-		end.tv_nsec += (opts->delay_ms % 1000) * 1000000L;
-		if (end.tv_nsec >= 1000000000L) {
-			end.tv_sec++;
-			end.tv_nsec -= 1000000000L;
-		}
+		 * SIGCHLD; other wake-ups (a user's SIGUSR1 or SIGUSR2) sleep
+		 * on until the end. */
 		for (;;) {
 			struct timespec left;
 
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			left.tv_sec = end.tv_sec - now.tv_sec;
-			left.tv_nsec = end.tv_nsec - now.tv_nsec;
-			if (left.tv_nsec < 0) {
-				left.tv_sec--;
-				left.tv_nsec += 1000000000L;
-			}
-			if (left.tv_sec < 0)
+			if (!mono_clock__left(end, &left))
 				break;
 			ppoll(NULL, 0, &left, sigmask);
 			if (signals__stop_signal())
@@ -460,14 +447,15 @@ static int recording__streams(struct recording *r)
  */
 static int recording__stop(struct recording *r, int ret)
 {
-	struct timespec disabled_at;
+	uint64_t disabled_at;
 
 	sideband_event__stop(&r->sb); /* no rotation asked after this */
 	evlist__disable(&r->evlist);
-	if (r->clk.use && !clock_gettime(r->clk.id, &disabled_at))
+	if (r->clk.use && !clock__now_ns(r->clk.id, &disabled_at))
 		/* For whoever checks the order: no sample is later than this. */
-		pr_verbose("events disabled at %lld.%09ld (-k clock)\n",
-			   (long long)disabled_at.tv_sec, disabled_at.tv_nsec);
+		pr_verbose("events disabled at %llu.%09llu (-k clock)\n",
+			   (unsigned long long)(disabled_at / 1000000000),
+			   (unsigned long long)(disabled_at % 1000000000));
 	if (!ret && !output__size_reached(&r->out)) {
 		ret = streams__tail(&r->streams, signals__stop_again, NULL);
 		if (ret >= 0) {

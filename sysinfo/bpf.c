@@ -9,6 +9,7 @@
  *      form), then the array pointers turned into offsets into that buffer;
  *   3. for a program with BTF function info, BPF_BTF_GET_FD_BY_ID and
  *      BPF_OBJ_GET_INFO_BY_FD for the raw BTF bytes, each BTF kept once.
+ * The one caller of bpf(2) in prec (sys_bpf).
  */
 #include "prec/bpf.h"
 
@@ -30,6 +31,15 @@
 static int sys_bpf(int cmd, union bpf_attr *attr)
 {
 	return (int)syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+bool sysinfo__bpf_none_loaded(void)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.start_id = 0;
+	return sys_bpf(BPF_PROG_GET_NEXT_ID, &attr) < 0 && errno == ENOENT;
 }
 
 static uint64_t ptr_u64(const void *p)

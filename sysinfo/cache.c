@@ -25,11 +25,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
 int sysfs_value__u32(const char *s, size_t len, uint32_t *val)
 {
 	return u32__parse(s, len, 10, val);
@@ -41,12 +36,7 @@ int sysfs_value__str(const char *s, size_t len, char **out)
 
 	if (nul)
 		len = (size_t)(nul - s);
-	while (len && is_space(s[len - 1]))
-		len--;
-	while (len && is_space(*s)) {
-		s++;
-		len--;
-	}
+	text__trim(&s, &len);
 	*out = strndup(s, len);
 	return *out ? 0 : -ENOMEM;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Clock names, resolution and reference readings for -k (prec/clock.h). */
+/* Clock names, resolution and reference readings for -k (prec/clock.h): the
+ * one reader of -k's clock. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,10 +64,21 @@ const char *clockid__name(int clockid)
 	return NULL;
 }
 
+int clock__now_ns(int clockid, uint64_t *ns)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clockid, &ts))
+		return -errno;
+	*ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return 0;
+}
+
 int clock__snapshot(int clockid, uint64_t *res_ns, uint64_t *tod_ns, uint64_t *clock_ns)
 {
-	struct timespec res, ts;
+	struct timespec res;
 	struct timeval tv;
+	int err;
 
 	if (clock_getres(clockid, &res))
 		return -errno;
@@ -74,9 +86,9 @@ int clock__snapshot(int clockid, uint64_t *res_ns, uint64_t *tod_ns, uint64_t *c
 	/* As close together as two calls get: readers pair the two values. */
 	if (gettimeofday(&tv, NULL))
 		return -errno;
-	if (clock_gettime(clockid, &ts))
-		return -errno;
+	err = clock__now_ns(clockid, clock_ns);
+	if (err)
+		return err;
 	*tod_ns = (uint64_t)tv.tv_sec * 1000000000ULL + (uint64_t)tv.tv_usec * 1000ULL;
-	*clock_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 	return 0;
 }

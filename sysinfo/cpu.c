@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * CPU counts, CPUDESC and CPUID, byte for byte as perf 6.1 writes them.
+ * CPU counts, CPUDESC and CPUID, byte for byte as perf 6.1 writes them, and
+ * the one reader of the online CPU list (sysinfo__cpus_online, cpu__online).
  * perf decides by the architecture it was built for; we decide by the arch
  * string we read, so a fixture of another machine comes out as perf on that
  * machine would have written it.
@@ -12,15 +13,15 @@
 #include <prec/sysinfo.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
+/* The online CPUs: every reader of them comes through this file. */
+#define CPU_ONLINE "sys/devices/system/cpu/online"
 
 static bool has_prefix(const char *s, const char *prefix)
 {
@@ -87,7 +88,7 @@ int cpuinfo__find(const char *buf, size_t len, const char *key, bool first_block
 		if (!eol)
 			eol = end;
 		for (const char *q = p; q < eol; q++)
-			if (!is_blank(*q)) {
+			if (!text__is_blank(*q)) {
 				blank = false;
 				break;
 			}
@@ -101,14 +102,14 @@ int cpuinfo__find(const char *buf, size_t len, const char *key, bool first_block
 		colon = memchr(p, ':', (size_t)(eol - p));
 		if (colon) {
 			k_end = colon;
-			while (k_end > p && is_blank(k_end[-1]))
+			while (k_end > p && text__is_blank(k_end[-1]))
 				k_end--;
 			if ((size_t)(k_end - p) == klen && !memcmp(p, key, klen)) {
 				v = colon + 1;
 				v_end = eol;
-				while (v < v_end && is_blank(*v))
+				while (v < v_end && text__is_blank(*v))
 					v++;
-				while (v_end > v && is_blank(v_end[-1]))
+				while (v_end > v && text__is_blank(v_end[-1]))
 					v_end--;
 				*val = v;
 				*vlen = (size_t)(v_end - v);
@@ -143,7 +144,7 @@ int cpuinfo__cpudesc(const char *buf, size_t len, const char *arch, char **desc)
 	 * come padded); the ends are already trimmed, as the kernel trims x86's.
 	 */
 	for (size_t i = 0; i < vlen; i++) {
-		if (is_blank(v[i])) {
+		if (text__is_blank(v[i])) {
 			if (n && out[n - 1] == ' ')
 				continue;
 			out[n++] = ' ';
@@ -191,7 +192,7 @@ int cpuinfo__x86_cpuid(const char *buf, size_t len, char **cpuid)
 	if (!vlen || vlen > 12 || memchr(vendor, '\0', vlen))
 		return -EINVAL;
 	for (size_t i = 0; i < vlen; i++)
-		if (is_blank(vendor[i]) || vendor[i] == ',')
+		if (text__is_blank(vendor[i]) || vendor[i] == ',')
 			return -EINVAL;
 	err = cpuinfo__u32(buf, len, "cpu family", &family);
 	if (!err)
@@ -245,6 +246,24 @@ static int cpu__arm64_cpuid(int rootfd, const struct cpulist *cpus, char **cpuid
 	return -ENOENT;
 }
 
+int cpu__online(int rootfd, struct cpulist *online)
+{
+	return fsread__cpulist(rootfd, CPU_ONLINE, online);
+}
+
+int sysinfo__cpus_online(char **text)
+{
+	int rootfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int err;
+
+	*text = NULL;
+	if (rootfd < 0)
+		return -errno;
+	err = fsread__first_line(rootfd, CPU_ONLINE, text);
+	close(rootfd);
+	return err;
+}
+
 int sysinfo__read_cpu(struct sysinfo *si, int rootfd)
 {
 	struct cpulist present, online;
@@ -254,7 +273,7 @@ int sysinfo__read_cpu(struct sysinfo *si, int rootfd)
 
 	if (!fsread__cpulist(rootfd, "sys/devices/system/cpu/present", &present))
 		si->nr_cpus_avail = (uint32_t)cpulist__max(&present) + 1;
-	if (!fsread__cpulist(rootfd, "sys/devices/system/cpu/online", &online))
+	if (!cpu__online(rootfd, &online))
 		si->nr_cpus_online = cpulist__count(&online);
 
 	if (!fsread__file(rootfd, "proc/cpuinfo", &cpuinfo, &len)) {

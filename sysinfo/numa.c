@@ -29,14 +29,9 @@ void numa__free_nodes(struct sysinfo_numa_node *nodes, uint32_t nr)
 	free(nodes);
 }
 
-static bool is_space(char c)
-{
-	return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
 static const char *skip_space(const char *p, const char *end)
 {
-	while (p < end && is_space(*p))
+	while (p < end && text__is_blank(*p))
 		p++;
 	return p;
 }
@@ -57,7 +52,7 @@ static int meminfo__line(const char *p, const char *end, char key[32], uint64_t 
 	p = skip_space(p, end); /* %*s */
 	if (p == end)
 		return -EINVAL;
-	while (p < end && !is_space(*p))
+	while (p < end && !text__is_blank(*p))
 		p++;
 	p = skip_space(p, end); /* %*d */
 	if (p < end && (*p == '+' || *p == '-'))
@@ -69,7 +64,7 @@ static int meminfo__line(const char *p, const char *end, char key[32], uint64_t 
 	p = skip_space(p, end); /* %31s */
 	if (p == end)
 		return -EINVAL;
-	while (p < end && !is_space(*p) && n < 31)
+	while (p < end && !text__is_blank(*p) && n < 31)
 		key[n++] = *p++;
 	key[n] = '\0';
 	p = skip_space(p, end); /* %lu */

@@ -22,11 +22,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
 static bool is_digit(char c)
 {
 	return c >= '0' && c <= '9';
@@ -58,7 +53,7 @@ bool pmu_cpus__hybrid(const char *s, size_t len)
 {
 	size_t i = 0;
 
-	while (i < len && is_space(s[i]))
+	while (i < len && text__is_blank(s[i]))
 		i++;
 	if (i < len && (s[i] == '+' || s[i] == '-'))
 		i++;

@@ -47,7 +47,7 @@ int pmu_format__parse(const char *text, enum pmu_config_field *field, uint64_t *
 	const char *p = text;
 	uint64_t mask = 0;
 
-	while (isspace((unsigned char)*p))
+	while (text__is_blank(*p))
 		p++;
 	if (!strncmp(p, "config1:", 8)) {
 		*field = PMU_CONFIG1;
@@ -85,7 +85,7 @@ int pmu_format__parse(const char *text, enum pmu_config_field *field, uint64_t *
 			break;
 		p++;
 	}
-	while (isspace((unsigned char)*p))
+	while (text__is_blank(*p))
 		p++;
 	if (*p)
 		return -EINVAL;
@@ -329,6 +329,16 @@ static int pmu__devices_fd(const char *sysfs)
 		return -ENOENT;
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	return fd < 0 ? (errno == ENOMEM ? -ENOMEM : -ENOENT) : fd;
+}
+
+bool pmu__exists(const char *sysfs, const char *name)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s/" PMU_DEVICES_DIR "/%s", sysfs, name) >=
+	    (int)sizeof(path))
+		return false;
+	return access(path, F_OK) == 0;
 }
 
 int pmu__load(struct pmu *pmu, const char *sysfs, const char *name)

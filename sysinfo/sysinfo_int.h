@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 struct sysinfo;
+struct cpulist;
 
 /*
  * Fills hostname, osrelease and arch from proc/sys/kernel/ under rootfd.
@@ -25,6 +26,13 @@ int sysinfo__read_uts(struct sysinfo *si, int rootfd, bool live);
  * fields that stay unknown are 0/NULL.
  */
 int sysinfo__read_cpu(struct sysinfo *si, int rootfd);
+
+/*
+ * The online CPU list (sys/devices/system/cpu/online) under rootfd into *online;
+ * the one reader of it for sysinfo's parts. Returns 0, a parse error or a read
+ * error; release *online with cpulist__exit.
+ */
+int cpu__online(int rootfd, struct cpulist *online);
 
 /* Fills total_mem_kb from proc/meminfo. Returns 0; unknown stays 0. */
 int sysinfo__read_mem(struct sysinfo *si, int rootfd);

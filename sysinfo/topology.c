@@ -7,6 +7,7 @@
  */
 #include "topology.h"
 #include "fsread.h"
+#include "sysinfo_int.h"
 
 #include <prec/sysinfo.h>
 
@@ -206,7 +207,7 @@ static int online__read(int rootfd, struct cpulist *online)
 {
 	int err;
 
-	err = fsread__cpulist(rootfd, CPU_DIR "/online", online);
+	err = cpu__online(rootfd, online);
 	if (err == -ENOMEM)
 		return err;
 	if (err)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "fsread.h"
+#include "prec/tracefs.h"
 
 #define TD_VERSION "0.6"
 /* More than any tracefs holds; a bound so a runaway file cannot eat memory. */
@@ -148,28 +149,6 @@ static bool entry_is_subdir(DIR *dir, const struct dirent *de)
 	return !fstatat(dirfd(dir), de->d_name, &st, 0) && S_ISDIR(st.st_mode);
 }
 
-
-/* Reads the decimal id in dirfd/<name>/id. 0 or -errno. */
-static int read_id(int dirfd, const char *name, uint64_t *id)
-{
-	char path[NAME_MAX + 8], text[32];
-	ssize_t n;
-	int fd;
-
-	if (snprintf(path, sizeof(path), "%s/id", name) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return -errno;
-	do {
-		n = read(fd, text, sizeof(text));
-	} while (n < 0 && errno == EINTR);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	return u64__parse(text, (size_t)n, 10, id);
-}
-
 static void tps_exit(struct td_tps *tps)
 {
 	for (size_t i = 0; i < tps->nr; i++) {
@@ -229,7 +208,8 @@ static int tps_find(struct td_tps *tps, int events_fd)
 			uint64_t id;
 			int r;
 
-			if (!entry_is_subdir(sys, ev) || read_id(dirfd(sys), ev->d_name, &id))
+			if (!entry_is_subdir(sys, ev) ||
+			    tracefs__read_id(dirfd(sys), ev->d_name, &id))
 				continue;
 			r = tps_resolve(tps, id, de->d_name, ev->d_name);
 			if (r < 0)

@@ -19,7 +19,9 @@
 #include "prec/buildid_cache.h"
 #include "prec/debuginfod.h"
 #include "prec/log.h"
+#include "prec/number.h"
 #include "prec/writer.h"
+#include "prec/write_all.h"
 
 #define KALLSYMS_NAME "[kernel.kallsyms]"
 #define VDSO_NAME "[vdso]"
@@ -110,10 +112,10 @@ static char *trim(char *s)
 {
 	char *e;
 
-	while (isspace((unsigned char)*s))
+	while (text__is_blank(*s))
 		s++;
 	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
+	while (e > s && text__is_blank(e[-1]))
 		*--e = '\0';
 	return s;
 }
@@ -261,23 +263,6 @@ static int mkdir_p(const char *path)
 	}
 }
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* fd's bytes to the end (procfs files report size 0: read, do not stat). */
 static int copy_fd(int from, int to)
 {
@@ -293,7 +278,7 @@ static int copy_fd(int from, int to)
 			return -errno;
 		if (!n)
 			return 0;
-		err = write_all(to, buf, (size_t)n);
+		err = fd__write_all(to, buf, (size_t)n, NULL);
 		if (err)
 			return err;
 	}
@@ -323,7 +308,7 @@ static int copy_to(const char *dst, const char *src, const void *image, size_t l
 		if (from >= 0)
 			close(from);
 	} else if (!err) {
-		err = write_all(fd, image, len);
+		err = fd__write_all(fd, image, len, NULL);
 	}
 	if (close(fd) && !err)
 		err = -errno;

@@ -7,10 +7,10 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "prec/debuginfod.h"
+#include "prec/mono_clock.h"
 
 bool debuginfod__unreachable(int err)
 {
@@ -24,18 +24,10 @@ bool debuginfod__unreachable(int err)
 /* What the progress callback needs: when bytes last moved. */
 struct query {
 	long last_bytes;
-	struct timespec last;
+	uint64_t last_ns;
 	int stall_ms;
 	bool stalled;
 };
-
-static long ms_since(const struct timespec *t)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - t->tv_sec) * 1000 + (now.tv_nsec - t->tv_nsec) / 1000000;
-}
 
 /*
  * Called about once a second while a query runs; nonzero aborts it. a is
@@ -50,11 +42,11 @@ static int query__progress(debuginfod_client *c, long a, long b)
 	(void)b;
 	if (a > q->last_bytes + 1) {
 		q->last_bytes = a;
-		clock_gettime(CLOCK_MONOTONIC, &q->last);
+		q->last_ns = mono_clock__ns(false);
 		return 0;
 	}
 	q->last_bytes = a;
-	if (ms_since(&q->last) < q->stall_ms)
+	if ((int64_t)(mono_clock__elapsed_ns(q->last_ns) / 1000000) < q->stall_ms)
 		return 0;
 	q->stalled = true;
 	return 1;
@@ -75,7 +67,7 @@ int debuginfod__find_debuginfo(const char *sbid, int stall_ms, char **path)
 	c = debuginfod_begin();
 	if (!c)
 		return -ENOMEM;
-	clock_gettime(CLOCK_MONOTONIC, &q.last);
+	q.last_ns = mono_clock__ns(false);
 	debuginfod_set_user_data(c, &q);
 	debuginfod_set_progressfn(c, query__progress);
 	/* Length 0: the id is given as hex text. */

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "prec/number.h"
 #include "prec/sysinfo.h"
 #include "features.h"
 
@@ -24,7 +25,7 @@ static bool pmu_is_hybrid(const struct sysinfo_pmu *p)
 
 	if (!p->name || strncmp(p->name, "cpu_", 4) || !c)
 		return false;
-	while (isspace((unsigned char)*c))
+	while (text__is_blank(*c))
 		c++;
 	if (*c == '+' || *c == '-')
 		c++;

@@ -18,6 +18,8 @@
 
 #include "prec/elf.h"
 #include "prec/kcore.h"
+#include "prec/number.h"
+#include "prec/write_all.h"
 
 #define KCORE_MAX_PHDRS 64 /* a real kcore has a few dozen PT_LOADs */
 #define COPY_BUF (64u << 10)
@@ -91,10 +93,7 @@ void kcore_syms__parse_kallsyms(struct kcore_syms *s, const char *buf, size_t le
 		if (!eol)
 			eol = end;
 		for (; q < eol && digits < 17; q++, digits++) {
-			int c = *q;
-			int v = c >= '0' && c <= '9' ? c - '0' :
-				c >= 'a' && c <= 'f' ? c - 'a' + 10 :
-				c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+			int v = hex__digit(*q);
 
 			if (v < 0)
 				break;
@@ -345,22 +344,6 @@ static int plan__make(struct kcore_plan *pl, int *fd, const struct kcore_syms *s
 	return err;
 }
 
-static int write_all_at(int fd, const void *buf, size_t len, uint64_t off)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = pwrite(fd, p, len, (off_t)off);
-
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* The copy's ELF header and program headers, then each segment's bytes. */
 static int kcore__write(int in, int out, const struct kcore_plan *pl, const Elf64_Ehdr *from,
 			uint64_t page)
@@ -386,9 +369,9 @@ static int kcore__write(int in, int out, const struct kcore_plan *pl, const Elf6
 			.p_offset = base + pl->seg[i].rel, .p_vaddr = pl->seg[i].addr,
 			.p_filesz = pl->seg[i].len, .p_memsz = pl->seg[i].len, .p_align = page,
 		};
-	err = write_all_at(out, &eh, sizeof(eh), 0);
+	err = fd__pwrite_all(out, &eh, sizeof(eh), 0);
 	if (!err)
-		err = write_all_at(out, ph, pl->nr * sizeof(ph[0]), sizeof(eh));
+		err = fd__pwrite_all(out, ph, pl->nr * sizeof(ph[0]), sizeof(eh));
 	buf = malloc(COPY_BUF);
 	if (!buf)
 		return -ENOMEM;
@@ -402,7 +385,7 @@ static int kcore__write(int in, int out, const struct kcore_plan *pl, const Elf6
 			if (n <= 0)
 				err = n < 0 ? -errno : -EIO;
 			else
-				err = write_all_at(out, buf, (size_t)n, base + g->rel + done);
+				err = fd__pwrite_all(out, buf, (size_t)n, base + g->rel + done);
 			done += n > 0 ? (uint64_t)n : 0;
 		}
 	}
@@ -425,7 +408,7 @@ static int copy_text(const char *from_dir, const char *to_dir, const char *name)
 	if (!err && fd < 0)
 		err = -errno;
 	if (!err) {
-		err = write_all_at(fd, text, len, 0);
+		err = fd__pwrite_all(fd, text, len, 0);
 		close(fd);
 		if (err)
 			unlink(path);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "aio.h"
+#include "prec/write_all.h"
 #include "sink.h"
 
 #ifndef IOV_MAX
@@ -42,8 +43,6 @@ void sink__advance_good(struct sink *s, uint64_t good)
 		s->nr_marks++;
 }
 
-/* *done: the bytes written, also when it fails part way (a full disk takes
- * the first of them), so that the data count says what the file holds. */
 /* Everything written so far ends at a record boundary: the callers write
  * whole records per call (a wrapped ring record is two spans of one call). */
 static void sink__set_good(struct sink *s)
@@ -51,29 +50,9 @@ static void sink__set_good(struct sink *s)
 	sink__advance_good(s, s->data_flushed);
 }
 
-static int write_all(int fd, const void *buf, size_t len, size_t *done)
-{
-	const char *p = buf;
-
-	*done = 0;
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0) /* no progress and no errno: do not spin */
-			return -EIO;
-		p += n;
-		len -= (size_t)n;
-		*done += (size_t)n;
-	}
-	return 0;
-}
-
-/* write_all, with s's first error kept. */
+/* fd__write_all, with s's first error kept. *done: the bytes written, also
+ * when it fails part way (a full disk takes the first of them), so that the
+ * data count says what the file holds. */
 static int sink__write_counted(struct sink *s, const void *buf, size_t len, size_t *done)
 {
 	int err;
@@ -81,7 +60,7 @@ static int sink__write_counted(struct sink *s, const void *buf, size_t len, size
 	*done = 0;
 	if (s->err)
 		return s->err;
-	err = write_all(s->fd, buf, len, done);
+	err = fd__write_all(s->fd, buf, len, done);
 	if (err)
 		s->err = err;
 	return err;
@@ -96,23 +75,7 @@ int sink__write_raw(struct sink *s, const void *buf, size_t len)
 
 int sink__pwrite(struct sink *s, const void *buf, size_t len, uint64_t off)
 {
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = pwrite(s->fd, p, len, (off_t)off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
+	return fd__pwrite_all(s->fd, buf, len, off);
 }
 
 int sink__write_data(struct sink *s, const void *buf, size_t len)

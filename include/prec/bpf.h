@@ -12,6 +12,7 @@
  * mask, each padded to 8 bytes, in mask-bit order. The file stores exactly
  * that: {u32 info_len, u32 data_len, u64 arrays, info, data}.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/bpf.h>
@@ -80,6 +81,10 @@ struct sysinfo_bpf {
  * or -ENOMEM with *out NULL.
  */
 int sysinfo__read_bpf(struct sysinfo_bpf **out);
+
+/* Whether the kernel says no BPF program is loaded (ENOENT from the first
+ * BPF_PROG_GET_NEXT_ID); unknown (EPERM, no bpf(2)) counts as loaded. */
+bool sysinfo__bpf_none_loaded(void);
 
 /* Frees bpf, its programs and BTFs. Accepts NULL. */
 void sysinfo_bpf__delete(struct sysinfo_bpf *bpf);

@@ -5,6 +5,8 @@
  * -k/--clockid: the clock names perf accepts, the clock's resolution
  * (CLOCKID feature) and a reference reading of it beside the time of day
  * (CLOCK_DATA feature), so readers can turn sample times into wall time.
+ * The one reader of -k's clock (sysinfo/clock.c); intervals inside prec use
+ * prec/mono_clock.h.
  */
 #include <stdint.h>
 
@@ -17,6 +19,10 @@ int clockid__parse(const char *str, int *clockid);
 
 /* perf's name of a clock id ("monotonic_raw"), or NULL for a number only. */
 const char *clockid__name(int clockid);
+
+/* Reads the clock clockid (any, not only -k's) into *ns. Returns 0, or
+ * -errno when the kernel does not know the clock. */
+int clock__now_ns(int clockid, uint64_t *ns);
 
 /*
  * Reads the clock's resolution, then the time of day and the clock back to

@@ -65,6 +65,10 @@ struct pmus {
  */
 int pmu__load(struct pmu *pmu, const char *sysfs, const char *name);
 
+/* Whether PMU name is below sysfs (the mount point): its directory exists.
+ * Reads nothing else. */
+bool pmu__exists(const char *sysfs, const char *name);
+
 /* Frees what pmu__load allocated; accepts a zeroed or already freed pmu. */
 void pmu__exit(struct pmu *pmu);
 

@@ -134,6 +134,14 @@ int sysinfo__read(struct sysinfo *si, const char *root);
 void sysinfo__pmus_perf_record_order(struct sysinfo *si);
 
 /*
+ * The live system's online CPU list (/sys/devices/system/cpu/online), its
+ * first line as the kernel writes it ("0-3,8"). Returns 0 with a malloc'd
+ * *text (the caller frees it), -ENODATA for an empty file, -ENOMEM, or the
+ * -errno of reading it (*text NULL).
+ */
+int sysinfo__cpus_online(char **text);
+
+/*
  * Reads the sysctl name ("kernel/perf_event_paranoid": the path below
  * proc/sys) under rootfd as a signed decimal. Returns 0 and *val, -EINVAL
  * when it is not one number, -ERANGE, or the -errno of reading it.

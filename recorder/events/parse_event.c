@@ -16,6 +16,7 @@
 
 #include "events/tracepoint.h"
 #include "events/parse_events_int.h"
+#include "prec/number.h"
 
 /* perf's PE_EVENT_NAME: the text its lexer takes as an event's name. */
 static size_t event_name_len(const char *s)
@@ -43,9 +44,7 @@ static size_t parse_value(const char *s, uint64_t *v, bool *overflow)
 	if (!isdigit((unsigned char)s[0]))
 		return 0;
 	for (; base == 16 ? isxdigit((unsigned char)s[i]) : isdigit((unsigned char)s[i]); i++) {
-		unsigned d = isdigit((unsigned char)s[i]) ?
-				     (unsigned)(s[i] - '0') :
-				     (unsigned)(tolower((unsigned char)s[i]) - 'a' + 10);
+		unsigned d = (unsigned)hex__digit(s[i]);
 
 		if (n > (UINT64_MAX - d) / (uint64_t)base)
 			*overflow = true;
@@ -349,9 +348,7 @@ static int parse_raw(struct pe_state *st, const char *s, size_t wlen, size_t off
 		if (raw >> 60)
 			return pe_error(st, off, "rNNN is at most 16 hex digits",
 					"raw event %s too large", what);
-		raw = raw << 4 | (uint64_t)(isdigit((unsigned char)s[i]) ?
-						    s[i] - '0' :
-						    tolower((unsigned char)s[i]) - 'a' + 10);
+		raw = raw << 4 | (uint64_t)hex__digit(s[i]);
 	}
 	return pe_event__new(st, PERF_TYPE_RAW, raw) ? 0 : -ENOMEM;
 }

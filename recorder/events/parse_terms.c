@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "events/parse_events_int.h"
+#include "prec/number.h"
 
 struct term_keyword {
 	const char *name;
@@ -138,9 +139,7 @@ static bool term_number(const char *s, size_t len, size_t *i, uint64_t *n)
 	for (; *i < len && (base == 16 ? isxdigit((unsigned char)s[*i]) :
 					 isdigit((unsigned char)s[*i]));
 	     (*i)++) {
-		unsigned d = isdigit((unsigned char)s[*i]) ?
-				     (unsigned)(s[*i] - '0') :
-				     (unsigned)(tolower((unsigned char)s[*i]) - 'a' + 10);
+		unsigned d = (unsigned)hex__digit(s[*i]);
 
 		if (*n > (UINT64_MAX - d) / (uint64_t)base)
 			overflow = true;

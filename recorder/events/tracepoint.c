@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Tracepoint lookup for the -e grammar (tracefs itself is found by base's
- * tracefs__find, prec/mounts.h): ids from events/<sys>/<name>/id, globs walked as perf 6.1 walks
- * them (util/parse-events.c add_tracepoint_multi_*).
+ * tracefs__find, prec/mounts.h): ids from events/<sys>/<name>/id (read by base's
+ * tracefs__read_id, prec/tracefs.h), globs walked as perf 6.1 walks them
+ * (util/parse-events.c add_tracepoint_multi_*).
  */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "prec/log.h"
+#include "prec/tracefs.h"
 #include "events/tracepoint.h"
 
 bool tracepoint__is_glob(const char *s)
@@ -31,54 +32,21 @@ static bool is_plain_name(const char *name)
 
 int tracepoint__parse_id(const char *buf, size_t len, uint64_t *id)
 {
-	char text[32];
-	unsigned long long v;
-	char *end;
-
-	/* The kernel writes "N\n"; one read of 31 bytes is all perf looks at. */
-	if (!len)
-		return -EINVAL;
-	if (len > sizeof(text) - 1)
-		len = sizeof(text) - 1;
-	memcpy(text, buf, len);
-	text[len] = '\0';
-	if (!isdigit((unsigned char)text[0]))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(text, &end, 10);
-	while (*end == '\n' || *end == ' ')
-		end++;
-	if (errno || *end)
-		return -EINVAL;
-	*id = v;
-	return 0;
-}
-
-static int read_id(const char *path, uint64_t *id)
-{
-	char text[32];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return errno == ENOTDIR ? -ENOENT : -errno;
-	n = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	return tracepoint__parse_id(text, (size_t)n, id);
+	return tracefs__parse_id(buf, len, id);
 }
 
 int tracepoint__id(const char *tracefs, const char *sys, const char *name, uint64_t *id)
 {
 	char path[PATH_MAX];
+	int ret;
 
 	if (!is_plain_name(sys) || !is_plain_name(name))
 		return -ENOENT;
-	if (snprintf(path, sizeof(path), "%s/events/%s/%s/id", tracefs, sys, name) >=
+	if (snprintf(path, sizeof(path), "%s/events/%s/%s", tracefs, sys, name) >=
 	    (int)sizeof(path))
 		return -ENOENT;
-	return read_id(path, id);
+	ret = tracefs__read_id(AT_FDCWD, path, id);
+	return ret == -ENAMETOOLONG ? -ENOENT : ret;
 }
 
 /* A directory's subdirectory names matching glob, in directory order. */

@@ -19,10 +19,8 @@
 int tracepoint__id(const char *tracefs, const char *sys, const char *name, uint64_t *id);
 
 /*
- * Parses the text of a tracepoint's id file (len bytes at buf, at most the
- * first 31 looked at, a NUL ending them as it ends perf's string): decimal
- * digits, then only newlines or blanks. Pure.
- * 0 and *id, or -EINVAL.
+ * Parses the text of a tracepoint's id file: base's tracefs__parse_id
+ * (prec/tracefs.h), the one parser of it. Pure. 0 and *id, or -EINVAL.
  */
 int tracepoint__parse_id(const char *buf, size_t len, uint64_t *id);
 

@@ -15,6 +15,7 @@
 #include "evlist/evlist.h"
 #include "prec/log.h"
 #include "prec/mounts.h"
+#include "prec/pmu.h"
 #include "prec/sysinfo.h"
 #include "targets/thread_map.h"
 #include "targets/caps.h"
@@ -28,7 +29,7 @@
 static const char *open_hint(const struct evlist *evlist, const struct evsel *evsel, int err,
 			     int cpu, char *buf, size_t len)
 {
-	char exe[PATH_MAX], sysfs[PATH_MAX], path[PATH_MAX + 64], comm[32] = "";
+	char exe[PATH_MAX], sysfs[PATH_MAX], comm[32] = "";
 	struct rlimit nofile = { .rlim_max = RLIM_INFINITY };
 	struct open_error e = {
 		.err = err,
@@ -47,10 +48,7 @@ static const char *open_hint(const struct evlist *evlist, const struct evsel *ev
 		.busy_comm = comm,
 	};
 	sysfs__find(sysfs, sizeof(sysfs));
-	snprintf(path, sizeof(path), "%s/bus/event_source/devices/cpu", sysfs);
-	e.no_hw_pmu = access(path, F_OK) != 0;
-	snprintf(path, sizeof(path), "%s/bus/event_source/devices/cpu_core", sysfs);
-	e.no_hw_pmu = e.no_hw_pmu && access(path, F_OK) != 0;
+	e.no_hw_pmu = !pmu__exists(sysfs, "cpu") && !pmu__exists(sysfs, "cpu_core");
 	/* Each event on each CPU and thread (the events not yet tried included). */
 	e.nr_fds = (unsigned long)evlist->nr * (unsigned long)evlist->cpus->nr *
 		   (unsigned long)evlist->threads->nr;

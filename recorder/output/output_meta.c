@@ -16,6 +16,7 @@
 #include "dsos/dso_track.h"
 #include "evlist/evlist.h"
 #include "prec/log.h"
+#include "prec/mono_clock.h"
 #include "options/options.h"
 #include "prec/tracing_data.h"
 #include "prec/version.h"
@@ -190,7 +191,7 @@ enum dso_track_buildids output_meta__buildids(const struct record_opts *opts)
 void output_meta__cache_buildids(const struct writer_meta *meta)
 {
 	struct buildid_cache c;
-	struct timespec t0, t1;
+	uint64_t t0;
 	char root[PATH_MAX];
 	uint32_t n;
 
@@ -200,10 +201,9 @@ void output_meta__cache_buildids(const struct writer_meta *meta)
 		pr_verbose("build-id cache: its directory name is too long (set PERF_BUILDID_DIR)\n");
 		return;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = mono_clock__ns(false);
 	buildid_cache__init(&c, root);
 	n = buildid_cache__add_list(&c, meta->buildids, meta->nr_buildids);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
 	pr_verbose("build-id cache: %u of %u DSOs in %s (%.1f ms)\n", n, meta->nr_buildids, root,
-		   (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+		   (double)mono_clock__elapsed_ns(t0) / 1e6);
 }

@@ -13,10 +13,10 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "evlist/evlist.h"
 #include "prec/log.h"
+#include "prec/mono_clock.h"
 #include "options/options.h"
 #include "targets/thread_map.h"
 #include "drain/wake.h"
@@ -51,7 +51,7 @@ struct synth_bg {
 	unsigned nr_threads;
 	pthread_t coord;
 	struct wake *wake; /* the main loop's, poked when done (NULL: none) */
-	struct timespec t0, t1; /* started, done (CLOCK_MONOTONIC; said under -v) */
+	uint64_t t0_ns, t1_ns; /* started, done (mono_clock__ns; said under -v) */
 	bool started, finished;
 };
 
@@ -159,7 +159,7 @@ static void *bg__coordinate(void *arg)
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(helpers[i], NULL);
 out:
-	clock_gettime(CLOCK_MONOTONIC, &bg->t1);
+	bg->t1_ns = mono_clock__ns(false);
 	atomic_store(&bg->done, true);
 	bg__wake(bg);
 	return NULL;
@@ -180,7 +180,7 @@ int synth_bg__start(struct synth_bg **out, const struct evlist *evlist, const st
 	bg->opts = opts;
 	bg->nr_threads = synth_bg__nr_threads(opts->nr_threads_synthesize);
 	bg->wake = wake;
-	clock_gettime(CLOCK_MONOTONIC, &bg->t0);
+	bg->t0_ns = mono_clock__ns(false);
 	if (bg->nr_threads > BG_MAX_THREADS)
 		bg->nr_threads = BG_MAX_THREADS;
 	/* The workers take no signal: the recorder's stay with its thread. */
@@ -223,11 +223,8 @@ int synth_bg__finish(struct synth_bg *bg, struct synth_out *w)
 		synth_buf__exit(&c->buf);
 	}
 	/* The tests compare it with when the command started. */
-	pr_verbose(
-		"side-band of existing tasks: %zu bytes, ready %.3f s after it started, beside the recording\n",
-		bytes,
-		(double)(bg->t1.tv_sec - bg->t0.tv_sec) +
-			(double)(bg->t1.tv_nsec - bg->t0.tv_nsec) / 1e9);
+	pr_verbose("side-band of existing tasks: %zu bytes, ready %.3f s after it started, beside the recording\n",
+		   bytes, (double)(bg->t1_ns - bg->t0_ns) / 1e9);
 	return ret;
 }
 

@@ -23,27 +23,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
-#include <linux/bpf.h>
 
+#include "prec/bpf.h"
 #include "prec/buildid.h"
 #include "prec/buildid_cache.h"
 #include "synth/synthesize.h"
 
 /* A kallsyms copy larger than this is not one (today's are ~5 MB). */
 #define KALLSYMS_COPY_MAX (256 << 20)
-
-/* Whether the kernel says no BPF program is loaded (ENOENT from the first
- * BPF_PROG_GET_NEXT_ID); unknown (EPERM, no bpf()) counts as loaded. */
-static bool no_bpf_programs(void)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.start_id = 0;
-	return syscall(__NR_bpf, BPF_PROG_GET_NEXT_ID, &attr, sizeof(attr)) < 0 && errno == ENOENT;
-}
 
 /* The address on the line ending at name_end (" T _text"), or 0. */
 static uint64_t line_addr(const char *buf, const char *name_end)
@@ -142,7 +130,8 @@ int kallsyms__scan_cached(const char *proc_dir, const char *sys_dir, struct kall
 	uint64_t text, len;
 
 	memset(ks, 0, sizeof(*ks));
-	if (!no_bpf_programs() || cached_text_len(sys_dir, &len) || live_text(proc_dir, &text))
+	if (!sysinfo__bpf_none_loaded() || cached_text_len(sys_dir, &len) ||
+	    live_text(proc_dir, &text))
 		return -EAGAIN;
 	ks->text = text;
 	ks->etext = text + len;

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The CPUs events open on: a sorted array over base's CPU-list parser, and the online CPUs. */
+/* The CPUs events open on: a sorted array over base's CPU-list parser, and the
+ * online CPUs (read by sysinfo, sysinfo__cpus_online). */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "targets/cpu_map.h"
 
 #include "prec/cpulist.h"
 #include "prec/number.h"
+#include "prec/sysinfo.h"
 
 /* perf's MAX_NR_CPUS is far lower; a map of every possible CPU stays small. */
 #define CPU_MAX 65536
@@ -42,18 +42,14 @@ int cpu_map__parse(struct cpu_map **out, const char *list)
 
 int cpu_map__online(struct cpu_map **out)
 {
-	char buf[4096];
-	ssize_t n;
-	int fd = open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC);
+	char *text;
+	int ret = sysinfo__cpus_online(&text);
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return n < 0 ? -errno : -EINVAL;
-	buf[n] = '\0';
-	return cpu_map__parse(out, buf);
+	if (ret)
+		return ret == -ENODATA ? -EINVAL : ret;
+	ret = cpu_map__parse(out, text);
+	free(text);
+	return ret;
 }
 
 int cpu_map__merge(struct cpu_map **out, const struct cpu_map *a, const struct cpu_map *b)

@@ -12,6 +12,7 @@
 #include "targets/cpu_map.h"
 #include "prec/log.h"
 #include "prec/mounts.h"
+#include "prec/sysinfo.h"
 #include "options/options.h"
 #include "targets/thread_map.h"
 #include "targets/caps.h"
@@ -29,15 +30,9 @@ static int cpu_map__online_has(const struct cpu_map *online, int cpu)
  * name the CPUs that are. */
 static void cpu_offline_error(int cpu)
 {
-	char path[96], online[256] = "0";
-	int fd = open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, online, sizeof(online) - 1) : -1;
+	char path[96], *text = NULL;
+	const char *online = sysinfo__cpus_online(&text) ? "0" : text;
 
-	if (fd >= 0)
-		close(fd);
-	if (n > 0)
-		online[n] = '\0';
-	online[strcspn(online, "\n")] = '\0';
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
 	if (!access(path, F_OK))
 		pr_err("CPU %d in -C/--cpu is offline (bring it online with '%ssh -c \"echo 1 > %s\"', or record the online CPUs with -C %s)",
@@ -45,6 +40,7 @@ static void cpu_offline_error(int cpu)
 	else
 		pr_err("CPU %d in -C/--cpu is not on this machine (record the online CPUs with -C %s)",
 		       cpu, online);
+	free(text);
 }
 
 int target__cpus(const struct record_opts *opts, struct cpu_map **out)
