@@ -7,7 +7,12 @@
 #
 # Stock perf (/usr/bin/perf) is the reader that judges prec's output, and
 # `perf record` is run beside prec in the same test wherever the two can be
-# compared. Tests pass (exit 0) or fail (exit 1); nothing is skipped.
+# compared. Tests pass (exit 0) or fail (exit 1); a test that cannot apply
+# here (not root, no mount namespace, a tool missing, a build it does not
+# judge) skips: one line saying why, exit 77, which ctest reports as not run,
+# never as a pass. A test that needs root or a mount namespace says so at its
+# top (need_root, need_namespaces); tests/CMakeLists.txt reads those lines
+# for its labels (root, namespaces).
 
 set -uo pipefail
 
@@ -109,6 +114,37 @@ pass()
 	_sanitizer_reports || exit 1
 	echo "PASS: $TEST_NAME${1:+: $*}" >&2
 	exit 0
+}
+
+# skip REASON...: this test cannot apply here; say why and exit 77 (ctest's
+# SKIP_RETURN_CODE: "Not Run", neither a pass nor a failure).
+skip()
+{
+	echo "SKIP: $TEST_NAME: $*" >&2
+	exit 77
+}
+
+# need_root WHAT: skip unless root, saying what needs it. A line of its own at
+# the test's top: it gives the test the ctest label "root".
+need_root()
+{
+	((EUID == 0)) || skip "not root (uid $EUID): $*"
+}
+
+# need_namespaces WHAT: skip unless this process may make a mount namespace
+# (unshare -m, as in_private_mounts makes it). A line of its own at the
+# test's top: it gives the test the ctest label "namespaces".
+need_namespaces()
+{
+	unshare -m --propagation unchanged true 2>/dev/null ||
+		skip "no mount namespace here (unshare -m failed): $*"
+}
+
+# need_tool NAME HOW: skip unless the command NAME is installed (HOW: how to
+# install it).
+need_tool()
+{
+	command -v "$1" >/dev/null || skip "$1 not found ($2)"
 }
 
 # ---- running prec and perf -------------------------------------------------
@@ -339,4 +375,4 @@ no_grep_or_fail()
 # Sanity: the things every test needs are there.
 [[ -x "$PREC" ]] || fail "prec binary not found at $PREC (build first: scripts/build)"
 [[ -x "$WORKLOAD" ]] || fail "workload not found at $WORKLOAD"
-command -v "$PERF" >/dev/null || fail "perf not found (scripts/bootstrap installs linux-perf)"
+need_tool "$PERF" "scripts/bootstrap installs linux-perf"

@@ -8,6 +8,8 @@
 # bad-input cases: one line naming the fix, status 1..125, no file left.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
+need_root "a system-wide recording (--threads -a) and tracepoints"
+
 # attr_of FILE EVENT KEY: KEY of EVENT's line in perf evlist -v.
 attr_of()
 {

@@ -7,6 +7,8 @@
 # one keeps its content and is not rotated to .old.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
+need_root "cases as another user (setpriv) and system-wide ones (-a)"
+
 # bad RC PATTERN... -- PREC-ARGS...
 #   RC: "err" (1..125), or an exact status. Every PATTERN (extended regex,
 #   case-insensitive) must match one and the same "prec:" line. @OUT@ in the

@@ -15,7 +15,8 @@
 #    no BUILD_ID, no cache, and the report resolves.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
-command -v cc >/dev/null || fail "cc not found (install gcc)"
+need_root "a system-wide recording (--buildid-mmap -a)"
+need_tool cc "install gcc"
 # Each run its own $HOME (it must exist: the cache is made one level below).
 mkdir -p bin hprec hperf hnone hb hall hall2 hm hm2
 cat >prog.c <<'EOF'

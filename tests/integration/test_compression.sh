@@ -6,6 +6,8 @@
 # recording shrinks at least 3x.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
+need_root "system-wide recordings (-a)"
+
 ratio()
 {
 	sed -n 's/.*ratio is \([0-9.]*\).*/\1/p' "$1" | tail -n 1

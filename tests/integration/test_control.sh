@@ -14,6 +14,8 @@
 # one line, status 1..125, no file.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
+need_root "a system-wide recording (-a)"
+
 PHASES=$WORKLOAD_DIR/prec_phases
 
 # wait_for FILE: until the command has made FILE (10 s at most).

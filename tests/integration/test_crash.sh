@@ -7,6 +7,9 @@
 # status in 1..125.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
+need_root "system-wide recordings (-a) and tmpfs mounts to fill"
+need_namespaces "the tmpfs a recording fills is mounted where the host does not see it"
+
 # perf_reads FILE WHAT: perf report and perf script read FILE without a
 # warning and find samples in it.
 perf_reads()

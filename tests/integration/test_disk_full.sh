@@ -8,6 +8,8 @@
 # disks in every mode.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
+need_root "it mounts the small tmpfs it fills"
+
 mkdir small || fail "cannot create a mount point"
 mount -t tmpfs -o size=64k tmpfs small || fail "cannot mount a 64 KiB tmpfs (the tests run as root)"
 trap 'umount "$TMP/small" 2>/dev/null; _cleanup' EXIT

@@ -8,8 +8,8 @@
 # prec record. perf record fails the same way, in several lines.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
-((EUID == 0)) || fail "run as root: the cases need another user and a sysctl"
-command -v setpriv >/dev/null || fail "setpriv not found (install util-linux)"
+need_root "the cases need another user and a sysctl"
+need_tool setpriv "install util-linux"
 as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 chmod 755 "$TMP"
 mkdir -m 777 u

@@ -8,12 +8,13 @@
 # an exit status in 1..125 and no file; where perf record fails the same way
 # it says it in several lines. Then the command the line names is run, as
 # written, and prec records. A busy counter cannot be made without a PMU:
-# tests/unit/test_open_error.c covers it.
+# tests/unit/recorder/evlist/test_open_error.c covers it.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
-((EUID == 0)) || fail "run as root: the cases need another user and sysctls (setpriv, sysctl)"
-command -v setpriv >/dev/null || fail "setpriv not found (install util-linux)"
-command -v setcap >/dev/null || fail "setcap not found (install libcap2-bin)"
+need_root "the cases need another user and sysctls (setpriv, sysctl)"
+need_namespaces "tracefs is hidden and unmounted in a private mount namespace"
+need_tool setpriv "install util-linux"
+need_tool setcap "install libcap2-bin"
 as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 chmod 755 "$TMP"
 mkdir -m 777 u

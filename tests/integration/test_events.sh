@@ -6,6 +6,8 @@
 # grammar's kinds of events, and --list-events against perf list.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
+need_root "a system-wide tracepoint recording (-a -e sched:sched_switch)"
+
 attrs()
 {
 	evlist "$1" | sed -E 's/, (id|ids): [^,]*//g; s/\|IDENTIFIER//'

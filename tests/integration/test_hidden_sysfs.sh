@@ -20,8 +20,10 @@
 # writes nothing for an empty map): that text is not compared either.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
-# The tests run as root (see lib.sh); a machine without mount namespaces
-# cannot hide sysfs from perf, and that is a failure, not a pass.
+need_root "sysfs is hidden from perf by mounts"
+need_namespaces "those mounts are made in a private mount namespace"
+# A namespace whose mounts cannot be made private would hide sysfs from the
+# host too: that is a failure.
 in_private_mounts true || fail "no private mount namespace here: nothing can be hidden from perf"
 
 # The header lines a comparison looks at, from a perf report --header-only -I dump.

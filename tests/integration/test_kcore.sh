@@ -12,6 +12,8 @@
 # status 1..125, nothing left behind.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
+need_root "system-wide recordings (-a) and the kernel symbols of /proc/kallsyms"
+
 ROOT=$TMP/root
 mkdir -p "$ROOT/proc"
 for f in /proc/*; do

@@ -15,6 +15,9 @@
 # to patch its text, shows in perf script --show-text-poke-events.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
+need_root "system-wide recordings (-a) and perf's /proc made by mounts"
+need_namespaces "perf reads the fake kcore through a private mount namespace"
+
 # The fake kernel files, shared by prec's sysroot and perf's /proc.
 FILES=$TMP/files
 mkdir -p "$FILES"

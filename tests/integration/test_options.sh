@@ -5,6 +5,8 @@
 # where perf record is the reference).
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
+need_root "the events as perf names them with kernel samples (a user gets :u)"
+
 max_rate=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
 
 # evline DATAFILE [N]: the Nth (default 1st) line of `perf evlist -v`.

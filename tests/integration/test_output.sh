@@ -8,6 +8,8 @@
 # --mmap-flush; .old rotation; -q.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
+need_root "a system-wide recording (--tail-synthesize -a)"
+
 perf_record_ok -o ref.data -- "$WORKLOAD" 800
 ref=$(report_percent ref.data hot_two_thirds)
 

@@ -8,6 +8,8 @@
 # orphaned workload; a closed stdout is one clear error.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
+need_root "a system-wide tracepoint recording (-a -e sched:sched_switch)"
+
 # stream_ok STREAM: perf report reads the stream from stdin, no warning.
 stream_ok()
 {

@@ -9,6 +9,8 @@
 # and -r refused with one line as a user without CAP_SYS_NICE.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
+need_root "system-wide recordings (-a), the drain at nice -10, -r as nobody"
+
 # Every sample the summary counts is in the file, as perf script reads it.
 check_file()
 {

@@ -5,6 +5,8 @@
 # command prints the same attrs (ids aside), event for event.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
+need_root "system-wide recordings (-a) and kernel samples"
+
 # Ids differ between any two recordings. (The one known attr difference,
 # prec's IDENTIFIER beside ID for several events of one layout, does not
 # arise in these command lines.)

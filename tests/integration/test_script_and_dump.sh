@@ -5,6 +5,8 @@
 # complaint and finds the records perf record writes.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
+need_root "the kernel's MMAP record (a user's recording has none)"
+
 prec_record_ok -o prec.data -- "$WORKLOAD" 300
 
 # The summary lines, exactly as perf record prints them (prec for perf).

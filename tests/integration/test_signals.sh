@@ -13,6 +13,8 @@
 # dies of SIGHUP with a file it cannot read, which prec fixes.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
+need_root "a system-wide recording (-a)"
+
 BUSY=$WORKLOAD_DIR/prec_busy
 [[ -x "$BUSY" ]] || fail "workload not found at $BUSY"
 

@@ -9,7 +9,7 @@
 # shellcheck source=tests/integration/lib.sh
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
-command -v script >/dev/null || fail "script(1) is missing (apt-get install util-linux)"
+need_tool script "apt-get install util-linux"
 ESC=$'\033'
 ROWS=30
 # The command: lines on stderr between bursts of CPU, about 1.6 s in all.

@@ -8,6 +8,9 @@
 # when it cannot be, the error names the command.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
+need_root "system-wide recordings (-a) and tracefs unmounted and mounted"
+need_namespaces "tracefs is unmounted in a private mount namespace"
+
 REAL=$WORKLOAD_DIR/prec_real
 
 # ---- no sample after the disable ---------------------------------------------

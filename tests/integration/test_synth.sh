@@ -9,6 +9,8 @@
 # attr.bpf_event off as perf; bad values are refused with one line.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
+need_root "system-wide recordings (-a)"
+
 FARM=$WORKLOAD_DIR/prec_tasks
 STAMP=$WORKLOAD_DIR/prec_stamp
 BUSY=$WORKLOAD_DIR/prec_busy

@@ -11,6 +11,8 @@
 # perf report and perf script read every file without a warning.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
+need_root "system-wide recordings (-a)"
+
 FARM=$WORKLOAD_DIR/prec_tasks
 STAMP=$WORKLOAD_DIR/prec_stamp
 BUSY=$WORKLOAD_DIR/prec_busy

@@ -7,6 +7,8 @@
 #   a software event with -c 1.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
+need_root "system-wide recordings (-a), -C and -u nobody"
+
 wl=$(basename "$WORKLOAD")
 
 # A process that exists before prec starts (long enough for every case).

@@ -8,6 +8,8 @@
 # bad inputs refused with one line and no file.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
+need_root "system-wide recordings (-a)"
+
 load=(sh -c "'$WORKLOAD' 600 & '$WORKLOAD' 600; wait")
 ncpu=$(getconf _NPROCESSORS_ONLN)
 

@@ -16,12 +16,10 @@
 #    limit (plus the features), one line says so, perf reads the directory.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
-command -v cc >/dev/null || fail "cc not found (install gcc)"
+need_root "a system-wide recording (--threads -a --max-size)"
+need_tool cc "install gcc"
 ncpu=$(getconf _NPROCESSORS_ONLN)
-((ncpu >= 2)) || {
-	log "one CPU: one stream, nothing crosses streams"
-	pass
-}
+((ncpu >= 2)) || skip "one CPU: one stream, nothing crosses streams"
 last=$((ncpu - 1))
 
 cat >trklib.c <<'EOF2'

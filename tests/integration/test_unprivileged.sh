@@ -12,7 +12,7 @@
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
 if ((EUID == 0)); then
-	command -v setpriv >/dev/null || fail "setpriv not found (install util-linux)"
+	need_tool setpriv "install util-linux"
 	as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 else
 	as_user=()

@@ -10,6 +10,8 @@
 # their id), -z, --threads, --unwind=report, and the usage error.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
+need_root "the events as perf names them with kernel samples (a user gets :u)"
+
 DEEP=$WORKLOAD_DIR/prec_deep_nofp
 HOT_PATH="deep_leaf_hot deep_level4 deep_level3 deep_level2 deep_level1 deep_run main "
 COLD_PATH="deep_leaf_cold deep_side1 deep_run main "

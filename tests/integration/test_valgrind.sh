@@ -6,9 +6,9 @@ source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
 # The sanitized pass: valgrind cannot run an ASan binary (both own the
 # process's memory map), and ASan + LSan check the same things there.
-[[ "${PREC_SANITIZED:-0}" == 1 ]] && pass "not under ASan (the sanitized build checks memory itself)"
+[[ "${PREC_SANITIZED:-0}" == 1 ]] && skip "not under ASan (the sanitized build checks memory itself)"
 
-command -v valgrind >/dev/null || fail "valgrind not found (scripts/bootstrap installs it)"
+need_tool valgrind "scripts/bootstrap installs it"
 
 _run valgrind valgrind --error-exitcode=1 --leak-check=full \
 	"$PREC" -q -o "$TMP/x.data" -- true

@@ -11,7 +11,8 @@
 # a missing one and takes a non-ELF one silently).
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
-command -v cc >/dev/null || fail "cc not found (install gcc)"
+need_root "system-wide recordings (-a) and the kernel build-id"
+need_tool cc "install gcc"
 kbid=$("$PERF" buildid-list -k 2>/dev/null)
 [[ ${#kbid} == 40 ]] || fail "perf buildid-list -k gives no build-id for the running kernel"
 echo 'int main(void) { return 0; }' >"$TMP/k.c"

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "recorder/events/parse_events.h"
-#include "tests/unit/parse_events_expect.h"
+#include "parse_events_expect.h"
 
 static void test_terms(void **state)
 {

@@ -26,14 +26,12 @@
 #include "prec/sysinfo.h"
 #include "sysinfo/sysinfo_int.h"
 #include "sysinfo/fsread.h"
+#include "tests/unit/fixture_path.h"
 
-/* $PREC_FIXTURES/sysinfo/name (+ suffix), or fails when unset. */
+/* The fixture tree sysinfo/name (+ suffix). */
 static void fixture(char *buf, size_t len, const char *name, const char *suffix)
 {
-	const char *base = getenv("PREC_FIXTURES");
-
-	assert_non_null(base);
-	snprintf(buf, len, "%s/sysinfo/%s%s", base, name, suffix);
+	fixture_path(buf, len, "sysinfo/%s%s", name, suffix);
 }
 
 static void test_online_fixture(void **state)

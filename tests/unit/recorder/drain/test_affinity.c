@@ -21,13 +21,13 @@
 #include "prec/sysinfo.h"
 #include "recorder/drain/affinity.h"
 #include "recorder/drain/drain.h"
+#include "tests/unit/fixture_path.h"
 
 static void read_fixture(struct sysinfo *si, const char *name)
 {
-	const char *base = getenv("PREC_FIXTURES");
 	char root[4096];
 
-	snprintf(root, sizeof(root), "%s/sysinfo/%s", base && *base ? base : "tests/fixtures", name);
+	fixture_path(root, sizeof(root), "sysinfo/%s", name);
 	assert_int_equal(sysinfo__read(si, root), 0);
 }
 

@@ -26,24 +26,13 @@
 #include "sysinfo/fsread.h"
 #include "sysinfo/sysinfo_int.h"
 #include "sysinfo/topology.h"
+#include "tests/unit/fixture_path.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_LISTS 16
 #define MAX_CPUS 16
 #define MAX_NODES 4
 /* ---- helpers ---------------------------------------------------------------- */
-
-/* Fills path with $PREC_FIXTURES/sysinfo/name, or fails when unset. */
-static inline void fixture_path(char *path, size_t size, const char *name)
-{
-	const char *base = getenv("PREC_FIXTURES");
-
-	if (!base || !*base) {
-		/* A test that quietly skips cannot fail: ctest always sets it. */
-		fail_msg("PREC_FIXTURES is unset (run the tests through ctest)");
-	}
-	snprintf(path, size, "%s/sysinfo/%s", base, name);
-}
 
 /* What sysinfo__read will do once wired: uts and cpu first, then our three parts. */
 static inline void read_root(const char *root, struct sysinfo *si)

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "recorder/events/parse_events.h"
-#include "tests/unit/parse_events_expect.h"
+#include "parse_events_expect.h"
 
 /* clang-format off */
 static const struct accept_row accept_rows[] = {

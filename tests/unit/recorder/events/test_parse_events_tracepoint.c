@@ -18,16 +18,14 @@
 #include <sys/stat.h>
 
 #include "recorder/events/tracepoint.h"
+#include "tests/unit/fixture_path.h"
 
 static char tracefs[4096];
 
 static int setup(void **state)
 {
-	const char *base = getenv("PREC_FIXTURES");
-
 	(void)state;
-	snprintf(tracefs, sizeof(tracefs), "%s/pmu/tracing",
-		 base && *base ? base : "tests/fixtures");
+	fixture_path(tracefs, sizeof(tracefs), "pmu/tracing");
 	return 0;
 }
 

@@ -18,19 +18,16 @@
 #include <string.h>
 
 #include "recorder/events/parse_events.h"
+#include "tests/unit/fixture_path.h"
 
 static char sysfs[4096], tracefs[4096];
 static struct parse_events_ctx fx;
 
 static inline int setup(void **state)
 {
-	const char *base = getenv("PREC_FIXTURES");
-
 	(void)state;
-	if (!base || !*base)
-		base = "tests/fixtures"; /* by hand, from the source tree */
-	snprintf(sysfs, sizeof(sysfs), "%s/pmu/sys", base);
-	snprintf(tracefs, sizeof(tracefs), "%s/pmu/tracing", base);
+	fixture_path(sysfs, sizeof(sysfs), "pmu/sys");
+	fixture_path(tracefs, sizeof(tracefs), "pmu/tracing");
 	fx.sysfs = sysfs;
 	fx.tracefs = tracefs;
 	return 0;

@@ -3,7 +3,7 @@
  * sysinfo: every field from each fixture machine, graceful degradation on
  * garbled trees, the live system against uname(2), and the fsread helpers on
  * a scratch tree. The pure parsers' tables are in test_sysinfo_parsers.c.
- * Fixture trees live under $PREC_FIXTURES/sysinfo (ctest sets it).
+ * Fixture trees live under tests/fixtures/sysinfo (tests/unit/fixture_path.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,18 +26,7 @@
 #include <prec/sysinfo.h>
 #include "sysinfo/fsread.h"
 #include "sysinfo/sysinfo_int.h"
-
-/* Fills path with $PREC_FIXTURES/sysinfo/name, or fails when unset. */
-static void fixture_path(char *path, size_t size, const char *name)
-{
-	const char *base = getenv("PREC_FIXTURES");
-
-	if (!base || !*base) {
-		/* A test that quietly skips cannot fail: ctest always sets it. */
-		fail_msg("PREC_FIXTURES is unset (run the tests through ctest)");
-	}
-	snprintf(path, size, "%s/sysinfo/%s", base, name);
-}
+#include "tests/unit/fixture_path.h"
 
 struct expect {
 	const char *fixture;
@@ -52,7 +41,7 @@ static void check_fixture(const struct expect *e)
 	struct sysinfo si;
 	char root[PATH_MAX];
 
-	fixture_path(root, sizeof(root), e->fixture);
+	fixture_path(root, sizeof(root), "sysinfo/%s", e->fixture);
 	assert_int_equal(sysinfo__read(&si, root), 0);
 	assert_string_equal(si.hostname, e->hostname);
 	assert_string_equal(si.osrelease, e->osrelease);
@@ -147,7 +136,7 @@ static void test_bad_root(void **state)
 	assert_int_equal(sysinfo__read(&si, "/nonexistent/prec-sysroot"), -ENOENT);
 	assert_null(si.cpudesc);
 	sysinfo__exit(&si);
-	fixture_path(root, sizeof(root), "vm/proc/cpuinfo");
+	fixture_path(root, sizeof(root), "sysinfo/vm/proc/cpuinfo");
 	assert_int_equal(sysinfo__read(&si, root), -ENOTDIR);
 	sysinfo__exit(&si);
 	sysinfo__exit(NULL);

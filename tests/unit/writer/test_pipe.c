@@ -23,6 +23,7 @@
 #include "prec/perf_file.h"
 #include "prec/sysinfo.h"
 #include "prec/writer.h"
+#include "tests/unit/fixture_path.h"
 
 /* ---- a reader independent of the writer ---- */
 
@@ -154,7 +155,6 @@ static char *argv_small[] = { "prec", "record", "-o", "-", "--", "sleep", "1", N
 
 static void fill(struct writer_meta *m, struct sysinfo *si)
 {
-	const char *base = getenv("PREC_FIXTURES");
 	char root[512];
 
 	for (int i = 0; i < 2; i++) {
@@ -168,7 +168,7 @@ static void fill(struct writer_meta *m, struct sysinfo *si)
 	}
 	events[0] = (struct writer_event){ &attrs[0], "cpu-clock", ids0, 2 };
 	events[1] = (struct writer_event){ &attrs[1], "task-clock", ids1, 2 };
-	snprintf(root, sizeof(root), "%s/sysinfo/vm", base ? base : "tests/fixtures");
+	fixture_path(root, sizeof(root), "sysinfo/vm");
 	memset(si, 0, sizeof(*si));
 	sysinfo__read(si, root);
 	memset(m, 0, sizeof(*m));

@@ -4,8 +4,8 @@
  * judge: on the live system, and (as root, where a private mount namespace
  * can be had) on every fixture, by bind-mounting its sysfs parts over /sys for
  * a `perf record` and comparing what `perf report --header-only -I` prints.
- * Fixture trees live under $PREC_FIXTURES/sysinfo (ctest sets it). The pure
- * parsers are test_sysinfo_pmu_parsers.c's, hostile trees
+ * Fixture trees live under tests/fixtures/sysinfo (tests/unit/fixture_path.h).
+ * The pure parsers are test_sysinfo_pmu_parsers.c's, hostile trees
  * test_sysinfo_cache_pmu_trees.c's.
  */
 #define _GNU_SOURCE
@@ -256,7 +256,7 @@ static void test_fixture(void **state)
 	char root[PATH_MAX];
 	struct sysinfo si;
 
-	fixture_path(root, sizeof(root), f->name);
+	fixture_path(root, sizeof(root), "sysinfo/%s", f->name);
 	read_tree(&si, root, f->nr_cpus);
 	check_caches(&si, f->caches, f->nr_caches);
 	check_pmus(&si, root, f->pmus, f->nr_pmus);
@@ -280,7 +280,7 @@ static void test_fixture_broken(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < N(names); i++) {
-		fixture_path(root, sizeof(root), names[i]);
+		fixture_path(root, sizeof(root), "sysinfo/%s", names[i]);
 		read_tree(&si, root, 4);
 		assert_int_equal(si.nr_caches, 0);
 		assert_null(si.caches);
@@ -543,7 +543,7 @@ static void test_fixtures_match_perf(void **state)
 		struct sysinfo si;
 		char *text;
 
-		fixture_path(root, sizeof(root), fixtures[i].name);
+		fixture_path(root, sizeof(root), "sysinfo/%s", fixtures[i].name);
 		assert_non_null(mkdtemp(dir));
 		text = perf_header_of_fixture(root, &fixtures[i], dir);
 		if (text) {

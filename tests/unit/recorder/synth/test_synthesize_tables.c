@@ -27,7 +27,7 @@
 #include "recorder/targets/thread_map.h"
 #include "prec/writer.h"
 #include "recorder/synth/synthesize.h"
-#include "tests/unit/synth_expect.h"
+#include "synth_expect.h"
 
 /* ---- COMM, THREAD_MAP, CPU_MAP, ID_INDEX ---- */
 

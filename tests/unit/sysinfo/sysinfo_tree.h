@@ -31,6 +31,7 @@
 #include "sysinfo/cache_pmu.h"
 #include "sysinfo/fsread.h"
 #include "sysinfo/sysinfo_int.h"
+#include "tests/unit/fixture_path.h"
 
 #define PERF_BIN "/usr/bin/perf"
 
@@ -46,18 +47,6 @@ __attribute__((format(printf, 3, 4))) static inline void fmt(char *dst, size_t s
 	n = vsnprintf(dst, size, f, ap);
 	va_end(ap);
 	assert_true(n >= 0 && (size_t)n < size);
-}
-
-/* Fills path with $PREC_FIXTURES/sysinfo/name, or fails when unset. */
-static inline void fixture_path(char *path, size_t size, const char *name)
-{
-	const char *base = getenv("PREC_FIXTURES");
-
-	if (!base || !*base) {
-		/* A test that quietly skips cannot fail: ctest always sets it. */
-		fail_msg("PREC_FIXTURES is unset (run the tests through ctest)");
-	}
-	fmt(path, size, "%s/sysinfo/%s", base, name);
 }
 
 static inline int open_root(const char *path)

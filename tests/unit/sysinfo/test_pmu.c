@@ -17,15 +17,14 @@
 #include <string.h>
 
 #include "prec/pmu.h"
+#include "tests/unit/fixture_path.h"
 
 static char sysfs[4096];
 
 static int setup(void **state)
 {
-	const char *base = getenv("PREC_FIXTURES");
-
 	(void)state;
-	snprintf(sysfs, sizeof(sysfs), "%s/pmu/sys", base && *base ? base : "tests/fixtures");
+	fixture_path(sysfs, sizeof(sysfs), "pmu/sys");
 	return 0;
 }
 

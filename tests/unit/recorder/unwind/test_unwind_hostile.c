@@ -24,6 +24,7 @@
 #include "prec/writer.h"
 #include "recorder/unwind/unwind.h"
 #include "recorder/unwind/unwind_int.h"
+#include "tests/unit/fixture_path.h"
 
 /* One PT_LOAD of an ELF64 image built in memory. */
 struct tiny_elf {
@@ -105,13 +106,11 @@ struct fz_head {
 
 static uint8_t *read_corpus(const char *name, size_t *len)
 {
-	const char *fixtures = getenv("PREC_FIXTURES");
 	char path[4096];
 	uint8_t *b = malloc(1 << 16);
 	FILE *f;
 
-	assert_non_null(fixtures);
-	snprintf(path, sizeof(path), "%s/../fuzz/corpus/fuzz_unwind/%s", fixtures, name);
+	fixture_path(path, sizeof(path), "../fuzz/corpus/fuzz_unwind/%s", name);
 	f = fopen(path, "rb");
 	assert_non_null(f);
 	*len = fread(b, 1, 1 << 16, f);

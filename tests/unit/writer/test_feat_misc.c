@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "writer/features.h"
-#include "tests/unit/feat_expect.h"
+#include "feat_expect.h"
 
 /* ---- sections perf 6.1 wrote on the development VM ---- */
 

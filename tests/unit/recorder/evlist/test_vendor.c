@@ -19,6 +19,7 @@
 #include "recorder/events/parse_events.h"
 #include "prec/sysinfo.h"
 #include "recorder/evlist/vendor.h"
+#include "tests/unit/fixture_path.h"
 
 static void test_cpuid_is_amd(void **state)
 {
@@ -48,11 +49,9 @@ static void test_cpuid_is_amd(void **state)
 /* A fixture tree read as the recorder reads the machine. */
 static void read_tree(struct sysinfo *si, const char *dir, const char *name)
 {
-	const char *fx = getenv("PREC_FIXTURES");
 	char root[4096];
 
-	assert_non_null(fx);
-	snprintf(root, sizeof(root), "%s/%s/%s", fx, dir, name);
+	fixture_path(root, sizeof(root), "%s/%s", dir, name);
 	assert_int_equal(sysinfo__read(si, root), 0);
 }
 

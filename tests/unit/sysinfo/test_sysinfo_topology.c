@@ -46,7 +46,7 @@ static void check_fixture(const struct topo_expect *e)
 	struct sysinfo si;
 	char root[PATH_MAX];
 
-	fixture_path(root, sizeof(root), e->fixture);
+	fixture_path(root, sizeof(root), "sysinfo/%s", e->fixture);
 	read_root(root, &si);
 
 	assert_int_equal(si.topo.nr_cpu, e->nr_cpu);

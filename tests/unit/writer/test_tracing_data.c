@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * TRACING_DATA: the blob tracing_data__build() makes from the fixture
- * tracefs ($PREC_FIXTURES/tracefs, copied from the development VM's
+ * tracefs (tests/fixtures/tracefs, copied from the development VM's
  * /sys/kernel/tracing), byte for byte against an independent builder; the
  * rules perf 6.1 follows for missing files; the feature encoder (the
  * tracefs lookup is test_base_mounts.c's). As root with perf installed, two checks against stock
@@ -28,6 +28,7 @@
 #include "prec/tracing_data.h"
 #include "prec/writer.h"
 #include "writer/features.h"
+#include "tests/unit/fixture_path.h"
 
 /* Until writer/features.h declares it. */
 int feat_tracing_data__write(struct feat_sink *sink, const struct writer_meta *meta);
@@ -821,11 +822,8 @@ static void test_same_structure_as_perf(void **state)
 
 int main(void)
 {
-	const char *fx = getenv("PREC_FIXTURES");
-
-	/* ctest sets PREC_FIXTURES; by hand, run from the source tree */
-	snprintf(tracefs_dir, sizeof(tracefs_dir), "%s/tracefs", fx ? fx : "tests/fixtures");
-	snprintf(proc_dir, sizeof(proc_dir), "%s/proc/tracing", fx ? fx : "tests/fixtures");
+	fixture_path(tracefs_dir, sizeof(tracefs_dir), "tracefs");
+	fixture_path(proc_dir, sizeof(proc_dir), "proc/tracing");
 
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout_one_system),

@@ -29,6 +29,7 @@
 #include "prec/writer.h"
 #include "recorder/synth/synthesize.h"
 #include "prec/bpf.h"
+#include "tests/unit/fixture_path.h"
 
 #define PERF_BIN "/usr/bin/perf"
 #define R PROT_READ
@@ -907,11 +908,8 @@ static void test_perf_reads_everything(void **state)
 
 int main(void)
 {
-	const char *fx = getenv("PREC_FIXTURES");
-
-	/* ctest sets PREC_FIXTURES; by hand, run from the source tree */
-	snprintf(proc_dir, sizeof(proc_dir), "%s/proc/basic", fx ? fx : "tests/fixtures");
-	snprintf(cgroup_dir, sizeof(cgroup_dir), "%s/proc/cgroup", fx ? fx : "tests/fixtures");
+	fixture_path(proc_dir, sizeof(proc_dir), "proc/basic");
+	fixture_path(cgroup_dir, sizeof(cgroup_dir), "proc/cgroup");
 
 	/* clang-format off */
 	const struct CMUnitTest tests[] = {

@@ -29,7 +29,7 @@
 #include "recorder/targets/thread_map.h"
 #include "prec/writer.h"
 #include "recorder/synth/synthesize.h"
-#include "tests/unit/synth_expect.h"
+#include "synth_expect.h"
 
 /* ---- kallsyms__parse_line ---- */
 

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "recorder/events/parse_events.h"
-#include "tests/unit/parse_events_expect.h"
+#include "parse_events_expect.h"
 
 /* A rejected string, a piece of its error and the offset the error names. */
 struct reject_row {
