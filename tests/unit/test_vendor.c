@@ -19,6 +19,7 @@
 #include "recorder/events/parse_events.h"
 #include "prec/sysinfo.h"
 #include "recorder/evlist/vendor.h"
+#include "recorder/record_prepare.h"
 
 static void test_cpuid_is_amd(void **state)
 {
@@ -118,7 +119,7 @@ static void test_hybrid_pmus(void **state)
 	}
 	assert_int_equal(vendor__hybrid_pmus(&si, hy, 1), 1);
 	/* The default events this machine gets. */
-	env.cpuid = si.cpuid;
+	env.amd = vendor__cpuid_is_amd(si.cpuid);
 	env.nr_hybrid = n;
 	assert_int_equal(parse_events__add_default(&specs, &env), 0);
 	assert_int_equal(specs.nr, 2);
