@@ -16,7 +16,7 @@
 
 #include "options/options.h"
 #include "options/callchain.h"
-#include "live/control.h"
+#include "options/control_spec.h"
 
 void options_env__read(struct options_env *env)
 {
