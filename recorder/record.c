@@ -181,17 +181,13 @@ static int recording__check_kcore(const struct record_opts *opts)
 	return ret ? PREC_EXIT_FAILURE : 0;
 }
 
-/* perf's perf_debuginfod_setup: DEBUGINFOD_URLS is the build-id cache's
- * switch (buildid_cache.h), set from --debuginfod=URLS and cleared without
- * the option. Done after the fork: the command keeps the environment it
- * was given (perf's command gets the cleared one). */
+/* perf's perf_debuginfod_setup says which servers the build-id cache asks
+ * (none without --debuginfod). They reach it through the options; the
+ * environment, the command's included, stays the one the user gave. */
 static void debuginfod_env(const struct record_opts *opts)
 {
-	if (!opts->debuginfod)
-		setenv("DEBUGINFOD_URLS", "", 1);
-	else if (opts->debuginfod_urls)
-		setenv("DEBUGINFOD_URLS", opts->debuginfod_urls, 1);
-	pr_verbose("DEBUGINFOD_URLS=%s\n", getenv("DEBUGINFOD_URLS"));
+	pr_verbose("DEBUGINFOD_URLS=%s\n",
+		   opts->debuginfod && opts->debuginfod_urls ? opts->debuginfod_urls : "");
 }
 
 /* Step 1: the events, the command and the clock the options name, checked
@@ -246,8 +242,7 @@ static int recording__check(struct recording *r)
 		pr_err("--debuginfod: %s", DEBUGINFOD_MISSING_HINT);
 		return PREC_EXIT_USAGE;
 	}
-	if (opts->debuginfod && !opts->debuginfod_urls &&
-	    !(getenv("DEBUGINFOD_URLS") && *getenv("DEBUGINFOD_URLS"))) {
+	if (opts->debuginfod && !opts->debuginfod_urls) {
 		pr_err("--debuginfod: DEBUGINFOD_URLS is not set (give the servers, e.g. --debuginfod=https://debuginfod.debian.net)");
 		return PREC_EXIT_USAGE;
 	}

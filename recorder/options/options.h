@@ -116,7 +116,9 @@ struct record_opts {
 	bool kcore; /* --kcore: a perf.data directory with kcore_dir/ (kcore, kallsyms, modules) */
 	const char *vmlinux; /* --vmlinux: the kernel's file (validate: an ELF file that exists) */
 	bool debuginfod; /* --debuginfod[=URLS]: hit DSOs' debug info fetched into the cache */
-	const char *debuginfod_urls; /* its URLS; NULL: $DEBUGINFOD_URLS ("system") */
+	/* its URLS; options__validate: else $DEBUGINFOD_URLS (perf's "system"); the
+	 * servers the build-id cache asks; NULL: none known */
+	const char *debuginfod_urls;
 	int callchain_mode; /* -g / --call-graph: enum callchain_mode, 0 none */
 	uint32_t callchain_dump; /* --call-graph dwarf,SIZE */
 	bool unwind_record; /* --unwind=record: DWARF user stacks unwound while recording */
@@ -181,6 +183,7 @@ struct options_env {
 	bool stdout_closed; /* fd 1 is not open */
 	bool stdout_fifo; /* fd 1 is a FIFO: no -o means a stream, as in perf */
 	bool stdout_tty; /* fd 1 is a terminal */
+	const char *debuginfod_urls; /* $DEBUGINFOD_URLS, NULL unset */
 	const char *test_sysroot; /* $PREC_TEST_SYSROOT (see above), NULL unset */
 };
 
@@ -192,11 +195,11 @@ void options_env__read(struct options_env *env);
  * The options after parse made final: the combinations checked, perf's
  * implied settings applied (--switch-output: --timestamp-filename,
  * --overwrite: --tail-synthesize, --call-graph dwarf: -d), the defaults
- * resolved (output path and pipe_output, -F, -a without command or target),
- * env's test seam copied in. Pure but for a stat of the output path.
- * Returns 0, -EINVAL for a command line that cannot work, or -EBADF when a
- * stream has no standard output; on error one line in err. The caller still
- * calls options__exit.
+ * resolved (output path and pipe_output, -F, -a without command or target,
+ * --debuginfod's servers), env's test seam copied in. Pure but for a stat of
+ * the output path. Returns 0, -EINVAL for a command line that cannot work,
+ * or -EBADF when a stream has no standard output; on error one line in err.
+ * The caller still calls options__exit.
  */
 int options__validate(struct record_opts *opts, const struct options_env *env, char *err,
 		      size_t errlen);

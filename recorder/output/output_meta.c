@@ -187,7 +187,7 @@ enum dso_track_buildids output_meta__buildids(const struct record_opts *opts)
 	return opts->buildid_all ? DSO_TRACK_BUILDIDS_ALL : DSO_TRACK_BUILDIDS_HIT;
 }
 
-void output_meta__cache_buildids(const struct writer_meta *meta)
+void output_meta__cache_buildids(const struct writer_meta *meta, const struct record_opts *opts)
 {
 	struct buildid_cache c;
 	struct timespec t0, t1;
@@ -202,6 +202,8 @@ void output_meta__cache_buildids(const struct writer_meta *meta)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	buildid_cache__init(&c, root);
+	/* --debuginfod's servers (options__validate resolved perf's "system"). */
+	c.debuginfod_urls = opts->debuginfod ? opts->debuginfod_urls : NULL;
 	n = buildid_cache__add_list(&c, meta->buildids, meta->nr_buildids);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	pr_verbose("build-id cache: %u of %u DSOs in %s (%.1f ms)\n", n, meta->nr_buildids, root,
