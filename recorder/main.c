@@ -7,6 +7,7 @@
 #include "prec/log.h"
 #include "options/options.h"
 #include "events/parse_events.h"
+#include "evlist/evlist.h"
 #include "record.h"
 #include "prec/version.h"
 #include "signals.h"
@@ -27,7 +28,10 @@ static int answer_query(const struct record_opts *opts)
 		printf("\n Events this version accepts (-e NAME[:MODIFIERS]):\n");
 		parse_events__print_known(stdout);
 	} else if (opts->list_events) {
-		parse_events__print_list(stdout, &parse_events__live);
+		/* The live roots, with perf's probe of what opens here. */
+		const struct parse_events_ctx live = { .supported = evlist__event_supported };
+
+		parse_events__print_list(stdout, &live);
 	} else if (opts->version) {
 		printf("prec version %s\n", PREC_VERSION);
 	} else {

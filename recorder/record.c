@@ -148,22 +148,20 @@ static void park_std_fds(void)
 			break;
 }
 
-/* --kcore's source: perf's machine root_dir/proc (the sysroot of tests). */
-static void kcore_proc_dir(char *buf, size_t len)
+/* --kcore's source: perf's machine root_dir/proc (the tests' sysroot). */
+static void kcore_proc_dir(const struct record_opts *opts, char *buf, size_t len)
 {
-	const char *root = getenv(PREC_SYSROOT_ENV);
-
-	snprintf(buf, len, "%s/proc", root ? root : "");
+	snprintf(buf, len, "%s/proc", opts->test_sysroot ? opts->test_sysroot : "");
 }
 
 /* --kcore, before anything is created: kcore must be readable, and kallsyms
  * must show the addresses that say which parts of it to copy. */
-static int recording__check_kcore(void)
+static int recording__check_kcore(const struct record_opts *opts)
 {
 	char dir[PATH_MAX];
 	int ret;
 
-	kcore_proc_dir(dir, sizeof(dir));
+	kcore_proc_dir(opts, dir, sizeof(dir));
 	ret = kcore__check(dir);
 	if (ret)
 		pr_err("--kcore: cannot use %s/kcore: %s (%s)", dir,
@@ -179,17 +177,13 @@ static int recording__check_kcore(void)
 	return ret ? PREC_EXIT_FAILURE : 0;
 }
 
-/* perf's perf_debuginfod_setup: DEBUGINFOD_URLS is the build-id cache's
- * switch (buildid_cache.h), set from --debuginfod=URLS and cleared without
- * the option. Done after the fork: the command keeps the environment it
- * was given (perf's command gets the cleared one). */
-static void debuginfod_env(const struct record_opts *opts)
+/* perf's perf_debuginfod_setup says which servers the build-id cache asks
+ * (none without --debuginfod). They reach it through the options; the
+ * environment, the command's included, stays the one the user gave. */
+static void debuginfod_say(const struct record_opts *opts)
 {
-	if (!opts->debuginfod)
-		setenv("DEBUGINFOD_URLS", "", 1);
-	else if (opts->debuginfod_urls)
-		setenv("DEBUGINFOD_URLS", opts->debuginfod_urls, 1);
-	pr_verbose("DEBUGINFOD_URLS=%s\n", getenv("DEBUGINFOD_URLS"));
+	pr_verbose("DEBUGINFOD_URLS=%s\n",
+		   opts->debuginfod && opts->debuginfod_urls ? opts->debuginfod_urls : "");
 }
 
 /* Step 1: the events, the command and the clock the options name, checked
@@ -233,19 +227,18 @@ static int recording__check(struct recording *r)
 		pr_err("--debuginfod: %s", DEBUGINFOD_MISSING_HINT);
 		return PREC_EXIT_USAGE;
 	}
-	if (opts->debuginfod && !opts->debuginfod_urls &&
-	    !(getenv("DEBUGINFOD_URLS") && *getenv("DEBUGINFOD_URLS"))) {
+	if (opts->debuginfod && !opts->debuginfod_urls) {
 		pr_err("--debuginfod: DEBUGINFOD_URLS is not set (give the servers, e.g. --debuginfod=https://debuginfod.debian.net)");
 		return PREC_EXIT_USAGE;
 	}
-	return opts->kcore ? recording__check_kcore() : 0;
+	return opts->kcore ? recording__check_kcore(opts) : 0;
 }
 
 /* Step 2: the machine: the CPUs to open on, -G's cgroup, the sysinfo
  * snapshot for the header, the default events for this machine. */
 static int recording__machine(struct recording *r)
 {
-	const char *sysroot = getenv(PREC_SYSROOT_ENV);
+	const char *sysroot = r->opts->test_sysroot;
 
 	if (target__cpus(r->opts, &r->cpus))
 		return PREC_EXIT_FAILURE;
@@ -333,7 +326,7 @@ static int recording__open(struct recording *r)
 		}
 	}
 	/* After the fork: the command keeps its environment and its policy. */
-	debuginfod_env(opts);
+	debuginfod_say(opts);
 	ret = recording__schedule(opts);
 	if (ret)
 		return ret;
@@ -382,7 +375,7 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 	if (!ret && opts->kcore) {
 		char proc[PATH_MAX];
 
-		kcore_proc_dir(proc, sizeof(proc));
+		kcore_proc_dir(opts, proc, sizeof(proc));
 		ret = output_dir__copy_kcore(&r->out.dir, proc);
 	}
 	/* --unwind=record: the attrs written describe the rewritten samples. */

@@ -2,15 +2,9 @@
 #define PREC_RECORD_H
 /* The one entry point that records what the (validated) options ask for. */
 
-struct record_opts;
+#include "prec/exit_status.h" /* PREC_EXIT_*, what prec_record returns */
 
-/* Exit statuses of prec itself (a workload's own status is passed through). */
-enum {
-	PREC_EXIT_FAILURE = 1, /* recording failed */
-	PREC_EXIT_USAGE = 2, /* bad command line */
-	PREC_EXIT_NOEXEC = 126, /* the command exists but cannot run */
-	PREC_EXIT_NOTFOUND = 127, /* the command is not found */
-};
+struct record_opts;
 
 /*
  * Records the workload as opts says (final: options__validate ran; they are

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * What the final options become once the machine is known, before any side
- * effect: the events they name, the -F and ring size the kernel will take,
- * the events' narrow config; and the fix to suggest for an output path.
+ * effect: the events they name, with this machine's facts and default event
+ * (the -e parser looks none of them up), the -F and ring size the kernel
+ * will take, the events' narrow config; and the fix to suggest for an
+ * output path.
  */
 #include <errno.h>
 #include <limits.h>
@@ -25,6 +27,7 @@
 #include "targets/caps.h"
 #include "record_prepare.h"
 #include "evlist/ring_size.h"
+#include "evlist/vendor.h"
 
 /* Whether perf's parser would have scanned the PMUs for these events: any
  * event but the default and the software ones (PMU_MAPPINGS order). */
@@ -34,6 +37,34 @@ bool event_specs__scan_pmus(const struct event_specs *specs)
 		if (specs->v[i].attr.type != PERF_TYPE_SOFTWARE && !specs->v[i].name_from_attr)
 			return true;
 	return false;
+}
+
+/* At most this many hybrid core PMUs (there are two today). */
+#define MAX_HYBRID 8
+
+int event_specs__for_machine(struct event_specs *specs, const struct sysinfo *si)
+{
+	struct default_event_pmu hybrid[MAX_HYBRID];
+	struct default_event_env env = { 0 };
+	struct sysinfo live = { 0 };
+	int ret = 0;
+
+	if (!si) {
+		/* The events open on this machine, whatever tree the header
+		 * describes. */
+		sysinfo__read(&live, NULL);
+		si = &live;
+	}
+	vendor__machine(&specs->machine, si, caps__can_profile_kernel());
+	if (!specs->nr) {
+		env.amd = specs->machine.amd;
+		env.can_profile_kernel = specs->machine.can_profile_kernel;
+		env.hybrid = hybrid;
+		env.nr_hybrid = vendor__hybrid_pmus(si, hybrid, MAX_HYBRID);
+		ret = parse_events__add_default(specs, &env);
+	}
+	sysinfo__exit(&live);
+	return ret;
 }
 
 /* --group: perf's evlist__set_leader, every event in the first one's group

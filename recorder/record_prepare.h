@@ -19,6 +19,16 @@ struct record_opts;
 
 struct evlist_config;
 
+struct sysinfo;
+
+/*
+ * Fills specs->machine with the vendor rules' answers for si (the snapshot
+ * of the machine the events open on; NULL reads the live machine, for when
+ * si describes a fixture tree) and the privileges prec runs with, and
+ * appends the default event when there is no -e event. 0 or -ENOMEM.
+ */
+int event_specs__for_machine(struct event_specs *specs, const struct sysinfo *si);
+
 /* Whether perf's parser would have scanned the PMUs for these events. */
 bool event_specs__scan_pmus(const struct event_specs *specs);
 

@@ -232,9 +232,6 @@ void buildid_cache__init(struct buildid_cache *c, const char *root)
 	c->root = root;
 	c->kallsyms = "/proc/kallsyms";
 	c->debug_dir = "/usr/lib/debug";
-	/* perf's switch: perf_debuginfod_setup leaves DEBUGINFOD_URLS set only
-	 * for --debuginfod (the recorder does the same). */
-	c->debuginfod = getenv("DEBUGINFOD_URLS") && *getenv("DEBUGINFOD_URLS");
 	c->debuginfod_stall_ms = BUILDID_CACHE_STALL_MS;
 }
 
@@ -465,7 +462,8 @@ int buildid_cache__fetch_debug(const struct buildid_cache *c, const char *name,
 	char sbid[SBUILD_ID_LEN], *real, *got = NULL;
 	int err;
 
-	if (!c || !c->root || !name || !bid || !bid->size || bid->size > BUILD_ID_MAX)
+	if (!c || !c->root || !c->debuginfod_urls || !name || !bid || !bid->size ||
+	    bid->size > BUILD_ID_MAX)
 		return -EINVAL;
 	buildid__snprintf(bid, sbid, sizeof(sbid));
 	real = realpath(name, NULL);
@@ -479,7 +477,8 @@ int buildid_cache__fetch_debug(const struct buildid_cache *c, const char *name,
 	if (!err && !access(p->debug, F_OK))
 		err = -EEXIST;
 	if (!err)
-		err = debuginfod__find_debuginfo(sbid, c->debuginfod_stall_ms, &got);
+		err = debuginfod__find_debuginfo(c->debuginfod_urls, sbid, c->debuginfod_stall_ms,
+						 &got);
 	if (!err)
 		err = link_or_copy(got, p->debug);
 	free(got);
@@ -531,7 +530,7 @@ static int kind_of(const struct writer_buildid *b, enum buildid_cache_kind *kind
 uint32_t buildid_cache__add_list(const struct buildid_cache *c, const struct writer_buildid *v,
 				 uint32_t nr)
 {
-	bool fetch = c->debuginfod;
+	bool fetch = c->debuginfod_urls != NULL;
 	uint32_t added = 0, fetched = 0;
 
 	if (!nr)
@@ -563,7 +562,7 @@ uint32_t buildid_cache__add_list(const struct buildid_cache *c, const struct wri
 						    strerror(-err));
 		}
 	}
-	if (c->debuginfod)
+	if (c->debuginfod_urls)
 		pr_verbose("debuginfod: %u debug files fetched into %s\n", fetched, c->root);
 	return added;
 }

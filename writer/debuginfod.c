@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The one file that talks to libdebuginfod (prec/debuginfod.h): a query for
- * one build-id's debug file, bounded by how long it may make no progress.
- * Built as stubs that answer -ENOTSUP when the library was not found.
+ * one build-id's debug file to the servers the caller names, bounded by how
+ * long it may make no progress. Built as stubs that answer -ENOTSUP when the
+ * library was not found.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "prec/debuginfod.h"
@@ -57,22 +59,64 @@ bool debuginfod__available(void)
 	return true;
 }
 
-int debuginfod__find_debuginfo(const char *sbid, int stall_ms, char **path)
+/*
+ * libdebuginfod (0.188) takes its servers from $DEBUGINFOD_URLS alone, read
+ * while it queries: *saved gets what the user had there (NULL unset) and
+ * urls go there for the one query, unless they are there already (plain
+ * --debuginfod). urls__restore puts the user's value back. 0 or -errno.
+ */
+static int urls__swap_in(const char *urls, char **saved, bool *swapped)
+{
+	const char *was = getenv("DEBUGINFOD_URLS");
+
+	*saved = NULL;
+	*swapped = !was || strcmp(was, urls);
+	if (!*swapped)
+		return 0;
+	if (was && !(*saved = strdup(was)))
+		return -ENOMEM;
+	if (!setenv("DEBUGINFOD_URLS", urls, 1))
+		return 0;
+	free(*saved);
+	*saved = NULL;
+	return -errno;
+}
+
+static void urls__restore(char *saved, bool swapped)
+{
+	if (swapped && saved)
+		setenv("DEBUGINFOD_URLS", saved, 1);
+	else if (swapped)
+		unsetenv("DEBUGINFOD_URLS");
+	free(saved);
+}
+
+int debuginfod__find_debuginfo(const char *urls, const char *sbid, int stall_ms, char **path)
 {
 	struct query q = { .last_bytes = 0, .stall_ms = stall_ms };
 	debuginfod_client *c;
+	char *saved;
+	bool swapped;
 	int fd;
 
 	*path = NULL;
+	if (!urls || !*urls)
+		return -EINVAL;
+	fd = urls__swap_in(urls, &saved, &swapped);
+	if (fd)
+		return fd;
 	c = debuginfod_begin();
-	if (!c)
+	if (!c) {
+		urls__restore(saved, swapped);
 		return -ENOMEM;
+	}
 	q.last_ns = mono_clock__ns(false);
 	debuginfod_set_user_data(c, &q);
 	debuginfod_set_progressfn(c, query__progress);
 	/* Length 0: the id is given as hex text. */
 	fd = debuginfod_find_debuginfo(c, (const unsigned char *)sbid, 0, path);
 	debuginfod_end(c);
+	urls__restore(saved, swapped);
 	if (fd >= 0) {
 		close(fd);
 		return *path ? 0 : -ENOMEM;
@@ -89,8 +133,9 @@ bool debuginfod__available(void)
 	return false;
 }
 
-int debuginfod__find_debuginfo(const char *sbid, int stall_ms, char **path)
+int debuginfod__find_debuginfo(const char *urls, const char *sbid, int stall_ms, char **path)
 {
+	(void)urls;
 	(void)sbid;
 	(void)stall_ms;
 	*path = NULL;

@@ -84,18 +84,19 @@ struct buildid_cache {
 	const char *debug_dir; /* distro debuginfo: "/usr/lib/debug" */
 	const void *vdso; /* the vdso image; NULL: this process's own */
 	size_t vdso_len;
-	/* --debuginfod: ask the servers of $DEBUGINFOD_URLS for the debug
-	 * file of each DSO cached without one (buildid_cache__fetch_debug) */
-	bool debuginfod;
+	/* --debuginfod: the servers (space-separated, as $DEBUGINFOD_URLS
+	 * lists them) asked for the debug file of each DSO cached without one
+	 * (buildid_cache__fetch_debug); NULL: none asked, whatever the
+	 * environment says */
+	const char *debuginfod_urls;
 	int debuginfod_stall_ms; /* a query making no progress this long is given up */
 };
 
 /* How long a debuginfod query may make no progress (a dead server's cost). */
 #define BUILDID_CACHE_STALL_MS 10000
 
-/* Machine defaults for root (which must outlive c); debuginfod is on when
- * $DEBUGINFOD_URLS is set and not empty, as in perf (the recorder clears it
- * without --debuginfod). */
+/* Machine defaults for root (which must outlive c); no debuginfod servers
+ * (the caller sets debuginfod_urls for --debuginfod). */
 void buildid_cache__init(struct buildid_cache *c, const char *root);
 
 /*
@@ -111,10 +112,11 @@ int buildid_cache__add(const struct buildid_cache *c, const char *name, const st
 
 /*
  * --debuginfod: the debug file of name's entry (made by buildid_cache__add)
- * fetched from the debuginfod servers and linked (or copied) as
+ * fetched from c->debuginfod_urls and linked (or copied) as
  * NAME/SBUILDID/debug, as perf's build_id_cache__add does with
  * libdebuginfod. 0; -EEXIST when the entry has a debug file already;
- * -ENOENT when there is no entry or no server has it; -ETIMEDOUT, -ENOTSUP
+ * -ENOENT when there is no entry or no server has it; -EINVAL without
+ * servers; -ETIMEDOUT, -ENOTSUP
  * and the other errors of debuginfod__find_debuginfo. Never prints.
  */
 int buildid_cache__fetch_debug(const struct buildid_cache *c, const char *name,
@@ -125,7 +127,7 @@ int buildid_cache__fetch_debug(const struct buildid_cache *c, const char *name,
  * the kernel, the vdso, files and kernel modules named by a path (modules
  * known only as "[name]" have no file to cache and are skipped). The root is
  * created (one level, as perf) when missing. Failures are said under -v only
- * and never stop the others. With c->debuginfod, each file cached without
+ * and never stop the others. With c->debuginfod_urls, each file cached without
  * a debug file gets one from the servers when they have it; the first
  * query that finds them unreachable or stalled ends the queries (said
  * under -v). Returns the number of DSOs now in the cache.

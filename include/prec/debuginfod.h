@@ -3,7 +3,7 @@
 #define PREC_DEBUGINFOD_H
 /*
  * --debuginfod (writer/debuginfod.c): debug info of a build-id asked of
- * the debuginfod servers in $DEBUGINFOD_URLS, through libdebuginfod, as
+ * the debuginfod servers the caller names, through libdebuginfod, as
  * perf's build_id_cache__find_debug does when perf is built with it. A
  * prec built without libdebuginfod (it was missing at configure time) says
  * so and does nothing else.
@@ -18,15 +18,17 @@ bool debuginfod__available(void);
 	"this prec was built without libdebuginfod: install libdebuginfod-dev (scripts/bootstrap) and rebuild"
 
 /*
- * Asks the servers for the debug file of sbid (lower-case hex). A query
- * that makes no progress for stall_ms is given up, so a server that
- * accepts but never answers costs that long once. 0 and *path (the file in
- * libdebuginfod's client cache, caller frees); -ENOENT when no server has
+ * Asks the servers in urls (space-separated URLs, as $DEBUGINFOD_URLS
+ * lists them; this environment variable is not what decides) for the debug
+ * file of sbid (lower-case hex). A query that makes no progress for
+ * stall_ms is given up, so a server that accepts but never answers costs
+ * that long once. 0 and *path (the file in libdebuginfod's client cache,
+ * caller frees); -EINVAL for NULL or empty urls; -ENOENT when no server has
  * it; -ETIMEDOUT when the query stalled; -ENOTSUP without libdebuginfod;
  * another -errno from libdebuginfod (-ECONNREFUSED, -EHOSTUNREACH, ...).
- * Never prints.
+ * The environment is as it was on return. Never prints.
  */
-int debuginfod__find_debuginfo(const char *sbid, int stall_ms, char **path);
+int debuginfod__find_debuginfo(const char *urls, const char *sbid, int stall_ms, char **path);
 
 /* Whether err says the servers cannot be reached at all (the next query
  * would fail the same way). */

@@ -155,10 +155,4 @@ int64_t sysinfo__sysctl_or(const char *name, int64_t dflt);
 /* Frees what sysinfo__read allocated; accepts a zeroed or already-exited struct. */
 void sysinfo__exit(struct sysinfo *si);
 
-/*
- * Environment variable that points sysinfo at a fixture root instead of "/"
- * (tests only; main reads it once).
- */
-#define PREC_SYSROOT_ENV "PREC_SYSROOT"
-
 #endif

@@ -17,10 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "prec/sysinfo.h"
-#include "targets/caps.h"
 #include "events/parse_events_int.h"
-#include "evlist/vendor.h"
 
 /* perf's {name} token: a group's optional name before '{'. */
 static bool is_group_name_char(char c, bool first)
@@ -186,7 +183,7 @@ int parse_events_ctx(struct event_specs *specs, const char *str, const struct pa
 		     char *err, size_t errlen)
 {
 	struct pe_state st = {
-		.str = str, .ctx = ctx ? ctx : &parse_events__live, .err = err, .errlen = errlen
+		.str = str, .ctx = ctx ? ctx : &pe_live, .err = err, .errlen = errlen
 	};
 	struct event_spec *v;
 	int base = specs->nr;
@@ -220,7 +217,7 @@ int parse_events_ctx(struct event_specs *specs, const char *str, const struct pa
 
 int parse_events(struct event_specs *specs, const char *str, char *err, size_t errlen)
 {
-	return parse_events_ctx(specs, str, &parse_events__live, err, errlen);
+	return parse_events_ctx(specs, str, &pe_live, err, errlen);
 }
 
 int parse_events__add_default(struct event_specs *specs, const struct default_event_env *env)
@@ -244,7 +241,7 @@ int parse_events__add_default(struct event_specs *specs, const struct default_ev
 		spec->attr.exclude_kernel = !env->can_profile_kernel;
 		/* arch_evsel__fixup_new_cycles: precise cycles on AMD are IBS,
 		 * which cannot filter guests. The default event only. */
-		if (vendor__cpuid_is_amd(env->cpuid))
+		if (env->amd)
 			spec->attr.exclude_guest = 0;
 		spec->attr.precise_ip = 3;
 		spec->precise_max = true;
@@ -274,34 +271,6 @@ int parse_events__add_default(struct event_specs *specs, const struct default_ev
 	specs->nr += n;
 	specs->last_arg = specs->nr; /* not an -e argument: --filter has nothing to follow */
 	return 0;
-}
-
-/* At most this many hybrid core PMUs (there are two today). */
-#define MAX_HYBRID 8
-
-int event_specs__for_machine(struct event_specs *specs, const struct sysinfo *si)
-{
-	struct default_event_pmu hybrid[MAX_HYBRID];
-	struct default_event_env env = { 0 };
-	struct sysinfo live = { 0 };
-	int ret = 0;
-
-	if (!si) {
-		/* The events open on this machine, whatever tree the header
-		 * describes. */
-		sysinfo__read(&live, NULL);
-		si = &live;
-	}
-	vendor__machine(&specs->machine, si, caps__can_profile_kernel());
-	if (!specs->nr) {
-		env.cpuid = si->cpuid;
-		env.can_profile_kernel = specs->machine.can_profile_kernel;
-		env.hybrid = hybrid;
-		env.nr_hybrid = vendor__hybrid_pmus(si, hybrid, MAX_HYBRID);
-		ret = parse_events__add_default(specs, &env);
-	}
-	sysinfo__exit(&live);
-	return ret;
 }
 
 int event_specs__add_filter(struct event_specs *specs, const char *filter, const char *option,

@@ -18,7 +18,9 @@
  *   TERMS  := TERM (',' TERM)*,  TERM := KEY ['=' (NUM | 0xHEX | STRING | 'QUOTED')]
  *
  * Pure but for reads of sysfs and tracefs below the roots the context
- * names, so tests point them at fixture trees. No perf_event_open.
+ * names, so tests point them at fixture trees. No perf_event_open: what
+ * depends on the machine or the privileges comes in through the context
+ * (struct parse_events_ctx, struct default_event_env, struct event_machine).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -26,20 +28,21 @@
 #include <stdio.h>
 #include <linux/perf_event.h>
 
-/* Where the parser looks things up; NULL members mean the live system. */
+/*
+ * The parser's context: where it looks things up and what it may ask of the
+ * machine, all from the caller (the parser links nothing above sysinfo/).
+ * NULL members mean the live system's roots; a NULL context is all NULL.
+ */
 struct parse_events_ctx {
 	const char *sysfs; /* sysfs mount ("/sys"): PMUs below bus/event_source/devices */
 	const char *tracefs; /* tracefs mount: tracepoints below events/ */
 	/*
 	 * For the event list only: whether this machine opens an event (perf
-	 * lists hardware, cache and software events only then). NULL lists
-	 * every one.
+	 * lists hardware, cache and software events only then; the recorder
+	 * passes evlist__event_supported). NULL lists every one.
 	 */
 	bool (*supported)(const struct perf_event_attr *attr);
 };
-
-/* The live roots, with parse_events__supported as the probe. */
-extern const struct parse_events_ctx parse_events__live;
 
 /* Which per-event terms the user gave; the recorder applies each over its defaults. */
 enum event_term_bit {
@@ -114,8 +117,10 @@ struct event_spec {
 
 /*
  * The facts about the machine that perf 6.1's record path turns into
- * defaults, fallbacks and error advice (recorder/evlist/vendor.h has the rules).
- * Zeroed: a machine perf knows nothing about (the rules for an unknown CPU).
+ * defaults, fallbacks and error advice: the answers of the rules in
+ * recorder/evlist/vendor.h, filled by the recorder (vendor__machine), never
+ * looked up here. Zeroed: a machine perf knows nothing about (the rules for
+ * an unknown CPU).
  */
 struct event_machine {
 	/* perf 6.1's AMD test: the cpuid string starts with "AuthenticAMD" (a
@@ -132,7 +137,7 @@ struct event_specs {
 	struct event_spec *v;
 	int nr;
 	int last_arg; /* index of the first event the last -e argument added */
-	struct event_machine machine; /* see event_specs__for_machine */
+	struct event_machine machine; /* the recorder's event_specs__for_machine fills it */
 };
 
 /*
@@ -156,9 +161,9 @@ struct default_event_pmu {
 	const char *cpus; /* its "cpus" list */
 };
 
-/* What perf 6.1's default event depends on. */
+/* What perf 6.1's default event depends on, answered by the caller. */
 struct default_event_env {
-	const char *cpuid; /* HEADER_CPUID's string ("AuthenticAMD,25,17,1"); NULL unknown */
+	bool amd; /* as event_machine's (vendor__cpuid_is_amd of HEADER_CPUID's string) */
 	bool can_profile_kernel; /* as event_machine's */
 	const struct default_event_pmu *hybrid; /* in perf's order; none: one plain event */
 	int nr_hybrid;
@@ -175,17 +180,6 @@ struct default_event_env {
  * Pure. 0 or -ENOMEM (specs as it was).
  */
 int parse_events__add_default(struct event_specs *specs, const struct default_event_env *env);
-
-struct sysinfo;
-
-/*
- * The recorder's call once the machine is known: fills specs->machine from
- * si (the snapshot of the machine the events open on; NULL reads the live
- * machine, for when si describes a fixture tree) and the privileges prec
- * runs with, and appends the default event when there is no -e event.
- * 0 or -ENOMEM.
- */
-int event_specs__for_machine(struct event_specs *specs, const struct sysinfo *si);
 
 /*
  * --filter and --exclude-perf: appends filter to every event the last -e
@@ -226,8 +220,5 @@ void parse_events__print_known(void *stream);
  * Hardware breakpoint, Tracepoint event).
  */
 void parse_events__print_list(FILE *f, const struct parse_events_ctx *ctx);
-
-/* perf's is_event_supported: opens attr on this thread (exclude_kernel on EACCES). */
-bool parse_events__supported(const struct perf_event_attr *attr);
 
 #endif

@@ -95,6 +95,9 @@ extern const size_t pe_nr_symbols;
 extern const char *const pe_tool_events[];
 extern const size_t pe_nr_tool_events;
 
+/* A NULL context: the live roots, every event listed (no probe). */
+extern const struct parse_events_ctx pe_live;
+
 /* parse_terms.c: the terms between a PMU's slashes. */
 
 /* The term keywords perf 6.1 knows (parse-events.l's config state). */

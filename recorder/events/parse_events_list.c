@@ -188,7 +188,7 @@ static int collect_tracepoint(void *arg, const char *sys, const char *name, uint
 
 void parse_events__print_list(FILE *f, const struct parse_events_ctx *ctx)
 {
-	struct pe_state st = { .str = "", .ctx = ctx ? ctx : &parse_events__live };
+	struct pe_state st = { .str = "", .ctx = ctx ? ctx : &pe_live };
 	struct cache_walk cw = { .ctx = st.ctx };
 	char tracefs[4096];
 	const char *tp_root = st.ctx->tracefs;

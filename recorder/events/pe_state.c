@@ -3,7 +3,7 @@
  * What every file of the -e grammar shares, and so the lowest of them (it
  * calls none): the parse state with its lazily found sysfs/tracefs roots and
  * PMUs, the one error writer, the growing table of events, the symbolic and
- * tool event names, and the live context with its open-to-see probe. The
+ * tool event names, and the live context (no probe: the caller has it). The
  * order above it is one way: hw_cache.c, parse_terms.c and parse_mods.c use
  * only this; parse_event.c (one event) uses them; parse_events.c (the list,
  * groups, the entry points) uses parse_event.c; parse_events_list.c (the
@@ -14,11 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "events/tracepoint.h"
 #include "events/parse_events_int.h"
-#include "targets/sys.h"
 
 const struct pe_symbol pe_symbols[] = {
 	{ "cpu-cycles", "cycles", "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
@@ -52,30 +50,7 @@ const size_t pe_nr_symbols = sizeof(pe_symbols) / sizeof(pe_symbols[0]);
 const char *const pe_tool_events[] = { "duration_time", "user_time", "system_time" };
 const size_t pe_nr_tool_events = sizeof(pe_tool_events) / sizeof(pe_tool_events[0]);
 
-const struct parse_events_ctx parse_events__live = {
-	.sysfs = NULL,
-	.tracefs = NULL,
-	.supported = parse_events__supported,
-};
-
-bool parse_events__supported(const struct perf_event_attr *attr)
-{
-	struct perf_event_attr a = *attr;
-	int fd;
-
-	a.size = sizeof(a);
-	a.disabled = 1;
-	fd = sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0 && errno == EACCES) {
-		/* perf_event_paranoid 2: try again for user space only, as perf. */
-		a.exclude_kernel = 1;
-		fd = sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	}
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
-}
+const struct parse_events_ctx pe_live = { 0 };
 
 const struct pe_symbol *pe_symbol__find(const char *name, size_t len)
 {

@@ -54,6 +54,10 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs,
  */
 int evlist__open(struct evlist *evlist);
 
+/* perf's is_event_supported: whether attr opens on this thread (again user
+ * space only on EACCES); the probe --list-events lists events with. */
+bool evlist__event_supported(const struct perf_event_attr *attr);
+
 /* Enables every event that is not enabled at open or at exec (ioctl). */
 void evlist__enable(struct evlist *evlist);
 

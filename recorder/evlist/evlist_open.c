@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * evlist__open: every event on every CPU and thread, with perf's weak-group
- * fallback, the tracepoint filters, and the one line that explains a refusal.
+ * fallback, the tracepoint filters, and the one line that explains a refusal;
+ * and perf's probe of whether one event opens here (--list-events).
  */
 #include <errno.h>
 #include <limits.h>
@@ -21,6 +22,7 @@
 #include "targets/caps.h"
 #include "evlist/open_error.h"
 #include "evlist/vendor.h"
+#include "targets/sys.h"
 
 /*
  * The advice for an event the kernel refused (after every fallback): the
@@ -159,4 +161,23 @@ int evlist__open(struct evlist *evlist)
 		}
 	}
 	return 0;
+}
+
+bool evlist__event_supported(const struct perf_event_attr *attr)
+{
+	struct perf_event_attr a = *attr;
+	int fd;
+
+	a.size = sizeof(a);
+	a.disabled = 1;
+	fd = sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && errno == EACCES) {
+		/* perf_event_paranoid 2: try again for user space only, as perf. */
+		a.exclude_kernel = 1;
+		fd = sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	}
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
 }

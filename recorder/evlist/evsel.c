@@ -21,7 +21,7 @@
 #include "targets/caps.h"
 #include "options/callchain.h"
 #include "targets/sys.h"
-#include "unwind/regs.h"
+#include "options/regs.h"
 #include "evlist/vendor.h"
 
 int evsel__rename_from_attr(struct evsel *evsel, const char *base)

@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "options/control_spec.h" /* struct control_spec: --control's argument */
+
 struct drain;
 struct evlist;
 
@@ -37,22 +39,6 @@ enum control_cmd {
 	CONTROL_STOP,
 	CONTROL_PING,
 };
-
-/* --control's argument, read without opening anything. */
-struct control_spec {
-	bool fifo; /* fifo:PATH[,PATH] (else fd:N[,N]) */
-	char ctl_path[4096]; /* fifo: the command FIFO */
-	char ack_path[4096]; /* fifo: the ack FIFO; "" none */
-	int ctl_fd; /* fd: the command fd */
-	int ack_fd; /* fd: the ack fd; -1 none */
-};
-
-/*
- * Reads --control's value, perf's syntax: "fifo:CTL[,ACK]" or "fd:N[,M]"
- * (numbers as strtoul base 0 reads them, whole). 0, or -EINVAL with one
- * line in err naming the fix.
- */
-int control_spec__parse(const char *str, struct control_spec *spec, char *err, size_t errlen);
 
 /*
  * One command line, without its terminator (len bytes, no NUL needed), as

@@ -17,7 +17,7 @@
 #include "options/options.h"
 #include "options/callchain.h"
 #include "options/options_output.h"
-#include "unwind/regs.h"
+#include "options/regs.h"
 #include "options/options_int.h"
 
 /* The one line for a value the option does not take; -EINVAL. */

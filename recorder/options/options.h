@@ -116,7 +116,9 @@ struct record_opts {
 	bool kcore; /* --kcore: a perf.data directory with kcore_dir/ (kcore, kallsyms, modules) */
 	const char *vmlinux; /* --vmlinux: the kernel's file (validate: an ELF file that exists) */
 	bool debuginfod; /* --debuginfod[=URLS]: hit DSOs' debug info fetched into the cache */
-	const char *debuginfod_urls; /* its URLS; NULL: $DEBUGINFOD_URLS ("system") */
+	/* its URLS; options__validate: else $DEBUGINFOD_URLS (perf's "system"); the
+	 * servers the build-id cache asks; NULL: none known */
+	const char *debuginfod_urls;
 	int callchain_mode; /* -g / --call-graph: enum callchain_mode, 0 none */
 	uint32_t callchain_dump; /* --call-graph dwarf,SIZE */
 	bool unwind_record; /* --unwind=record: DWARF user stacks unwound while recording */
@@ -146,6 +148,9 @@ struct record_opts {
 	bool version; /* --version */
 	int argc; /* the workload: argv[0..argc-1], NULL-terminated */
 	char **argv;
+	/* Not an option: $PREC_TEST_SYSROOT (options_env), the tests' fixture
+	 * root the machine's facts are read below; NULL: "/" */
+	const char *test_sysroot;
 };
 
 /*
@@ -161,24 +166,40 @@ int options__parse(struct record_opts *opts, int argc, char **argv, char *err, s
  * record_synth bits, or -EINVAL for an empty or unknown word. */
 int options__parse_synth(const char *s);
 
-/* What options__validate needs to know of prec's own standard output. */
+/*
+ * The test seam, never for users: a directory prec reads the facts of the
+ * machine it records below instead of "/" (/proc and /sys: sysinfo, --kcore's
+ * kcore, kallsyms and modules), so the tests can stand fixture trees for
+ * machines they do not run on; the events still open on this machine.
+ */
+#define PREC_TEST_SYSROOT_ENV "PREC_TEST_SYSROOT"
+
+/*
+ * What options__validate needs to know of prec's own process: its standard
+ * output, and the environment variables that stand for options (read here
+ * once, so nothing after reads or changes the environment).
+ */
 struct options_env {
 	bool stdout_closed; /* fd 1 is not open */
 	bool stdout_fifo; /* fd 1 is a FIFO: no -o means a stream, as in perf */
 	bool stdout_tty; /* fd 1 is a terminal */
+	const char *debuginfod_urls; /* $DEBUGINFOD_URLS, NULL unset */
+	const char *test_sysroot; /* $PREC_TEST_SYSROOT (see above), NULL unset */
 };
 
-/* Reads env from this process's fd 1. */
+/* Reads env from this process's fd 1 and environment (the strings stay the
+ * environment's). */
 void options_env__read(struct options_env *env);
 
 /*
  * The options after parse made final: the combinations checked, perf's
  * implied settings applied (--switch-output: --timestamp-filename,
  * --overwrite: --tail-synthesize, --call-graph dwarf: -d), the defaults
- * resolved (output path and pipe_output, -F, -a without command or target).
- * Pure but for a stat of the output path. Returns 0, -EINVAL for a command
- * line that cannot work, or -EBADF when a stream has no standard output; on
- * error one line in err. The caller still calls options__exit.
+ * resolved (output path and pipe_output, -F, -a without command or target,
+ * --debuginfod's servers), env's test seam copied in. Pure but for a stat of
+ * the output path. Returns 0, -EINVAL for a command line that cannot work,
+ * or -EBADF when a stream has no standard output; on error one line in err.
+ * The caller still calls options__exit.
  */
 int options__validate(struct record_opts *opts, const struct options_env *env, char *err,
 		      size_t errlen);

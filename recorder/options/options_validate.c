@@ -10,13 +10,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "options/options.h"
 #include "options/callchain.h"
-#include "live/control.h"
+#include "options/control_spec.h"
 
 void options_env__read(struct options_env *env)
 {
@@ -25,6 +26,8 @@ void options_env__read(struct options_env *env)
 	env->stdout_closed = fcntl(STDOUT_FILENO, F_GETFL) < 0;
 	env->stdout_fifo = !fstat(STDOUT_FILENO, &st) && S_ISFIFO(st.st_mode);
 	env->stdout_tty = isatty(STDOUT_FILENO);
+	env->debuginfod_urls = getenv("DEBUGINFOD_URLS");
+	env->test_sysroot = getenv(PREC_TEST_SYSROOT_ENV);
 }
 
 /* Which targets were named; perf's rules on how they combine. */
@@ -239,6 +242,12 @@ int options__validate(struct record_opts *opts, const struct options_env *env, c
 	/* -c wins over the default frequency (an explicit -F stays, unused). */
 	if (!opts->period && !opts->freq && !opts->freq_max)
 		opts->freq = PREC_DEFAULT_FREQ;
+	/* perf's perf_debuginfod_setup: --debuginfod with no URLs asks the
+	 * user's servers (none set: the recording says so). */
+	if (opts->debuginfod && !opts->debuginfod_urls && env->debuginfod_urls &&
+	    *env->debuginfod_urls)
+		opts->debuginfod_urls = env->debuginfod_urls;
+	opts->test_sysroot = env->test_sysroot;
 	ret = resolve_output(opts, env, err, errlen);
 	if (!ret)
 		ret = check_kernel_files(opts, err, errlen);

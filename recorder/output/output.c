@@ -279,7 +279,7 @@ static int output__end_file(struct output *o, bool at_exit)
 	if (ret)
 		return ret;
 	if (!opts->no_buildid_cache)
-		output_meta__cache_buildids(&o->rm.meta);
+		output_meta__cache_buildids(&o->rm.meta, opts);
 	unwinder__set_track(o->unw, NULL);
 	dso_track__delete(o->track);
 	o->track = NULL;

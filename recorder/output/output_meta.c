@@ -188,7 +188,7 @@ enum dso_track_buildids output_meta__buildids(const struct record_opts *opts)
 	return opts->buildid_all ? DSO_TRACK_BUILDIDS_ALL : DSO_TRACK_BUILDIDS_HIT;
 }
 
-void output_meta__cache_buildids(const struct writer_meta *meta)
+void output_meta__cache_buildids(const struct writer_meta *meta, const struct record_opts *opts)
 {
 	struct buildid_cache c;
 	uint64_t t0;
@@ -203,6 +203,8 @@ void output_meta__cache_buildids(const struct writer_meta *meta)
 	}
 	t0 = mono_clock__ns(false);
 	buildid_cache__init(&c, root);
+	/* --debuginfod's servers (options__validate resolved perf's "system"). */
+	c.debuginfod_urls = opts->debuginfod ? opts->debuginfod_urls : NULL;
 	n = buildid_cache__add_list(&c, meta->buildids, meta->nr_buildids);
 	pr_verbose("build-id cache: %u of %u DSOs in %s (%.1f ms)\n", n, meta->nr_buildids, root,
 		   (double)mono_clock__elapsed_ns(t0) / 1e6);

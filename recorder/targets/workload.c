@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "record.h"
+#include "prec/exit_status.h"
 #include "targets/workload.h"
 #include "signals.h"
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Machines we do not have, judged by the real reader: prec records a tiny
-# command with its sysinfo read from each fixture tree (PREC_SYSROOT), and
+# command with its sysinfo read from each fixture tree (PREC_TEST_SYSROOT), and
 # `perf report --header-only -I` must print that machine's topology, NUMA,
 # memory, cache and PMU lines, and list in "missing features" exactly the
 # features perf 6.1 would leave out there. The expected lines are derived
@@ -88,8 +88,8 @@ check_fixture()
 	fixture_name=$name
 	[[ -d "$root" ]] || fail "fixture $name is missing"
 
-	PREC_SYSROOT=$root run_prec -q -o "$name.data" -- "$WORKLOAD" 20
-	((PREC_RC == 0)) || fail "prec with PREC_SYSROOT=$name exited $PREC_RC"
+	PREC_TEST_SYSROOT=$root run_prec -q -o "$name.data" -- "$WORKLOAD" 20
+	((PREC_RC == 0)) || fail "prec with PREC_TEST_SYSROOT=$name exited $PREC_RC"
 	local h
 	h=$(header "$name.data")
 	require_no_warning "$h.err" "perf report --header-only on the $name fixture's file"

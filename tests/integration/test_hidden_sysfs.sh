@@ -10,7 +10,7 @@
 #  - fixture: a fixture tree's sys/devices/system and event_source/devices
 #    bound over the live ones (a directory the fixture lacks is absent there
 #    too), recorded per thread with task-clock so that no CPU the fixture
-#    names must exist; prec also records with PREC_SYSROOT=fixture outside
+#    names must exist; prec also records with PREC_TEST_SYSROOT=fixture outside
 #    the namespace, which must give the same lines.
 # Lines that describe the host rather than sysfs (uname, /proc/cpuinfo,
 # /proc/meminfo, the command line, times, sizes, the BPF programs loaded at
@@ -35,10 +35,11 @@ norm()
 			s/^(# +[0-9]+ \[0B\]: ).*/\1(empty)/'
 }
 
-# norm, for a PREC_SYSROOT file against perf's: what PREC_SYSROOT takes from
-# the fixture's /proc and perf from the machine it runs on is left out of the
-# comparison: the PMU order (intel_pt first on an Intel CPU only) is sorted,
-# and CPUDESC/CPUID/TOTAL_MEM/OSRELEASE/ARCH are dropped from "missing features".
+# norm, for a PREC_TEST_SYSROOT file against perf's: what PREC_TEST_SYSROOT
+# takes from the fixture's /proc and perf from the machine it runs on is left
+# out of the comparison: the PMU order (intel_pt first on an Intel CPU only) is
+# sorted, and CPUDESC/CPUID/TOTAL_MEM/OSRELEASE/ARCH are dropped from "missing
+# features".
 norm_sysroot()
 {
 	norm "$1" | sed -E '/^# missing features:/ { s/ (CPUDESC|CPUID|TOTAL_MEM|OSRELEASE|ARCH) / /g; s/ (CPUDESC|CPUID|TOTAL_MEM|OSRELEASE|ARCH) / /g; }' | awk '
@@ -147,13 +148,13 @@ fixture_case()
 	same "$name (prec live over the fixture)" "$TMP/$name.perf.hdr" "$TMP/$name.prec.hdr" ||
 		fail "$name: prec's header differs from perf record's over the fixture"
 
-	# The same tree through PREC_SYSROOT, without any namespace.
-	PREC_SYSROOT=$root run_prec -q --per-thread -e task-clock -o "$name.sysroot.data" -- true
-	((PREC_RC == 0)) || fail "prec with PREC_SYSROOT=$name exited $PREC_RC"
-	same "$name (PREC_SYSROOT)" "$TMP/$name.perf.hdr" "$(header "$name.sysroot.data")" norm_sysroot ||
-		fail "$name: prec's header with PREC_SYSROOT differs from perf record's over the fixture"
+	# The same tree through PREC_TEST_SYSROOT, without any namespace.
+	PREC_TEST_SYSROOT=$root run_prec -q --per-thread -e task-clock -o "$name.sysroot.data" -- true
+	((PREC_RC == 0)) || fail "prec with PREC_TEST_SYSROOT=$name exited $PREC_RC"
+	same "$name (PREC_TEST_SYSROOT)" "$TMP/$name.perf.hdr" "$(header "$name.sysroot.data")" norm_sysroot ||
+		fail "$name: prec's header with PREC_TEST_SYSROOT differs from perf record's over the fixture"
 	ncase=$((ncase + 1))
-	log "$name: same header as perf record, live and through PREC_SYSROOT"
+	log "$name: same header as perf record, live and through PREC_TEST_SYSROOT"
 }
 
 for fixture in vm numa2s multidie hybrid arm64 absent-cache absent-node empty-node \

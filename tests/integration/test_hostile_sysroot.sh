@@ -56,7 +56,7 @@ echo "branches" >"$kinds/sys/bus/event_source/devices/cpu/caps"
 
 for tree in "$FIXTURES/sysinfo/broken" "$FIXTURES/sysinfo/broken-arm64" "$hostile" "$kinds"; do
 	name=$(basename "$tree")
-	PREC_SYSROOT=$tree run_prec -v -o "$name.data" -- "$WORKLOAD" 20
+	PREC_TEST_SYSROOT=$tree run_prec -v -o "$name.data" -- "$WORKLOAD" 20
 	((PREC_RC == 0)) || fail "$name: prec exited $PREC_RC on a hostile tree"
 	no_grep_or_fail 'AddressSanitizer|Segmentation|core dumped' "$PREC_ERR" "$name"
 	grep -q 'prec: warning: feature .* left out' "$PREC_ERR" ||

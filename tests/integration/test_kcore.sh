@@ -40,7 +40,7 @@ echo "fakemod 16384 0 - Live 0x$modbase" >"$ROOT/proc/modules"
 busy=(dd if=/dev/zero of=/dev/null bs=1 count=400000)
 
 # ---- the directory, as perf lays it out ----
-PREC_SYSROOT=$ROOT prec_record_ok --kcore -o "$TMP/kc.data" -a -- "${busy[@]}"
+PREC_TEST_SYSROOT=$ROOT prec_record_ok --kcore -o "$TMP/kc.data" -a -- "${busy[@]}"
 [[ -d $TMP/kc.data && -f $TMP/kc.data/data ]] || fail "no perf.data directory with a data file"
 [[ $(stat -c %a "$TMP/kc.data") == 700 && $(stat -c %a "$TMP/kc.data/kcore_dir") == 700 ]] ||
 	fail "the directories are not 0700 as perf makes them"
@@ -81,14 +81,14 @@ run_perf annotate --stdio -i "$TMP/kc.data" "$ksym"
 grep -q 'int3' "$PERF_OUT" || fail "perf annotate $ksym shows no code from the copied kcore"
 
 # ---- with --threads: data.N beside kcore_dir, and DIR_FORMAT ----
-PREC_SYSROOT=$ROOT prec_record_ok --kcore --threads -o "$TMP/kt.data" -a -- "${busy[@]}"
+PREC_TEST_SYSROOT=$ROOT prec_record_ok --kcore --threads -o "$TMP/kt.data" -a -- "${busy[@]}"
 [[ -f $TMP/kt.data/data.0 && -f $TMP/kt.data/kcore_dir/kcore ]] || fail "--kcore --threads: data.0 or kcore_dir/kcore missing"
 require_valid "$TMP/kt.data"
 run_perf report --header-only -I -i "$TMP/kt.data"
 grep -q 'directory data version : 1' "$PERF_OUT" || fail "--kcore --threads: no DIR_FORMAT"
 
 # ---- a recording there before goes to .old, kcore_dir and all ----
-PREC_SYSROOT=$ROOT prec_record_ok --kcore -o "$TMP/kc.data" -- true
+PREC_TEST_SYSROOT=$ROOT prec_record_ok --kcore -o "$TMP/kc.data" -- true
 [[ -f $TMP/kc.data.old/kcore_dir/kcore && -f $TMP/kc.data/kcore_dir/kcore ]] ||
 	fail "the earlier --kcore recording was not kept as kc.data.old"
 
@@ -127,19 +127,19 @@ refused()
 NOKCORE=$TMP/nokcore
 mkdir -p "$NOKCORE/proc"
 cp "$ROOT/proc/kallsyms" "$ROOT/proc/modules" "$NOKCORE/proc/"
-refused 'CONFIG_PROC_KCORE' PREC_SYSROOT="$NOKCORE" -- --kcore
+refused 'CONFIG_PROC_KCORE' PREC_TEST_SYSROOT="$NOKCORE" -- --kcore
 HIDDEN=$TMP/hidden
 mkdir -p "$HIDDEN/proc"
 cp "$ROOT/proc/kcore" "$ROOT/proc/modules" "$HIDDEN/proc/"
 sed 's/^[0-9a-f]*/0000000000000000/' "$ROOT/proc/kallsyms" >"$HIDDEN/proc/kallsyms"
-refused 'kptr_restrict' PREC_SYSROOT="$HIDDEN" -- --kcore
+refused 'kptr_restrict' PREC_TEST_SYSROOT="$HIDDEN" -- --kcore
 NOTELF=$TMP/notelf
 mkdir -p "$NOTELF/proc"
 cp "$ROOT/proc/kallsyms" "$ROOT/proc/modules" "$NOTELF/proc/"
 echo 'not a core' >"$NOTELF/proc/kcore"
-refused 'ELF64' PREC_SYSROOT="$NOTELF" -- --kcore
-refused 'pipe' PREC_SYSROOT="$ROOT" -- --kcore -o -
-refused 'switch-output' PREC_SYSROOT="$ROOT" -- --kcore --switch-output
+refused 'ELF64' PREC_TEST_SYSROOT="$NOTELF" -- --kcore
+refused 'pipe' PREC_TEST_SYSROOT="$ROOT" -- --kcore -o -
+refused 'switch-output' PREC_TEST_SYSROOT="$ROOT" -- --kcore --switch-output
 # Without a sysroot on a machine with no /proc/kcore: perf says "kcore is
 # not readable" and leaves an empty perf.data directory; prec leaves nothing.
 [[ -e /proc/kcore ]] || refused 'CONFIG_PROC_KCORE' X=1 -- --kcore

@@ -7,7 +7,7 @@
 # a CPU the target does not record). Judged against perf record itself: this
 # VM has no /proc/kcore, so perf runs in a private mount namespace whose
 # /proc is the real one (a second mount) seen through links, plus the fake
-# kcore, kallsyms and modules prec gets through PREC_SYSROOT. The events
+# kcore, kallsyms and modules prec gets through PREC_TEST_SYSROOT. The events
 # (perf evlist -v) and the ID_INDEX layout (ring index, CPU, tid of every id)
 # must be perf's for a workload, -a, -C, --per-thread and --threads; perf
 # report and script read the files without a warning; a BPF program's
@@ -89,7 +89,7 @@ check()
 {
 	local name=$1
 	shift
-	PREC_SYSROOT=$ROOT prec_record_ok --kcore -q -o "$TMP/$name.prec" "$@"
+	PREC_TEST_SYSROOT=$ROOT prec_record_ok --kcore -q -o "$TMP/$name.prec" "$@"
 	evlist "$TMP/$name.prec" >"$TMP/$name.prec.ev"
 	# -c and --call-graph dwarf (-d) change the dummy too: perf judges those.
 	[[ " $* " == *" -c "* || " $* " == *" dwarf "* ]] ||
@@ -133,7 +133,7 @@ nr_cpus=$(grep -c '^processor' /proc/cpuinfo)
 	fail "the workload's text_poke dummy is not on all $nr_cpus CPUs for any thread"
 
 # A BPF program's symbols arrive through the dummy (the only ksymbol event).
-PREC_SYSROOT=$ROOT _run bpf "$PREC" --kcore -q -o "$TMP/bpf.prec" -- "$WORKLOAD_DIR/prec_bpf_hold" 1
+PREC_TEST_SYSROOT=$ROOT _run bpf "$PREC" --kcore -q -o "$TMP/bpf.prec" -- "$WORKLOAD_DIR/prec_bpf_hold" 1
 if ((LAST_RC == 0)); then
 	run_perf script --show-text-poke-events -i "$TMP/bpf.prec"
 	require_no_warning "$PERF_ERR" "perf script --show-text-poke-events"
@@ -154,7 +154,7 @@ fi
 		echo 0 >/proc/sys/kernel/numa_balancing
 	done 2>/dev/null
 ) &
-PREC_SYSROOT=$ROOT prec_record_ok --kcore -q -a -o "$TMP/poke.prec" -- sleep 1
+PREC_TEST_SYSROOT=$ROOT prec_record_ok --kcore -q -a -o "$TMP/poke.prec" -- sleep 1
 wait
 run_perf report -D -i "$TMP/poke.prec"
 pokes=$(grep -c 'PERF_RECORD_TEXT_POKE' "$PERF_OUT")

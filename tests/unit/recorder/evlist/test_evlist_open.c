@@ -252,10 +252,8 @@ static int kernel_no_hw_pmu(const struct perf_event_attr *attr, int cpu, int gro
  * 3..0 first, then cpu-clock at the precise level it started from. */
 static void test_no_hardware_pmu(void **state)
 {
-	const struct default_event_env intel = { .cpuid = "GenuineIntel,6,167,1",
-						 .can_profile_kernel = true };
-	const struct default_event_env amd = { .cpuid = "AuthenticAMD,25,17,1",
-					       .can_profile_kernel = true };
+	const struct default_event_env intel = { .can_profile_kernel = true };
+	const struct default_event_env amd = { .amd = true, .can_profile_kernel = true };
 	static const unsigned want_precise[] = { 3, 2, 1, 0, 3 };
 	struct evlist evlist;
 	int init;
@@ -283,9 +281,8 @@ static void test_no_hardware_pmu(void **state)
 	/* Not being able to profile the kernel: user only from the start. */
 	reset(kernel_no_hw_pmu);
 	assert_int_equal(
-		open_setup(
-			&(struct setup){ .env = &(struct default_event_env){ .cpuid = amd.cpuid } },
-			&evlist, &init),
+		open_setup(&(struct setup){ .env = &(struct default_event_env){ .amd = true } },
+			   &evlist, &init),
 		0);
 	assert_string_equal(evlist.evsel[0].name, "cpu-clock:uhppp");
 	evlist__exit(&evlist);
@@ -302,8 +299,7 @@ static int kernel_precise_1(const struct perf_event_attr *attr, int cpu, int gro
  * name; an explicit :ppp fails with the precise advice, not cpu-clock. */
 static void test_precise_le_1(void **state)
 {
-	const struct default_event_env intel = { .cpuid = "GenuineIntel,6,94,3",
-						 .can_profile_kernel = true };
+	const struct default_event_env intel = { .can_profile_kernel = true };
 	struct evlist evlist;
 	int init;
 
@@ -342,8 +338,7 @@ static int kernel_paranoid(const struct perf_event_attr *attr, int cpu, int grou
  * excluded with precise_ip back where it started. */
 static void test_precise_before_paranoid(void **state)
 {
-	const struct default_event_env intel = { .cpuid = "GenuineIntel,6,167,1",
-						 .can_profile_kernel = true };
+	const struct default_event_env intel = { .can_profile_kernel = true };
 	static const unsigned want_precise[] = { 3, 2, 1, 0, 3 };
 	struct evlist evlist;
 	int init;
@@ -482,8 +477,7 @@ static void test_hybrid_default(void **state)
 		{ .name = "cpu_core", .type = 4, .cpus = "0-1" },
 		{ .name = "cpu_atom", .type = 10, .cpus = "2-3" },
 	};
-	const struct default_event_env env = { .cpuid = "GenuineIntel,6,154,3",
-					       .can_profile_kernel = true,
+	const struct default_event_env env = { .can_profile_kernel = true,
 					       .hybrid = pmus,
 					       .nr_hybrid = 2 };
 	struct evlist evlist;

@@ -20,6 +20,7 @@
 #include "prec/sysinfo.h"
 #include "recorder/evlist/vendor.h"
 #include "tests/unit/fixture_path.h"
+#include "recorder/record_prepare.h"
 
 static void test_cpuid_is_amd(void **state)
 {
@@ -117,7 +118,7 @@ static void test_hybrid_pmus(void **state)
 	}
 	assert_int_equal(vendor__hybrid_pmus(&si, hy, 1), 1);
 	/* The default events this machine gets. */
-	env.cpuid = si.cpuid;
+	env.amd = vendor__cpuid_is_amd(si.cpuid);
 	env.nr_hybrid = n;
 	assert_int_equal(parse_events__add_default(&specs, &env), 0);
 	assert_int_equal(specs.nr, 2);

@@ -28,7 +28,7 @@
 #include "recorder/drain/ring.h"
 #include "prec/writer.h"
 #include "recorder/dsos/dso_maps.h"
-#include "recorder/unwind/regs.h"
+#include "recorder/options/regs.h"
 #include "recorder/unwind/unwind.h"
 #include "recorder/unwind/unwind_int.h"
 

@@ -6,7 +6,7 @@
 #include <strings.h>
 #include <linux/perf_event.h>
 
-#include "unwind/regs.h"
+#include "options/regs.h"
 
 struct name_bit {
 	const char *name;

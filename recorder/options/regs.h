@@ -1,5 +1,5 @@
-#ifndef PREC_RECORDER_REGS_H
-#define PREC_RECORDER_REGS_H
+#ifndef PREC_RECORDER_OPTIONS_REGS_H
+#define PREC_RECORDER_OPTIONS_REGS_H
 /* Register names for --user-regs / -I and branch filters for -j, as perf. */
 #include <stddef.h>
 #include <stdint.h>
