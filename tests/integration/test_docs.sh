@@ -172,9 +172,14 @@ while read -r row; do
 done <help.rows
 
 # Every environment variable prec reads is in ENVIRONMENT, from the sources
-# beside this test.
-vars=$(grep -rhoE 'getenv\("[A-Z_]+"\)' "$src"/recorder "$src"/writer "$src"/sysinfo "$src"/base |
-	sed 's/getenv("\(.*\)")/\1/' | sort -u)
+# beside this test: getenv("NAME"), and the names read through a macro
+# (#define X_ENV "NAME").
+vars=$({
+	grep -rhoE 'getenv\("[A-Z_]+"\)' "$src"/recorder "$src"/writer "$src"/sysinfo "$src"/base |
+		sed 's/getenv("\(.*\)")/\1/'
+	grep -rhoE '#define [A-Z_]+_ENV "[A-Z_]+"' "$src"/recorder "$src"/writer "$src"/sysinfo \
+		"$src"/base | sed -E 's/.*"(.*)"/\1/'
+} | sort -u)
 [[ -n $vars ]] || fail "no getenv found under $src"
 env_section=$(sed -n '/^ENVIRONMENT/,/^FILES/p' prec.txt)
 for v in $vars; do
