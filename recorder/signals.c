@@ -31,7 +31,7 @@ static void on_signal(int sig)
 		child_done = 1;
 	} else if (sig == SIGUSR2) {
 		switch_req = 1;
-	} else if (sig != SIGUSR1) { /* SIGUSR1: woken, nothing more */
+	} else if (sig != SIGUSR1) { /* SIGUSR1: nothing (perf survives it) */
 		if (!stop_signal)
 			stop_signal = sig;
 		stop_count++;
