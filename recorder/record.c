@@ -425,8 +425,6 @@ static int recording__streams(struct recording *r)
 	}
 	if (ret)
 		pr_err("cannot set up the drain: %s (%s)", strerror(-ret),
-		       ret == -EMFILE ? "raise the open-file limit, e.g. ulimit -n 4096" :
-		       ret == -ENFILE ? "the system's open-file table is full (fs.file-max)" :
 		       ret == -ENOMEM ? "free some memory and retry" :
 					output__hint(opts->output, ret));
 	return ret;

@@ -53,7 +53,7 @@ static int output__meta(struct output *o)
 static void output__set_cap(struct output *o)
 {
 	size_limit__begin_file(&o->size, o->src.opts, writer__file_size(o->w));
-	for (int i = 0; o->shares && i < o->tracks.nr; i++)
+	for (int i = 0; i < o->nr_shares; i++)
 		size_share__init(&o->shares[i], &o->size);
 }
 
@@ -431,6 +431,7 @@ int output__attach_streams(struct output *o, struct streams *ss)
 	o->shares = calloc((size_t)ss->nr, sizeof(*o->shares));
 	if (!o->shares)
 		return -ENOMEM;
+	o->nr_shares = ss->nr;
 	ret = o->src.stream_files ? output__open_streams(o, ss->nr) :
 				    stream_tracks__borrow(&o->tracks, o->track, o->unw);
 	for (int i = 0; !ret && i < ss->nr; i++)
@@ -540,6 +541,7 @@ void output__exit(struct output *o)
 	stream_tracks__exit(&o->tracks);
 	free(o->shares);
 	o->shares = NULL;
+	o->nr_shares = 0;
 	if (o->have_meta)
 		output_meta__exit(&o->rm);
 	o->have_meta = false;

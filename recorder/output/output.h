@@ -100,6 +100,7 @@ struct output {
 	struct sideband_log sblog; /* --switch-output: replayed into each new file */
 	struct size_limit size; /* --max-size / --switch-output=SIZE: the file's budget */
 	struct size_share *shares; /* each stream's part of it (owned) */
+	int nr_shares;
 	struct stream_tracks tracks; /* each stream's build-id tracker and unwinder */
 	/* --threads: path is a perf.data directory, w its data file, and
 	 * each drain stream writes its own data.N. */
@@ -154,7 +155,7 @@ bool output__synth_later(const struct output *o, enum synth_when when);
 int output__synth_join(struct output *o);
 
 /* --threads: the main thread's work while the streams record (arg the
- * output; threads_stream.h's between): the background side-band, once
+ * output; drain/streams.h's between): the background side-band, once
  * ready, into the data file and to the streams. 0 or -errno (a write's). */
 int output__between(void *arg);
 

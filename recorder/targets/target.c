@@ -60,7 +60,7 @@ int target__cpus(const struct record_opts *opts, struct cpu_map **out)
 	ret = cpu_map__online(&online);
 	if (ret) {
 		pr_err("cannot read the online CPUs: %s (%s)", strerror(-ret),
-		       ret == -EMFILE ? "raise the open-file limit, e.g. ulimit -n 4096" :
+		       ret == -EMFILE ? "raise the open-file limit with 'ulimit -n 4096'" :
 					"is sysfs mounted? 'mount -t sysfs sysfs /sys'");
 		return ret;
 	}
