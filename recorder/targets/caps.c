@@ -29,6 +29,18 @@ bool caps__can_perfmon(void)
 	return cap_effective(CAP_SYS_ADMIN);
 }
 
+/* CAP_BPF exists since Linux 5.8; before it loading took CAP_SYS_ADMIN. */
+bool caps__can_load_bpf(void)
+{
+	if (cap_effective(CAP_SYS_ADMIN))
+		return true;
+#ifdef CAP_BPF
+	if (CAP_IS_SUPPORTED(CAP_BPF) && cap_effective(CAP_BPF))
+		return caps__can_perfmon();
+#endif
+	return false;
+}
+
 bool caps__can_lock_memory(void)
 {
 	return cap_effective(CAP_IPC_LOCK);

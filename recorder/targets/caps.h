@@ -11,6 +11,9 @@ bool caps__can_perfmon(void);
  * perf_event_mlock_kb. */
 bool caps__can_lock_memory(void);
 
+/* May this process load BPF tracing programs (CAP_BPF + CAP_PERFMON, or CAP_SYS_ADMIN)? */
+bool caps__can_load_bpf(void);
+
 /* kernel.perf_event_paranoid (2, perf's assumption, when unreadable). */
 int caps__paranoid(void);
 

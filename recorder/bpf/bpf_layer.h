@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The one BPF layer under --off-cpu and BPF sample filters: whether prec was
+ * built with its programs, whether this machine and this process can load
+ * them (BTF, privileges), libbpf's messages, and a failure as one line that
+ * names the fix.
+ */
+#ifndef PREC_BPF_LAYER_H
+#define PREC_BPF_LAYER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Whether this prec was built with its BPF programs (clang, bpftool, libbpf). */
+bool bpf_layer__built(void);
+
+/*
+ * Whether OPTION ("--off-cpu", "--filter") can load a BPF program here: built
+ * with the programs, the kernel has BTF, and the process may load BPF and
+ * open system-wide events. 0, or -1 with one line in err naming the fix.
+ * btf_path: the kernel's BTF (NULL: /sys/kernel/btf/vmlinux), a test seam.
+ */
+int bpf_layer__check(const char *option, const char *btf_path, char *err, size_t len);
+
+/* Route libbpf's messages into a buffer instead of stderr (verbose: both). */
+void bpf_layer__capture(bool verbose);
+
+/* libbpf's last warning or error line since bpf_layer__capture(), or "". */
+const char *bpf_layer__last_message(void);
+
+/*
+ * A failure of STEP ("load", "attach", ...) of OPTION's program with -errno
+ * err, as one line: what failed, libbpf's reason, the fix.
+ */
+void bpf_layer__explain(const char *option, const char *step, int err, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What off_cpu.bpf.c and prec agree on: the key of a total, the payload of
+ * a direct sample, and the sizes of the maps.
+ */
+#ifndef PREC_BPF_OFF_CPU_SHARED_H
+#define PREC_BPF_OFF_CPU_SHARED_H
+
+#include <linux/types.h>
+
+/* User frames kept per stack (deeper stacks keep their innermost frames). */
+#define OFF_CPU_MAX_STACK 64
+/* Distinct stacks and distinct keys the maps hold. */
+#define OFF_CPU_MAX_STACKS 16384
+#define OFF_CPU_MAX_KEYS 65536
+
+struct off_cpu_key {
+	__u32 pid;
+	__u32 tgid;
+	__u32 stack_id; /* into the stacks map; negative: no stack */
+	__u32 state;
+	__u64 cgroup_id; /* --all-cgroups only, else 0 */
+};
+
+/* The RAW payload of a direct sample. */
+struct off_cpu_direct {
+	struct off_cpu_key key;
+	__u64 period; /* nanoseconds blocked */
+};
+
+#endif
