@@ -75,7 +75,7 @@ function(prec_bpf_skeleton name)
     DEPENDS ${src} ${prog_headers}
     COMMENT "BPF ${name}.bpf.c" VERBATIM)
   add_custom_command(OUTPUT ${skel}
-    COMMAND ${PREC_BPFTOOL} gen skeleton ${obj} name ${name} > ${skel}
+    COMMAND ${PREC_BPFTOOL} gen skeleton ${obj} name ${name}_bpf > ${skel}
     DEPENDS ${obj}
     COMMENT "BPF skeleton ${name}.skel.h" VERBATIM)
   set(PREC_BPF_SKELETONS ${PREC_BPF_SKELETONS} ${skel} PARENT_SCOPE)

@@ -45,6 +45,8 @@
 #include "signals.h"
 #include "targets/target.h"
 #include "unwind/unwind.h"
+#include "bpf/bpf_layer.h"
+#include "bpf/off_cpu.h"
 
 /* Everything one recording holds; released at the end of prec_record. */
 struct recording {
@@ -71,6 +73,7 @@ struct recording {
 	struct sideband_event sb; /* --switch-output-event */
 	sigset_t orig; /* the signal mask before prec blocked its own */
 	struct status_line status; /* the live line on a terminal (status_line.h) */
+	struct off_cpu *oc; /* --off-cpu's BPF program, or NULL */
 };
 
 /* After every drain pass (and the output's own check, output.h): a stop
@@ -95,8 +98,8 @@ static bool should_stop(void *arg)
  * (perf does the same); -D delays that, -D -1 leaves them disabled. Returns
  * nonzero when a signal ended the delay.
  */
-static int start_events(struct evlist *evlist, const struct record_opts *opts,
-			const sigset_t *sigmask)
+static int start_events(struct evlist *evlist, struct off_cpu *oc,
+			const struct record_opts *opts, const sigset_t *sigmask)
 {
 	if (opts->delay_ms > 0) {
 		uint64_t end = mono_clock__deadline_ns((uint64_t)opts->delay_ms);
@@ -122,8 +125,10 @@ static int start_events(struct evlist *evlist, const struct record_opts *opts,
 	}
 	if (!evlist->workload_only || opts->delay_ms > 0) {
 		evlist__enable(evlist);
-		if (opts->delay_ms > 0)
+		if (opts->delay_ms > 0) {
+			off_cpu__enable(oc);
 			pr_info("Events enabled\n");
+		}
 	}
 	return 0;
 }
@@ -227,6 +232,10 @@ static int recording__check(struct recording *r)
 		pr_err("--debuginfod: %s", DEBUGINFOD_MISSING_HINT);
 		return PREC_EXIT_USAGE;
 	}
+	if (opts->off_cpu && bpf_layer__check("--off-cpu", NULL, err, sizeof(err))) {
+		pr_err("%s", err);
+		return PREC_EXIT_FAILURE;
+	}
 	if (opts->debuginfod && !opts->debuginfod_urls) {
 		pr_err("--debuginfod: DEBUGINFOD_URLS is not set (give the servers, e.g. --debuginfod=https://debuginfod.debian.net)");
 		return PREC_EXIT_USAGE;
@@ -264,6 +273,10 @@ static int recording__machine(struct recording *r)
 	}
 	if (event_specs__for_machine(&r->specs, sysroot ? NULL : &r->si))
 		return PREC_EXIT_FAILURE;
+	/* --off-cpu: perf's offcpu-time event after the others (the default
+	 * event included). */
+	if (r->opts->off_cpu && event_specs__add_off_cpu(&r->specs))
+		return PREC_EXIT_FAILURE;
 	if (!event_specs__scan_pmus(&r->specs))
 		sysinfo__pmus_perf_record_order(&r->si);
 	return 0;
@@ -300,6 +313,75 @@ static int recording__schedule(const struct record_opts *opts)
 	if (opts->realtime_prio)
 		return affinity__set_realtime(opts->realtime_prio) ? PREC_EXIT_FAILURE : 0;
 	affinity__raise_drain(); /* best effort: said under -v */
+	return 0;
+}
+
+/* --off-cpu's offcpu-time event: the layout its samples are written in, and
+ * the id they carry (any of its ids names it). */
+static void recording__off_cpu_event(struct recording *r)
+{
+	for (int e = 0; e < r->evlist.nr; e++) {
+		const struct evsel *evsel = &r->evlist.evsel[e];
+		int n = evsel->nr_cpus * (evsel->nr_threads > 0 ? evsel->nr_threads : 1);
+
+		if (!evsel->name || strcmp(evsel->name, OFF_CPU_EVENT))
+			continue;
+		for (int i = 0; i < n; i++) {
+			if (evsel->id[i]) {
+				off_cpu__set_event(r->oc, evsel->attr.sample_type, evsel->id[i]);
+				return;
+			}
+		}
+	}
+}
+
+/* --off-cpu, once the events are open: its program loaded for the target
+ * (perf's off_cpu_prepare): the command and the processes it forks, -p's
+ * processes, -t's or -u's threads; -C's CPUs; -G's cgroup. 0 or the exit
+ * status, explained. */
+static int recording__off_cpu(struct recording *r)
+{
+	const struct record_opts *opts = r->opts;
+	struct off_cpu_params p = {
+		.thresh_ns = opts->off_cpu_thresh_ns,
+		.needs_cgroup = opts->all_cgroups,
+		.use_clockid = opts->use_clockid,
+		.clockid = opts->clockid,
+		.verbose = log__level() > 1,
+	};
+	struct thread_map *pids = NULL;
+	char err[512];
+	int ret;
+
+	if (opts->cpu_list) {
+		p.cpus = r->evlist.cpus->cpu;
+		p.nr_cpus = r->evlist.cpus->nr;
+	}
+	if (opts->pid_list && !thread_map__parse(&pids, opts->pid_list)) {
+		p.tasks = pids->pid;
+		p.nr_tasks = pids->nr;
+		p.by_tgid = true;
+	} else if ((opts->tid_list || opts->uid_str) && r->evlist.threads->pid[0] != -1) {
+		p.tasks = r->evlist.threads->pid;
+		p.nr_tasks = r->evlist.threads->nr;
+	} else if (!r->evlist.has_cpu && r->wl.pid > 0) {
+		p.tasks = &r->wl.pid;
+		p.nr_tasks = 1;
+		p.by_tgid = true;
+	}
+	if (r->cgroup_fd >= 0 && target__cgroup_id(r->cgroup_fd, &p.cgroup_id)) {
+		pr_err("--off-cpu: cannot read the id of cgroup '%s' (name_to_handle_at): %s (-G needs cgroup v2's unified hierarchy)",
+		       opts->cgroup, strerror(errno));
+		thread_map__delete(pids);
+		return PREC_EXIT_FAILURE;
+	}
+	ret = off_cpu__open(&r->oc, &p, err, sizeof(err));
+	thread_map__delete(pids);
+	if (ret) {
+		pr_err("%s", err);
+		return PREC_EXIT_FAILURE;
+	}
+	recording__off_cpu_event(r);
 	return 0;
 }
 
@@ -348,7 +430,8 @@ static int recording__open(struct recording *r)
 	r->nr_pfd = evlist__pollfds(&r->evlist, &r->pfd);
 	if (r->nr_pfd < 0)
 		return PREC_EXIT_FAILURE;
-	return recording__control(r);
+	ret = opts->off_cpu ? recording__off_cpu(r) : 0;
+	return ret ? ret : recording__control(r);
 }
 
 /* Step 5: the output: header, attrs with their ids, the synthesized
@@ -367,6 +450,7 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 		.take_switch = signals__take_switch,
 		.stream_files = r->masks.threaded,
 		.wake = &r->wake,
+		.off_cpu = r->oc,
 	};
 	int ret;
 
@@ -442,6 +526,7 @@ static int recording__stop(struct recording *r, int ret)
 
 	sideband_event__stop(&r->sb); /* no rotation asked after this */
 	evlist__disable(&r->evlist);
+	off_cpu__disable(r->oc);
 	if (r->clk.use && !clock__now_ns(r->clk.id, &disabled_at))
 		/* For whoever checks the order: no sample is later than this. */
 		pr_verbose("events disabled at %llu.%09llu (-k clock)\n",
@@ -474,6 +559,7 @@ static void recording__exit(struct recording *r)
 	affinity__exit(&r->aff);
 	output__exit(&r->out);
 	unwinder__delete(r->unw);
+	off_cpu__delete(r->oc);
 	control__exit(&r->ctl);
 	sideband_event__exit(&r->sb);
 	sysinfo__exit(&r->si);
@@ -497,12 +583,15 @@ static int recording__go(struct recording *r, bool *stopped)
 	if (r->clk.use)
 		clock__snapshot(r->clk.id, &r->clk.res_ns, &r->clk.tod_ns, &r->clk.clock_ns);
 	status_line__init(&r->status, opts, STDERR_FILENO, streams__main_drain(&r->streams));
+	/* Off-CPU time counts from here, as the events (after -D's delay). */
+	if (opts->delay_ms == 0)
+		off_cpu__enable(r->oc);
 	ret = opts->argc ? workload__start(&r->wl) : 0;
 	if (ret) {
 		pr_err("cannot run '%s': %s", opts->argv[0], strerror(-ret));
 		return ret == -ENOENT ? PREC_EXIT_NOTFOUND : PREC_EXIT_NOEXEC;
 	}
-	*stopped = start_events(&r->evlist, opts, &r->orig) != 0;
+	*stopped = start_events(&r->evlist, r->oc, opts, &r->orig) != 0;
 	return 0;
 }
 

@@ -184,6 +184,11 @@ int64_t drain__pass(struct drain *d)
 	int ret = 0;
 
 	d->backlog = false;
+	for (int k = 0; k < d->nr_hooks && !ret; k++)
+		if (d->hooks[k].produce)
+			ret = d->hooks[k].produce(d->hooks[k].arg, d->w);
+	if (ret)
+		goto out;
 	for (int i = 0; i < d->nr_rings; i++) {
 		struct ring *r = &d->rings[i];
 

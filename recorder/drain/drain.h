@@ -58,11 +58,15 @@ struct drain_hook {
 	 * iov[0]. 1, 0 (nothing) or -errno. Without one the write is zero-copy. */
 	int (*rewrite)(void *arg, struct ring *rings, const bool *pending, int nr,
 		       struct iovec *iov);
+	/* A hook with records of its own (--off-cpu's direct samples): at the
+	 * start of every pass, before the rings' records, it writes them to
+	 * w. 0 or -errno (the pass stops with it). */
+	int (*produce)(void *arg, struct writer *w);
 	void *arg;
 };
 
 /* A drain has room for this many hooks: the size cut, the build-id
- * tracker, the side-band log and the unwinder. */
+ * tracker, the unwinder, the side-band log, the counts and --off-cpu's. */
 #define DRAIN_MAX_HOOKS 6
 
 /* What after_pass answers between passes. */

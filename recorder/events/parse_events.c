@@ -302,6 +302,33 @@ int event_specs__add_filter(struct event_specs *specs, const char *filter, const
 	return 0;
 }
 
+int event_specs__add_off_cpu(struct event_specs *specs)
+{
+	char msg[128];
+	struct event_spec *spec;
+	int ret = parse_events(specs, "bpf-output", msg, sizeof(msg));
+	char *name = strdup(OFF_CPU_EVENT);
+
+	if (ret || !name) {
+		free(name);
+		return ret ? ret : -ENOMEM;
+	}
+	spec = &specs->v[specs->nr - 1];
+	free(spec->name);
+	spec->name = name;
+	spec->attr.freq = 1;
+	spec->attr.sample_period = 1;
+	spec->attr.sample_type = PERF_SAMPLE_CALLCHAIN;
+	return 0;
+}
+
+bool event_spec__is_off_cpu(const struct event_spec *spec)
+{
+	return spec->attr.type == PERF_TYPE_SOFTWARE &&
+	       spec->attr.config == PERF_COUNT_SW_BPF_OUTPUT && spec->name &&
+	       !strcmp(spec->name, OFF_CPU_EVENT);
+}
+
 void event_specs__exit(struct event_specs *specs)
 {
 	for (int i = 0; i < specs->nr; i++)

@@ -182,6 +182,21 @@ struct default_event_env {
 int parse_events__add_default(struct event_specs *specs, const struct default_event_env *env);
 
 /*
+ * --off-cpu: perf 6.1's offcpu-time event (off_cpu_config): bpf-output named
+ * offcpu-time, sampling its callchain, period 1. The kernel never writes it:
+ * prec writes its samples from what the BPF program summed. 0 or -ENOMEM.
+ */
+int event_specs__add_off_cpu(struct event_specs *specs);
+#define OFF_CPU_EVENT "offcpu-time"
+/* What perf 6.1's off_cpu_write fills in; the event samples nothing else. */
+#define OFF_CPU_SAMPLE_TYPES                                                                 \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |       \
+	 PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |      \
+	 PERF_SAMPLE_CGROUP)
+/* Whether spec is that event (perf's test: a bpf-output named offcpu-time). */
+bool event_spec__is_off_cpu(const struct event_spec *spec);
+
+/*
  * --filter and --exclude-perf: appends filter to every event the last -e
  * argument added, "(old) && (new)" when one is there already, as perf.
  * Returns 0, or -EINVAL with one line in err naming option when there is

@@ -537,6 +537,9 @@ void evsel__config(struct evsel *evsel, const struct event_spec *spec,
 	evsel__config_base(evsel, cfg, tracking);
 	evsel__apply_terms(evsel, &spec->terms, cfg);
 	evsel__config_machine(evsel, spec, m, cfg, warned);
+	/* perf 6.1 keeps only what its off_cpu_write fills in. */
+	if (event_spec__is_off_cpu(spec))
+		evsel->attr.sample_type &= OFF_CPU_SAMPLE_TYPES;
 }
 
 void evsel__config_dummy(struct evsel *evsel, const struct evlist_config *cfg)

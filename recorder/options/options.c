@@ -259,6 +259,19 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		opts->delay_ms = v;
 		return 0;
 	}
+	case OPT_OFF_CPU_THRESH: {
+		char *end;
+		unsigned long long v;
+
+		errno = 0;
+		v = strtoull(arg, &end, 10);
+		if (!*arg || *end || errno || *arg == '-' || v > UINT64_MAX / 1000000)
+			return bad_value(err, errlen, label, arg,
+					 "give whole milliseconds, e.g. --off-cpu-thresh 100");
+		opts->off_cpu_thresh_ns = v * 1000000;
+		opts->off_cpu_thresh_set = true;
+		return 0;
+	}
 	case OPT_FLAG:
 		*(bool *)((char *)opts + o->flag_off) = true;
 		return 0;

@@ -137,6 +137,11 @@ struct record_opts {
 	bool aux_sample; /* --aux-sample[=OPTS] */
 	const char *aux_sample_opts;
 	bool off_cpu; /* --off-cpu */
+	/* --off-cpu-thresh: a block at least this long is written when it
+	 * ends, with its own time (nanoseconds; perf's 500 ms by default) */
+	uint64_t off_cpu_thresh_ns;
+	bool off_cpu_thresh_set;
+#define PREC_OFF_CPU_THRESH_NS 500000000ULL
 	const char *clang_path; /* --clang-path: for -e FILE.c BPF scriptlets */
 	const char *clang_opt; /* --clang-opt */
 	bool use_clockid; /* -k given */

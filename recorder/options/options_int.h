@@ -21,6 +21,7 @@ enum opt_id {
 	OPT_UID,
 	OPT_CGROUP,
 	OPT_DELAY,
+	OPT_OFF_CPU_THRESH,
 	OPT_FLAG, /* a bool of record_opts, found by offset */
 	OPT_STRING, /* a const char * of record_opts, found by offset */
 	OPT_BRANCH_ANY,

@@ -222,6 +222,14 @@ int options__validate(struct record_opts *opts, const struct options_env *env, c
 		return -EINVAL;
 	}
 
+	if (opts->off_cpu_thresh_set && !opts->off_cpu) {
+		snprintf(err, errlen,
+			 "--off-cpu-thresh sets when an off-CPU block is a sample of its own: add --off-cpu");
+		return -EINVAL;
+	}
+	if (!opts->off_cpu_thresh_set)
+		opts->off_cpu_thresh_ns = PREC_OFF_CPU_THRESH_NS;
+
 	/* perf's implied settings. Rotated files are named by time. */
 	if (opts->switch_output)
 		opts->timestamp_filename = true;

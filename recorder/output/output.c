@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bpf/off_cpu.h"
 #include "dsos/dso_track.h"
 #include "prec/event.h"
 #include "evlist/evlist.h"
@@ -228,6 +229,14 @@ int output__begin(struct output *o, struct unwinder *unw)
 	return output__begin_file(o, SYNTH_START);
 }
 
+/* --off-cpu's summed samples, as the side-band is written. */
+static int output__off_cpu_write(void *arg, const void *rec, size_t len)
+{
+	struct output *o = arg;
+
+	return synth_out__write(&o->sout, rec, len);
+}
+
 static int output__end_file(struct output *o, bool at_exit)
 {
 	const struct record_opts *opts = o->src.opts;
@@ -249,6 +258,9 @@ static int output__end_file(struct output *o, bool at_exit)
 		ret = synth__sideband(&o->sout, evlist, o->src.si, opts, o->src.pid, SYNTH_TAIL);
 	if (!ret && at_exit)
 		ret = synth__lost_samples(&o->sout, evlist, o->src.pid, &o->total.lost_samples);
+	/* perf 6.1 writes them last, with times after every other sample. */
+	if (!ret && at_exit)
+		ret = off_cpu__write_totals(o->src.off_cpu, output__off_cpu_write, o);
 	if (ret)
 		return ret;
 	if (at_exit)
@@ -377,6 +389,12 @@ static int output__open_streams(struct output *o, int nr)
 	return ret;
 }
 
+/* --off-cpu's direct samples, on the first stream. */
+static int output__off_cpu_drain(void *arg, struct writer *w)
+{
+	return off_cpu__drain(arg, w);
+}
+
 /* Stream i's drain d: its writer, the hooks every stream has (the size
  * cut, the tracker, the unwinder) and, for the stream that writes the file
  * itself, the side-band log, the counts and the output's after_pass. */
@@ -387,6 +405,7 @@ static int output__attach_stream(struct output *o, int i, struct drain *d)
 	struct drain_hook cut = { .on_record = size_share__cut, .arg = &o->shares[i] };
 	struct drain_hook log = { .on_record = output__log, .arg = o };
 	struct drain_hook count = { .on_pass = output__count_pass, .arg = o };
+	struct drain_hook off_cpu = { .produce = output__off_cpu_drain, .arg = o->src.off_cpu };
 	int ret = 0;
 
 	size_share__init(&o->shares[i], &o->size);
@@ -421,6 +440,8 @@ static int output__attach_stream(struct output *o, int i, struct drain *d)
 		ret = drain__add_hook(d, &log);
 	if (!ret && writes_file)
 		ret = drain__add_hook(d, &count);
+	if (!ret && i == 0 && o->src.off_cpu)
+		ret = drain__add_hook(d, &off_cpu);
 	return ret;
 }
 

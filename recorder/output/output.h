@@ -75,6 +75,9 @@ struct output_src {
 	 * the last call, taking the request; asked between passes. NULL: never
 	 * (the recorder's SIGUSR2, signals.h). */
 	bool (*take_switch)(void);
+	/* --off-cpu (bpf/off_cpu.h): its direct samples go out on the first
+	 * stream, its summed ones last in the last file. NULL: none. */
+	struct off_cpu *off_cpu;
 };
 
 struct output {

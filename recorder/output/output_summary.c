@@ -3,6 +3,7 @@
  * The summary lines at the end of a recording (output.h, output__summary):
  * perf record's wording, and for lost data one line naming what to try.
  */
+#include "bpf/off_cpu.h"
 #include "prec/log.h"
 #include "options/options.h"
 #include "drain/drain.h"
@@ -32,6 +33,17 @@ void output__summary(struct output *o)
 	if (st.unwound)
 		pr_info("[ prec record: Unwound %llu user stacks at record time, %llu incomplete (kept the frames found) ]\n",
 			(unsigned long long)st.unwound, (unsigned long long)st.unwind_partial);
+	if (o->src.off_cpu) {
+		uint64_t totals, direct, lost;
+
+		off_cpu__counts(o->src.off_cpu, &totals, &direct, &lost);
+		pr_info("[ prec record: %llu off-CPU samples: %llu summed, %llu direct ]\n",
+			(unsigned long long)(totals + direct), (unsigned long long)totals,
+			(unsigned long long)direct);
+		if (lost)
+			pr_warn("%llu direct off-CPU samples lost: their ring was full (raise --off-cpu-thresh)",
+				(unsigned long long)lost);
+	}
 	if (comp_out)
 		/* perf's wording; "original" is what the data would have taken. */
 		pr_info("[ prec record: Captured and wrote %.3f MB %s (%llu samples), compressed (original %.3f MB, ratio is %.3f) ]\n",

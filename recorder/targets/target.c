@@ -207,6 +207,20 @@ static void cgroup2_root(char *buf, size_t len)
 	snprintf(buf, len, "/sys/fs/cgroup");
 }
 
+int target__cgroup_id(int fd, uint64_t *id)
+{
+	struct {
+		struct file_handle fh;
+		uint64_t id;
+	} h = { .fh.handle_bytes = sizeof(uint64_t) };
+	int mount_id;
+
+	if (name_to_handle_at(fd, "", &h.fh, &mount_id, AT_EMPTY_PATH) < 0)
+		return -1;
+	*id = h.id;
+	return 0;
+}
+
 int target__cgroup_fd(const char *name)
 {
 	char root[512], path[1024];

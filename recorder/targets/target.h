@@ -4,6 +4,7 @@
  * -a, -C, -p, -t, -u, --per-thread, -G: the CPUs and threads events are
  * opened for. Each function explains a failure on stderr in one line.
  */
+#include <stdint.h>
 #include <sys/types.h>
 
 struct cpu_map;
@@ -26,5 +27,9 @@ int target__threads(const struct record_opts *opts, pid_t workload_pid, struct t
 
 /* -G: opens the cgroup's directory under the cgroup2 mount. fd, or -errno. */
 int target__cgroup_fd(const char *name);
+
+/* The cgroup id (its kernfs node id, what BPF reads) of the directory fd.
+ * 0, or -1 with errno set. */
+int target__cgroup_id(int fd, uint64_t *id);
 
 #endif

@@ -111,7 +111,8 @@ bad err 'No AUX area tracing to snapshot' 'intel_pt' -- -S -o @OUT@ -- true
 bad err 'No AUX area tracing to snapshot' -- --snapshot=e -o @OUT@ -- true
 bad err 'No AUX area event to sample' -- --aux-sample -o @OUT@ -- true
 bad err 'aux-output' 'AUX area event' -- -e 'cpu-clock/aux-output/' -o @OUT@ -- true
-bad err 'off-cpu' 'sched:sched_switch' -- --off-cpu -o @OUT@ -- true
+bad err 'off-cpu-thresh' 'add --off-cpu' -- --off-cpu-thresh 10 -o @OUT@ -- true
+bad err 'off-cpu-thresh' 'milliseconds' -- --off-cpu --off-cpu-thresh 1.5 -o @OUT@ -- true
 printf 'int x;\n' >"$TMP/scriptlet.c"
 bad err 'BPF scriptlet' 'bpftool' -- -e "$TMP/scriptlet.c" -o @OUT@ -- true
 # Targets (issue 4): CPUs that are not there, processes and users that do not exist.

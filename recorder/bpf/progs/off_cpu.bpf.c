@@ -2,7 +2,8 @@
 /*
  * --off-cpu: the time each task spends blocked, from sched_switch.
  *
- * When a user task leaves the CPU asleep (interruptible or uninterruptible;
+ * When a user task leaves the CPU asleep (interruptible or uninterruptible,
+ * with any of the flags newer kernels add to either;
  * kernel threads, which have no user stack, never count) its user stack and
  * the time go into its task storage. When it comes back, the time it was
  * away is
@@ -116,7 +117,10 @@ static __always_inline bool counts(struct task_struct *t, unsigned int state)
 
 	if (BPF_CORE_READ(t, flags) & PF_KTHREAD)
 		return false;
-	if (state != TASK_INTERRUPTIBLE && state != TASK_UNINTERRUPTIBLE)
+	/* Asleep, whatever else the state says: since Linux 6.1 most sleeps
+	 * (nanosleep, futex, poll) add TASK_FREEZABLE, killable ones
+	 * TASK_WAKEKILL. A preempted task is running, not blocked. */
+	if (!(state & (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)))
 		return false;
 	if (has_cpu) {
 		key = bpf_get_smp_processor_id();
@@ -183,7 +187,7 @@ int on_switch(u64 *ctx)
 
 		if (b) {
 			b->since = now;
-			b->state = state;
+			b->state = state & (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE);
 			b->stack_id = bpf_get_stackid(ctx, &stacks,
 						      BPF_F_FAST_STACK_CMP | BPF_F_USER_STACK);
 		}

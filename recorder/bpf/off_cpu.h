@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * --off-cpu: perf's off-CPU profile, from a BPF program on sched_switch
+ * (progs/off_cpu.bpf.c). The life of one:
+ *   off_cpu__open      load and attach it for the target (not counting yet)
+ *   off_cpu__set_event the offcpu-time event's layout and id, once opened
+ *   off_cpu__enable    count from now (right before the command runs)
+ *   off_cpu__drain     each pass of the main stream: the direct samples
+ *   off_cpu__disable   stop counting (with the events)
+ *   off_cpu__write_totals  the summed samples, last in the file
+ *   off_cpu__delete
+ */
+#ifndef PREC_BPF_OFF_CPU_H
+#define PREC_BPF_OFF_CPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct off_cpu;
+struct writer;
+
+/* Which blocks count, and how they are written. */
+struct off_cpu_params {
+	const int *cpus; /* -C: only blocks that begin on these; NULL: any CPU */
+	int nr_cpus;
+	const int *tasks; /* NULL: any task */
+	int nr_tasks;
+	bool by_tgid; /* tasks are processes (their threads and the children they fork count) */
+	uint64_t cgroup_id; /* -G: only this cgroup's tasks; 0 any */
+	bool needs_cgroup; /* --all-cgroups: each sample says its cgroup */
+	uint64_t thresh_ns; /* a block this long is a direct sample */
+	bool use_clockid; /* -k: the direct samples' clock */
+	int clockid;
+	size_t ring_bytes; /* each CPU's ring for the direct samples */
+	bool verbose; /* libbpf's messages on stderr too */
+};
+
+/*
+ * Loads and attaches the program, opens the direct samples' event on every
+ * CPU. 0, or -1 with one line in err naming the fix; nothing is left open.
+ */
+int off_cpu__open(struct off_cpu **out, const struct off_cpu_params *p, char *err, size_t len);
+
+/* The offcpu-time event's sample_type (its file attr) and one of its ids. */
+void off_cpu__set_event(struct off_cpu *oc, uint64_t sample_type, uint64_t id);
+
+void off_cpu__enable(struct off_cpu *oc);
+void off_cpu__disable(struct off_cpu *oc);
+
+/*
+ * Writes the direct samples waiting in the rings to w (as ring data: -z
+ * compresses them). 0 or the writer's -errno. Runs on one thread at a time.
+ */
+int off_cpu__drain(struct off_cpu *oc, struct writer *w);
+
+/*
+ * Writes one sample per (thread, stack, state, cgroup) summed, with perf
+ * 6.1's times after every other sample, through write(arg, rec, len).
+ * 0 or write's -errno.
+ */
+int off_cpu__write_totals(struct off_cpu *oc,
+			  int (*write)(void *arg, const void *rec, size_t len), void *arg);
+
+/* Samples written (summed, direct), and direct ones the kernel could not
+ * hand over (a full ring). */
+void off_cpu__counts(const struct off_cpu *oc, uint64_t *totals, uint64_t *direct,
+		     uint64_t *lost);
+
+void off_cpu__delete(struct off_cpu *oc);
+
+#endif
