@@ -23,7 +23,6 @@
 #include "targets/cpu_map.h"
 #include "prec/debuginfod.h"
 #include "evlist/evlist.h"
-#include "prec/kcore.h"
 #include "prec/log.h"
 #include "prec/mono_clock.h"
 #include "events/parse_events.h"
@@ -153,35 +152,6 @@ static void park_std_fds(void)
 			break;
 }
 
-/* --kcore's source: perf's machine root_dir/proc (the tests' sysroot). */
-static void kcore_proc_dir(const struct record_opts *opts, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s/proc", opts->test_sysroot ? opts->test_sysroot : "");
-}
-
-/* --kcore, before anything is created: kcore must be readable, and kallsyms
- * must show the addresses that say which parts of it to copy. */
-static int recording__check_kcore(const struct record_opts *opts)
-{
-	char dir[PATH_MAX];
-	int ret;
-
-	kcore_proc_dir(opts, dir, sizeof(dir));
-	ret = kcore__check(dir);
-	if (ret)
-		pr_err("--kcore: cannot use %s/kcore: %s (%s)", dir,
-		       ret == -EADDRNOTAVAIL ? "kallsyms shows no kernel addresses" :
-					       strerror(-ret),
-		       ret == -ENOENT ?
-			       "this kernel has no /proc/kcore, CONFIG_PROC_KCORE is not set: record without --kcore" :
-		       ret == -EADDRNOTAVAIL ?
-			       "run as root with sysctl kernel.kptr_restrict=0" :
-		       ret == -EACCES || ret == -EPERM ?
-			       "kcore needs root (CAP_SYS_RAWIO): run prec as root" :
-			       "record without --kcore");
-	return ret ? PREC_EXIT_FAILURE : 0;
-}
-
 /* perf's perf_debuginfod_setup says which servers the build-id cache asks
  * (none without --debuginfod). They reach it through the options; the
  * environment, the command's included, stays the one the user gave. */
@@ -240,7 +210,7 @@ static int recording__check(struct recording *r)
 		pr_err("--debuginfod: DEBUGINFOD_URLS is not set (give the servers, e.g. --debuginfod=https://debuginfod.debian.net)");
 		return PREC_EXIT_USAGE;
 	}
-	return opts->kcore ? recording__check_kcore(opts) : 0;
+	return opts->kcore ? kcore__check_for(opts) : 0;
 }
 
 /* Step 2: the machine: the CPUs to open on, -G's cgroup, the sysinfo
@@ -316,72 +286,17 @@ static int recording__schedule(const struct record_opts *opts)
 	return 0;
 }
 
-/* --off-cpu's offcpu-time event: the layout its samples are written in, and
- * the id they carry (any of its ids names it). */
-static void recording__off_cpu_event(struct recording *r)
-{
-	for (int e = 0; e < r->evlist.nr; e++) {
-		const struct evsel *evsel = &r->evlist.evsel[e];
-		int n = evsel->nr_cpus * (evsel->nr_threads > 0 ? evsel->nr_threads : 1);
-
-		if (!evsel->name || strcmp(evsel->name, OFF_CPU_EVENT))
-			continue;
-		for (int i = 0; i < n; i++) {
-			if (evsel->id[i]) {
-				off_cpu__set_event(r->oc, evsel->attr.sample_type, evsel->id[i]);
-				return;
-			}
-		}
-	}
-}
-
-/* --off-cpu, once the events are open: its program loaded for the target
- * (perf's off_cpu_prepare): the command and the processes it forks, -p's
- * processes, -t's or -u's threads; -C's CPUs; -G's cgroup. 0 or the exit
- * status, explained. */
+/* --off-cpu, once the events are open (bpf/off_cpu_target.c). 0 or the
+ * exit status, explained. */
 static int recording__off_cpu(struct recording *r)
 {
-	const struct record_opts *opts = r->opts;
-	struct off_cpu_params p = {
-		.thresh_ns = opts->off_cpu_thresh_ns,
-		.needs_cgroup = opts->all_cgroups,
-		.use_clockid = opts->use_clockid,
-		.clockid = opts->clockid,
-		.verbose = log__level() > 1,
-	};
-	struct thread_map *pids = NULL;
 	char err[512];
-	int ret;
 
-	if (opts->cpu_list) {
-		p.cpus = r->evlist.cpus->cpu;
-		p.nr_cpus = r->evlist.cpus->nr;
-	}
-	if (opts->pid_list && !thread_map__parse(&pids, opts->pid_list)) {
-		p.tasks = pids->pid;
-		p.nr_tasks = pids->nr;
-		p.by_tgid = true;
-	} else if ((opts->tid_list || opts->uid_str) && r->evlist.threads->pid[0] != -1) {
-		p.tasks = r->evlist.threads->pid;
-		p.nr_tasks = r->evlist.threads->nr;
-	} else if (!r->evlist.has_cpu && r->wl.pid > 0) {
-		p.tasks = &r->wl.pid;
-		p.nr_tasks = 1;
-		p.by_tgid = true;
-	}
-	if (r->cgroup_fd >= 0 && target__cgroup_id(r->cgroup_fd, &p.cgroup_id)) {
-		pr_err("--off-cpu: cannot read the id of cgroup '%s' (name_to_handle_at): %s (-G needs cgroup v2's unified hierarchy)",
-		       opts->cgroup, strerror(errno));
-		thread_map__delete(pids);
-		return PREC_EXIT_FAILURE;
-	}
-	ret = off_cpu__open(&r->oc, &p, err, sizeof(err));
-	thread_map__delete(pids);
-	if (ret) {
+	if (off_cpu__open_for(&r->oc, r->opts, &r->evlist, r->wl.pid, r->cgroup_fd, err,
+			      sizeof(err))) {
 		pr_err("%s", err);
 		return PREC_EXIT_FAILURE;
 	}
-	recording__off_cpu_event(r);
 	return 0;
 }
 
@@ -459,7 +374,7 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 	if (!ret && opts->kcore) {
 		char proc[PATH_MAX];
 
-		kcore_proc_dir(opts, proc, sizeof(proc));
+		kcore__proc_dir(opts, proc, sizeof(proc));
 		ret = output_dir__copy_kcore(&r->out.dir, proc);
 	}
 	/* --unwind=record: the attrs written describe the rewritten samples. */

@@ -28,6 +28,8 @@
 #include "record_prepare.h"
 #include "evlist/ring_size.h"
 #include "evlist/vendor.h"
+#include "prec/exit_status.h"
+#include "prec/kcore.h"
 
 /* Whether perf's parser would have scanned the PMUs for these events: any
  * event but the default and the software ones (PMU_MAPPINGS order). */
@@ -270,4 +272,33 @@ void evlist_config__init(struct evlist_config *cfg, const struct record_opts *op
 		.no_bpf_event = opts->no_bpf_event,
 		.text_poke = opts->kcore,
 	};
+}
+
+/* --kcore's source: perf's machine root_dir/proc (the tests' sysroot). */
+void kcore__proc_dir(const struct record_opts *opts, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/proc", opts->test_sysroot ? opts->test_sysroot : "");
+}
+
+/* --kcore, before anything is created: kcore must be readable, and kallsyms
+ * must show the addresses that say which parts of it to copy. */
+int kcore__check_for(const struct record_opts *opts)
+{
+	char dir[PATH_MAX];
+	int ret;
+
+	kcore__proc_dir(opts, dir, sizeof(dir));
+	ret = kcore__check(dir);
+	if (ret)
+		pr_err("--kcore: cannot use %s/kcore: %s (%s)", dir,
+		       ret == -EADDRNOTAVAIL ? "kallsyms shows no kernel addresses" :
+					       strerror(-ret),
+		       ret == -ENOENT ?
+			       "this kernel has no /proc/kcore, CONFIG_PROC_KCORE is not set: record without --kcore" :
+		       ret == -EADDRNOTAVAIL ?
+			       "run as root with sysctl kernel.kptr_restrict=0" :
+		       ret == -EACCES || ret == -EPERM ?
+			       "kcore needs root (CAP_SYS_RAWIO): run prec as root" :
+			       "record without --kcore");
+	return ret ? PREC_EXIT_FAILURE : 0;
 }

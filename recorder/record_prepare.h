@@ -29,6 +29,14 @@ struct sysinfo;
  */
 int event_specs__for_machine(struct event_specs *specs, const struct sysinfo *si);
 
+/* --kcore's source: perf's machine root_dir/proc (the tests' sysroot). */
+void kcore__proc_dir(const struct record_opts *opts, char *buf, size_t len);
+
+/* --kcore, before anything is created: kcore must be readable, and kallsyms
+ * must show the addresses that say which parts of it to copy. 0, or the
+ * exit status after one line naming the fix. */
+int kcore__check_for(const struct record_opts *opts);
+
 /* Whether perf's parser would have scanned the PMUs for these events. */
 bool event_specs__scan_pmus(const struct event_specs *specs);
 

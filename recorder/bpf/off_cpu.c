@@ -158,7 +158,7 @@ int off_cpu__stack(const struct off_cpu *oc, uint32_t stack_id, uint64_t *frames
 }
 
 int off_cpu__write_totals(struct off_cpu *oc,
-			  int (*write)(void *arg, const void *rec, size_t len), void *arg)
+			  int (*emit)(void *arg, const void *rec, size_t len), void *arg)
 {
 	uint64_t frames[OFF_CPU_MAX_STACK];
 	uint64_t rec[OFF_CPU_SAMPLE_MAX_BYTES(OFF_CPU_MAX_STACK) / 8];
@@ -184,7 +184,7 @@ int off_cpu__write_totals(struct off_cpu *oc,
 		n = off_cpu_sample__encode(rec, sizeof(rec), oc->sample_type, oc->id, &s);
 		if (!n)
 			continue;
-		ret = write(arg, rec, n);
+		ret = emit(arg, rec, n);
 		if (ret)
 			return ret;
 		oc->totals_written++;
@@ -227,7 +227,7 @@ void off_cpu__disable(struct off_cpu *oc)
 }
 
 int off_cpu__write_totals(struct off_cpu *oc,
-			  int (*write)(void *arg, const void *rec, size_t len), void *arg)
+			  int (*emit)(void *arg, const void *rec, size_t len), void *arg)
 {
 	return 0;
 }

@@ -43,6 +43,18 @@ struct off_cpu_params {
  */
 int off_cpu__open(struct off_cpu **out, const struct off_cpu_params *p, char *err, size_t len);
 
+struct evlist;
+struct record_opts;
+
+/*
+ * off_cpu__open for a recording: its target (the command workload and its
+ * children, -p, -t, -u, -a, -C, -G) as perf's off_cpu_prepare, the events
+ * opened (the offcpu-time event's layout and id). 0, or -1 with one line.
+ */
+int off_cpu__open_for(struct off_cpu **oc, const struct record_opts *opts,
+		      const struct evlist *evlist, pid_t workload, int cgroup_fd, char *err,
+		      size_t len);
+
 /* The offcpu-time event's sample_type (its file attr) and one of its ids. */
 void off_cpu__set_event(struct off_cpu *oc, uint64_t sample_type, uint64_t id);
 
@@ -57,11 +69,11 @@ int off_cpu__drain(struct off_cpu *oc, struct writer *w);
 
 /*
  * Writes one sample per (thread, stack, state, cgroup) summed, with perf
- * 6.1's times after every other sample, through write(arg, rec, len).
- * 0 or write's -errno.
+ * 6.1's times after every other sample, through emit(arg, rec, len).
+ * 0 or emit's -errno.
  */
 int off_cpu__write_totals(struct off_cpu *oc,
-			  int (*write)(void *arg, const void *rec, size_t len), void *arg);
+			  int (*emit)(void *arg, const void *rec, size_t len), void *arg);
 
 /* Samples written (summed, direct), and direct ones the kernel could not
  * hand over (a full ring). */

@@ -28,6 +28,23 @@ static int bad_value(char *err, size_t errlen, const char *label, const char *ar
 	return -EINVAL;
 }
 
+/* --off-cpu-thresh MS: whole milliseconds, kept as nanoseconds. */
+static int parse_off_cpu_thresh(struct record_opts *opts, const char *arg, const char *label,
+				char *err, size_t errlen)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (!*arg || *end || errno || *arg == '-' || v > UINT64_MAX / 1000000)
+		return bad_value(err, errlen, label, arg,
+				 "give whole milliseconds, e.g. --off-cpu-thresh 100");
+	opts->off_cpu_thresh_ns = v * 1000000;
+	opts->off_cpu_thresh_set = true;
+	return 0;
+}
+
 /* -e, and the --filter / --exclude-perf that apply to the -e before them. */
 static int opt__append(struct record_opts *opts, const struct opt_def *o, const char *arg,
 		       const char *label, char *err, size_t errlen)
@@ -259,19 +276,8 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		opts->delay_ms = v;
 		return 0;
 	}
-	case OPT_OFF_CPU_THRESH: {
-		char *end;
-		unsigned long long v;
-
-		errno = 0;
-		v = strtoull(arg, &end, 10);
-		if (!*arg || *end || errno || *arg == '-' || v > UINT64_MAX / 1000000)
-			return bad_value(err, errlen, label, arg,
-					 "give whole milliseconds, e.g. --off-cpu-thresh 100");
-		opts->off_cpu_thresh_ns = v * 1000000;
-		opts->off_cpu_thresh_set = true;
-		return 0;
-	}
+	case OPT_OFF_CPU_THRESH:
+		return parse_off_cpu_thresh(opts, arg, label, err, errlen);
 	case OPT_FLAG:
 		*(bool *)((char *)opts + o->flag_off) = true;
 		return 0;

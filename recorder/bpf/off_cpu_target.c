@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --off-cpu for a recording (off_cpu__open_for): which tasks, CPUs and
+ * cgroup count, from the options and the opened events, as perf's
+ * off_cpu_prepare chooses them; then the offcpu-time event's layout and id.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bpf/off_cpu.h"
+#include "evlist/evlist.h"
+#include "events/parse_events.h"
+#include "options/options.h"
+#include "prec/log.h"
+#include "targets/cpu_map.h"
+#include "targets/target.h"
+#include "targets/thread_map.h"
+
+/* The offcpu-time event's layout as written, and one of its ids (any of
+ * them names it). */
+static void off_cpu__find_event(struct off_cpu *oc, const struct evlist *evlist)
+{
+	for (int e = 0; e < evlist->nr; e++) {
+		const struct evsel *evsel = &evlist->evsel[e];
+		int n = evsel->nr_cpus * (evsel->nr_threads > 0 ? evsel->nr_threads : 1);
+
+		if (!evsel->name || strcmp(evsel->name, OFF_CPU_EVENT))
+			continue;
+		for (int i = 0; i < n; i++) {
+			if (evsel->id[i]) {
+				off_cpu__set_event(oc, evsel->attr.sample_type, evsel->id[i]);
+				return;
+			}
+		}
+	}
+}
+
+int off_cpu__open_for(struct off_cpu **oc, const struct record_opts *opts,
+		      const struct evlist *evlist, pid_t workload, int cgroup_fd, char *err,
+		      size_t len)
+{
+	struct off_cpu_params p = {
+		.thresh_ns = opts->off_cpu_thresh_ns,
+		.needs_cgroup = opts->all_cgroups,
+		.use_clockid = opts->use_clockid,
+		.clockid = opts->clockid,
+		.verbose = log__level() >= LOG_DEBUG,
+	};
+	struct thread_map *pids = NULL;
+	int ret;
+
+	if (opts->cpu_list) {
+		p.cpus = evlist->cpus->cpu;
+		p.nr_cpus = evlist->cpus->nr;
+	}
+	/* -p: the processes (perf 6.1 lists their threads then; by process,
+	 * threads and children started later count too). -t, -u: the threads.
+	 * A command without -a/-C: it and what it forks. */
+	if (opts->pid_list && !thread_map__parse(&pids, opts->pid_list)) {
+		p.tasks = pids->pid;
+		p.nr_tasks = pids->nr;
+		p.by_tgid = true;
+	} else if ((opts->tid_list || opts->uid_str) && evlist->threads->pid[0] != -1) {
+		p.tasks = evlist->threads->pid;
+		p.nr_tasks = evlist->threads->nr;
+	} else if (!evlist->has_cpu && workload > 0) {
+		p.tasks = &workload;
+		p.nr_tasks = 1;
+		p.by_tgid = true;
+	}
+	if (cgroup_fd >= 0 && target__cgroup_id(cgroup_fd, &p.cgroup_id)) {
+		snprintf(err, len,
+			 "--off-cpu: cannot read the id of cgroup '%s': %s (-G with --off-cpu needs the cgroup v2 hierarchy)",
+			 opts->cgroup, strerror(errno));
+		thread_map__delete(pids);
+		return -1;
+	}
+	ret = off_cpu__open(oc, &p, err, len);
+	thread_map__delete(pids);
+	if (!ret)
+		off_cpu__find_event(*oc, evlist);
+	return ret;
+}
