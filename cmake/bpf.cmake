@@ -30,8 +30,6 @@ if(PREC_BPF AND NOT PREC_FUZZ_BUILD)
   else()
     set(PREC_HAVE_BPF ON)
   endif()
-elseif(NOT PREC_BPF)
-  set(PREC_BPF_MISSING "-DPREC_BPF=ON")
 endif()
 
 # The BPF target's architecture name for bpf_tracing.h, and the multiarch

@@ -39,6 +39,12 @@ int bpf_layer__check(const char *option, const char *btf_path, char *err, size_t
 	const char *btf = btf_path ? btf_path : DEFAULT_BTF;
 	char exe[4096];
 
+	if (!bpf_layer__built() && !*PREC_BPF_MISSING) {
+		snprintf(err, len,
+			 "%s needs prec built with its BPF programs: this one was configured with -DPREC_BPF=OFF (rebuild with -DPREC_BPF=ON)",
+			 option);
+		return -1;
+	}
 	if (!bpf_layer__built()) {
 		snprintf(err, len,
 			 "%s needs prec built with its BPF programs: install %s (apt-get install %s, or scripts/bootstrap) and rebuild prec",
