@@ -17,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "bpf/filter_parse.h"
 #include "events/parse_events_int.h"
 
 /* perf's {name} token: a group's optional name before '{'. */
@@ -273,31 +274,81 @@ int parse_events__add_default(struct event_specs *specs, const struct default_ev
 	return 0;
 }
 
+/* --filter after an event that is not a tracepoint: perf 6.4's BPF sample
+ * filter, checked here so a bad one is refused before anything runs. Sets
+ * *joined to the spec's filter with this one added (perf adds a second
+ * --filter's terms to the first's: ',' joins them), or says why it cannot. */
+static int spec__join_bpf_filter(const struct event_spec *spec, const char *filter, char **joined,
+				 char *err, size_t errlen)
+{
+	struct filter_terms *f = malloc(sizeof(*f));
+	char msg[400];
+	int ret;
+
+	*joined = NULL;
+	if (!f)
+		return -ENOMEM;
+	/* Alone first, so the offsets of a message are the user's. */
+	ret = filter_terms__parse(filter, f, msg, sizeof(msg));
+	if (!ret && spec->filter && asprintf(joined, "%s, %s", spec->filter, filter) < 0)
+		ret = -ENOMEM;
+	else if (!ret && !spec->filter && !(*joined = strdup(filter)))
+		ret = -ENOMEM;
+	if (!ret && spec->filter)
+		ret = filter_terms__parse(*joined, f, msg, sizeof(msg));
+	free(f);
+	if (ret) {
+		free(*joined);
+		*joined = NULL;
+		if (ret == -ENOMEM)
+			return ret;
+		snprintf(err, errlen, "--filter '%s' for event '%s': %s", filter, spec->name, msg);
+		err__one_line(err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int event_specs__add_filter(struct event_specs *specs, const char *filter, const char *option,
 			    char *err, size_t errlen)
 {
+	bool bpf = strcmp(option, "--exclude-perf") != 0;
+	char *joined;
+	int ret;
+
 	if (specs->last_arg >= specs->nr) {
-		snprintf(err, errlen,
-			 "option '%s' must follow a -e tracepoint (there is no -e before it)",
-			 option);
+		snprintf(err, errlen, "option '%s' must follow a -e %s (there is no -e before it)",
+			 option, bpf ? "event" : "tracepoint");
 		return -EINVAL;
 	}
+	/* All or nothing: every event checked before any changes. */
 	for (int i = specs->last_arg; i < specs->nr; i++) {
-		if (specs->v[i].attr.type != PERF_TYPE_TRACEPOINT) {
+		if (specs->v[i].attr.type == PERF_TYPE_TRACEPOINT)
+			continue;
+		if (!bpf) {
 			snprintf(err, errlen,
 				 "option '%s' must follow a -e tracepoint ('%s' is not one)",
 				 option, specs->v[i].name);
 			err__one_line(err);
 			return -EINVAL;
 		}
+		ret = spec__join_bpf_filter(&specs->v[i], filter, &joined, err, errlen);
+		free(joined);
+		if (ret)
+			return ret;
 	}
 	for (int i = specs->last_arg; i < specs->nr; i++) {
-		char *old = specs->v[i].filter, *f;
+		struct event_spec *spec = &specs->v[i];
+		bool tp = spec->attr.type == PERF_TYPE_TRACEPOINT;
 
-		if (old ? asprintf(&f, "(%s) && (%s)", old, filter) < 0 : !(f = strdup(filter)))
+		if (!tp && spec__join_bpf_filter(spec, filter, &joined, err, errlen))
 			return -ENOMEM;
-		free(old);
-		specs->v[i].filter = f;
+		if (tp && (spec->filter ? asprintf(&joined, "(%s) && (%s)", spec->filter, filter) < 0 :
+					  !(joined = strdup(filter))))
+			return -ENOMEM;
+		free(spec->filter);
+		spec->filter = joined;
+		spec->filter_bpf = !tp;
 	}
 	return 0;
 }

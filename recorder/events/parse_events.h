@@ -111,7 +111,10 @@ struct event_spec {
 	char *cpus;
 	bool exclude_GH; /* :G or :H given: the PMU must honour them (no fallback) */
 	bool counting_only; /* that PMU cannot sample (msr, uncore): perf record fails */
-	char *filter; /* tracepoint filter from --filter / --exclude-perf, else NULL */
+	/* --filter / --exclude-perf: a tracepoint's ftrace filter, or for any
+	 * other event a BPF sample filter (filter_bpf; bpf/filter_parse.h) */
+	char *filter;
+	bool filter_bpf;
 	struct event_terms terms;
 };
 
@@ -198,9 +201,13 @@ bool event_spec__is_off_cpu(const struct event_spec *spec);
 
 /*
  * --filter and --exclude-perf: appends filter to every event the last -e
- * argument added, "(old) && (new)" when one is there already, as perf.
- * Returns 0, or -EINVAL with one line in err naming option when there is
- * no -e yet or one of those events is not a tracepoint; -ENOMEM.
+ * argument added. On a tracepoint it is the kernel's ftrace filter, "(old)
+ * && (new)" when one is there already, as perf. On any other event --filter
+ * is a BPF sample filter (perf 6.4), parsed here and joined to an earlier
+ * one with ','. Returns 0, or -EINVAL with one line in err naming option
+ * when there is no -e yet, when --exclude-perf follows an event that is not
+ * a tracepoint, or naming the filter and the problem when it does not
+ * parse; -ENOMEM.
  */
 int event_specs__add_filter(struct event_specs *specs, const char *filter, const char *option,
 			    char *err, size_t errlen);
