@@ -9,6 +9,7 @@
 
 #include <poll.h>
 
+#include "bpf/filter.h"
 #include "targets/cpu_map.h"
 #include "targets/thread_map.h"
 #include "evlist/evlist.h"
@@ -36,6 +37,7 @@ static void evlist__config_groups(struct evlist *evlist, const struct event_spec
 		evsel->nr_members = spec->nr_members;
 		evsel->group_name = spec->group_name;
 		evsel->filter = spec->filter;
+		evsel->filter_bpf = spec->filter_bpf;
 		evsel->weak_group = spec->weak_group;
 		if (leader_sampling) {
 			evsel->attr.read_format |= PERF_FORMAT_GROUP;
@@ -496,8 +498,10 @@ void evlist__exit(struct evlist *evlist)
 		ring__munmap(&evlist->bw_rings[i]);
 	free(evlist->rings);
 	free(evlist->bw_rings);
-	for (int e = 0; e < evlist->nr; e++)
+	for (int e = 0; e < evlist->nr; e++) {
+		bpf_filter__delete(evlist->evsel[e].bpf_filter);
 		evsel__exit(&evlist->evsel[e]);
+	}
 	free(evlist->evsel);
 	cpu_map__delete(evlist->cpus);
 	cpu_map__delete(evlist->all_cpus);

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
+struct bpf_filter;
 struct cpu_map;
 struct event_machine;
 struct event_spec;
@@ -23,7 +24,11 @@ struct evsel {
 	int leader; /* index of the group leader in the evlist; its own index if none */
 	int nr_members; /* on a leader: the group's events, itself included */
 	const char *group_name; /* on a leader: NAME{...}; owned by the specs */
-	const char *filter; /* tracepoint filter (--filter); owned by the specs */
+	/* --filter, owned by the specs: a tracepoint's ftrace filter, or a BPF
+	 * sample filter (filter_bpf), loaded at open into bpf_filter (owned) */
+	const char *filter;
+	bool filter_bpf;
+	struct bpf_filter *bpf_filter;
 	const char *pmu_name; /* sysfs PMU (cpu_core, ibs_op), else NULL; owned by the specs */
 	/*
 	 * The only CPUs it opens on (a hybrid PMU's), owned; NULL: every CPU of

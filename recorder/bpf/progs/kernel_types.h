@@ -11,6 +11,7 @@
 
 #include <linux/types.h>
 #include <linux/bpf.h>
+#include <linux/perf_event.h>
 #include <stdbool.h>
 
 typedef __u8 u8;
@@ -46,6 +47,38 @@ struct task_struct___new {
 
 struct task_struct___old {
 	long state;
+};
+
+/*
+ * What a perf_event program's sample holds (sample_filter.bpf.c). The unions
+ * come from <linux/perf_event.h>: their layout is the UAPI's. sample_flags
+ * (Linux 6.1) says which fields the kernel filled for this sample.
+ */
+struct perf_sample_data {
+	u64 sample_flags;
+	u64 period;
+	union perf_sample_weight weight;
+	union perf_mem_data_src data_src;
+	u64 txn;
+	u64 addr;
+	u64 ip;
+	struct {
+		u32 pid;
+		u32 tid;
+	} tid_entry;
+	u64 time;
+	u64 id;
+	struct {
+		u32 cpu;
+		u32 reserved;
+	} cpu_entry;
+	u64 phys_addr;
+	u64 data_page_size;
+	u64 code_page_size;
+};
+
+struct bpf_perf_event_data_kern {
+	struct perf_sample_data *data;
 };
 
 #pragma clang attribute pop

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A BPF --filter on one event (filter.h): the sample-bit check perf makes
+ * before it opens the event, then one sample_filter program per filtered
+ * event, its map filled with the parsed terms, attached to each fd, and the
+ * drop count it keeps per CPU. Every failure is one line through the BPF
+ * layer (bpf_layer.h), which also refuses a prec built without BPF.
+ */
+#include "bpf/filter.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <linux/perf_event.h>
+
+#include "bpf/bpf_layer.h"
+#include "bpf/filter_parse.h"
+#include "evlist/evsel.h"
+
+#ifdef PREC_HAVE_BPF
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "bpf/sample_filter.skel.h"
+#endif
+
+struct bpf_filter {
+#ifdef PREC_HAVE_BPF
+	struct sample_filter_bpf *skel;
+#else
+	void *skel; /* never set: without the programs nothing loads */
+#endif
+};
+
+int bpf_filter__check(const struct evsel *evsel, char *err, size_t len)
+{
+	struct filter_terms *f = malloc(sizeof(*f));
+	const char *option;
+	uint64_t bit;
+	int i;
+
+	if (!f)
+		return -ENOMEM;
+	/* The specs parsed it: this cannot fail. */
+	if (filter_terms__parse(evsel->filter, f, err, len)) {
+		free(f);
+		return -EINVAL;
+	}
+	i = filter_terms__missing(f, evsel->attr.sample_type);
+	if (i < 0) {
+		free(f);
+		return 0;
+	}
+	bit = f->v[i].sample;
+	option = filter_terms__bit_option(bit);
+	if (option)
+		snprintf(err, len, "--filter '%.*s': event '%s' does not sample %s: add %s",
+			 (int)f->len[i], evsel->filter + f->at[i], evsel->name,
+			 filter_terms__bit_name(bit), option);
+	else
+		snprintf(err, len,
+			 "--filter '%.*s': event '%s' does not sample %s, and no option adds it: filter on a field it samples",
+			 (int)f->len[i], evsel->filter + f->at[i], evsel->name,
+			 filter_terms__bit_name(bit));
+	free(f);
+	return -EINVAL;
+}
+
+#ifdef PREC_HAVE_BPF
+/* The program with the event's terms in its map, attached to each open fd. */
+static int attach(struct bpf_filter *bf, const struct evsel *evsel, const char **step)
+{
+	struct filter_terms *f = malloc(sizeof(*f));
+	char ignored[256];
+	__u32 zero = 0;
+	int prog_fd, ret;
+
+	if (!f)
+		return -ENOMEM;
+	*step = "load";
+	bf->skel = sample_filter_bpf__open_and_load();
+	ret = bf->skel ? 0 : -errno;
+	if (!ret && filter_terms__parse(evsel->filter, f, ignored, sizeof(ignored)))
+		ret = -EINVAL;
+	if (!ret) {
+		*step = "fill the map of";
+		if (bpf_map_update_elem(bpf_map__fd(bf->skel->maps.filters), &zero, f->v, BPF_ANY))
+			ret = -errno;
+	}
+	free(f);
+	if (ret)
+		return ret;
+	*step = "attach";
+	prog_fd = bpf_program__fd(bf->skel->progs.sample_filter);
+	for (int i = 0; i < evsel->nr_cpus * evsel->nr_threads; i++) {
+		if (evsel->fd[i] >= 0 && ioctl(evsel->fd[i], PERF_EVENT_IOC_SET_BPF, prog_fd) < 0)
+			return -errno;
+	}
+	return 0;
+}
+#endif
+
+int bpf_filter__attach(const struct evsel *evsel, bool verbose, struct bpf_filter **out,
+		       char *err, size_t len)
+{
+	struct bpf_filter *bf = calloc(1, sizeof(*bf));
+	const char *step = "load";
+	char why[400];
+	int ret;
+
+	*out = NULL;
+	if (!bf)
+		return -ENOMEM;
+	bpf_layer__capture(verbose);
+#ifdef PREC_HAVE_BPF
+	ret = attach(bf, evsel, &step);
+#else
+	(void)evsel;
+	ret = -EOPNOTSUPP;
+#endif
+	if (ret) {
+		bpf_layer__explain("--filter", step, -ret, why, sizeof(why));
+		snprintf(err, len, "event '%s': %s", evsel->name, why);
+		bpf_filter__delete(bf);
+		return ret;
+	}
+	*out = bf;
+	return 0;
+}
+
+uint64_t bpf_filter__dropped(const struct bpf_filter *bf)
+{
+	uint64_t sum = 0;
+#ifdef PREC_HAVE_BPF
+	int n = libbpf_num_possible_cpus();
+	__u64 *per_cpu;
+	__u32 zero = 0;
+
+	if (!bf || !bf->skel || n <= 0)
+		return 0;
+	per_cpu = calloc((size_t)n, sizeof(*per_cpu));
+	if (per_cpu && !bpf_map_lookup_elem(bpf_map__fd(bf->skel->maps.dropped), &zero, per_cpu))
+		for (int i = 0; i < n; i++)
+			sum += per_cpu[i];
+	free(per_cpu);
+#else
+	(void)bf;
+#endif
+	return sum;
+}
+
+void bpf_filter__delete(struct bpf_filter *bf)
+{
+	if (!bf)
+		return;
+#ifdef PREC_HAVE_BPF
+	sample_filter_bpf__destroy(bf->skel);
+#endif
+	free(bf);
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A BPF --filter on one opened event: its check against the event's final
+ * sample_type, the sample_filter program loaded with its terms and attached
+ * to every fd of the event, and the count of the samples it dropped.
+ */
+#ifndef PREC_BPF_FILTER_H
+#define PREC_BPF_FILTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct evsel;
+struct bpf_filter;
+
+/*
+ * Whether the event samples every field its filter reads (perf's
+ * check_sample_flags), before anything is opened. 0, or -EINVAL with one
+ * line in err naming the term, the PERF_SAMPLE bit and the option that adds it.
+ */
+int bpf_filter__check(const struct evsel *evsel, char *err, size_t len);
+
+/*
+ * Loads the program with the event's filter and attaches it to each of its
+ * open fds (PERF_EVENT_IOC_SET_BPF). 0 and *out (owned), or -errno with one
+ * line in err (bpf_layer__explain's). verbose: echo libbpf's messages.
+ */
+int bpf_filter__attach(const struct evsel *evsel, bool verbose, struct bpf_filter **out,
+		       char *err, size_t len);
+
+/* The samples the program dropped so far, summed over the CPUs; 0 for NULL. */
+uint64_t bpf_filter__dropped(const struct bpf_filter *f);
+
+/* Unloads the program (the events keep it until they close). Accepts NULL. */
+void bpf_filter__delete(struct bpf_filter *f);
+
+#endif
