@@ -33,6 +33,14 @@ enum perf_user_event_type {
 	PERF_RECORD_FINISHED_INIT = 82,
 };
 
+/*
+ * LOST_SAMPLES' misc bit for samples a BPF --filter dropped (perf 6.4's
+ * uapi; perf 6.1 counts them as any lost samples).
+ */
+#ifndef PERF_RECORD_MISC_LOST_SAMPLES_BPF
+#define PERF_RECORD_MISC_LOST_SAMPLES_BPF (1 << 15)
+#endif
+
 /* EVENT_UPDATE's types (perf's enum perf_event_update_type). */
 enum {
 	PERF_EVENT_UPDATE__UNIT = 0,

@@ -17,7 +17,7 @@
 
 #include "bpf/bpf_layer.h"
 #include "bpf/filter_parse.h"
-#include "evlist/evsel.h"
+#include "evlist/evlist.h"
 
 #ifdef PREC_HAVE_BPF
 #include <bpf/bpf.h>
@@ -59,10 +59,11 @@ int bpf_filter__check(const struct evsel *evsel, char *err, size_t len)
 			 (int)f->len[i], evsel->filter + f->at[i], evsel->name,
 			 filter_terms__bit_name(bit), option);
 	else
-		snprintf(err, len,
-			 "--filter '%.*s': event '%s' does not sample %s, and no option adds it: filter on a field it samples",
-			 (int)f->len[i], evsel->filter + f->at[i], evsel->name,
-			 filter_terms__bit_name(bit));
+		snprintf(
+			err, len,
+			"--filter '%.*s': event '%s' does not sample %s, and no option adds it: filter on a field it samples",
+			(int)f->len[i], evsel->filter + f->at[i], evsel->name,
+			filter_terms__bit_name(bit));
 	free(f);
 	return -EINVAL;
 }
@@ -101,8 +102,8 @@ static int attach(struct bpf_filter *bf, const struct evsel *evsel, const char *
 }
 #endif
 
-int bpf_filter__attach(const struct evsel *evsel, bool verbose, struct bpf_filter **out,
-		       char *err, size_t len)
+int bpf_filter__attach(const struct evsel *evsel, bool verbose, struct bpf_filter **out, char *err,
+		       size_t len)
 {
 	struct bpf_filter *bf = calloc(1, sizeof(*bf));
 	const char *step = "load";
@@ -147,6 +148,15 @@ uint64_t bpf_filter__dropped(const struct bpf_filter *bf)
 #else
 	(void)bf;
 #endif
+	return sum;
+}
+
+uint64_t bpf_filters__dropped(const struct evlist *evlist)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; evlist && i < evlist->nr; i++)
+		sum += bpf_filter__dropped(evlist->evsel[i].bpf_filter);
 	return sum;
 }
 

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct evlist;
 struct evsel;
 struct bpf_filter;
 
@@ -26,11 +27,14 @@ int bpf_filter__check(const struct evsel *evsel, char *err, size_t len);
  * open fds (PERF_EVENT_IOC_SET_BPF). 0 and *out (owned), or -errno with one
  * line in err (bpf_layer__explain's). verbose: echo libbpf's messages.
  */
-int bpf_filter__attach(const struct evsel *evsel, bool verbose, struct bpf_filter **out,
-		       char *err, size_t len);
+int bpf_filter__attach(const struct evsel *evsel, bool verbose, struct bpf_filter **out, char *err,
+		       size_t len);
 
 /* The samples the program dropped so far, summed over the CPUs; 0 for NULL. */
 uint64_t bpf_filter__dropped(const struct bpf_filter *f);
+
+/* The samples every BPF filter of the recording dropped. */
+uint64_t bpf_filters__dropped(const struct evlist *evlist);
 
 /* Unloads the program (the events keep it until they close). Accepts NULL. */
 void bpf_filter__delete(struct bpf_filter *f);

@@ -6,6 +6,7 @@
  * option adds it (perf's bpf-filter.c). Pure: no I/O, no libbpf.
  */
 #include "bpf/filter_parse.h"
+#include "prec/number.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -27,8 +28,9 @@ struct term {
 };
 
 static const struct sym mem_op_syms[] = {
-	{ "na", PERF_MEM_OP_NA },	  { "load", PERF_MEM_OP_LOAD }, { "store", PERF_MEM_OP_STORE },
-	{ "pfetch", PERF_MEM_OP_PFETCH }, { "exec", PERF_MEM_OP_EXEC }, { NULL, 0 },
+	{ "na", PERF_MEM_OP_NA },	{ "load", PERF_MEM_OP_LOAD },
+	{ "store", PERF_MEM_OP_STORE }, { "pfetch", PERF_MEM_OP_PFETCH },
+	{ "exec", PERF_MEM_OP_EXEC },	{ NULL, 0 },
 };
 
 static const struct sym mem_lvl_syms[] = {
@@ -79,8 +81,11 @@ static const struct sym mem_blk_syms[] = {
 };
 
 static const struct sym mem_hops_syms[] = {
-	{ "hops0", PERF_MEM_HOPS_0 }, { "hops1", PERF_MEM_HOPS_1 }, { "hops2", PERF_MEM_HOPS_2 },
-	{ "hops3", PERF_MEM_HOPS_3 }, { NULL, 0 },
+	{ "hops0", PERF_MEM_HOPS_0 },
+	{ "hops1", PERF_MEM_HOPS_1 },
+	{ "hops2", PERF_MEM_HOPS_2 },
+	{ "hops3", PERF_MEM_HOPS_3 },
+	{ NULL, 0 },
 };
 
 static const struct term terms[] = {
@@ -116,9 +121,9 @@ static const struct term terms[] = {
 	{ "gid", 0, 0, SF_HELPER_GID, NULL },
 };
 
-#define TERM_NAMES                                                                              \
+#define TERM_NAMES                                                                                 \
 	"ip, id, tid, pid, cpu, time, addr, period, txn, weight, weight1-3, ins_lat, retire_lat, " \
-	"p_stage_cyc, phys_addr, code_pgsz, data_pgsz, mem_op, mem_lvl, mem_snoop, mem_remote, "  \
+	"p_stage_cyc, phys_addr, code_pgsz, data_pgsz, mem_op, mem_lvl, mem_snoop, mem_remote, "   \
 	"mem_lock, mem_dtlb, mem_blk, mem_hops, uid, gid"
 
 /* The bits a term may need: name, and the option that adds it (perf's table). */
@@ -203,7 +208,8 @@ static int token_len(const char *p)
 	return n ? n : 1;
 }
 
-static int fail(struct reader *r, int ret, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(struct reader *r, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 static int fail(struct reader *r, int ret, const char *fmt, ...)
 {
@@ -235,9 +241,10 @@ static int add(struct reader *r, struct sample_filter_entry e, size_t at, size_t
 	struct filter_terms *f = r->f;
 
 	if (f->nr == SAMPLE_FILTER_MAX)
-		return fail(r, -E2BIG,
-			    "too many terms: a filter holds %d entries (each term takes one, each '||' group two more): split it between events or drop terms",
-			    SAMPLE_FILTER_MAX);
+		return fail(
+			r, -E2BIG,
+			"too many terms: a filter holds %d entries (each term takes one, each '||' group two more): split it between events or drop terms",
+			SAMPLE_FILTER_MAX);
 	f->at[f->nr] = at > UINT16_MAX ? UINT16_MAX : (uint16_t)at;
 	f->len[f->nr] = end - at > UINT16_MAX ? UINT16_MAX : (uint16_t)(end - at);
 	f->v[f->nr++] = e;
@@ -274,8 +281,9 @@ static int read_op(struct reader *r, const struct term *t, uint32_t *op)
 			return 0;
 		}
 	}
-	return fail(r, -EINVAL, "expected an operator after '%s', found %s (==, !=, >, >=, <, <=, &)",
-		    t->name, where(r, w, sizeof(w)));
+	return fail(r, -EINVAL,
+		    "expected an operator after '%s', found %s (==, !=, >, >=, <, <=, &)", t->name,
+		    where(r, w, sizeof(w)));
 }
 
 /* The symbolic values of t, "l1, l2, ..." */
@@ -295,35 +303,31 @@ static int read_number(struct reader *r, uint64_t *v)
 	size_t i = 0;
 	uint64_t n = 0;
 
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && strchr("0123456789abcdefABCDEF", p[2]) &&
-	    p[2]) {
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && hex__digit(p[2]) >= 0) {
 		base = 16;
 		i = 2;
 	}
 	for (;; i++) {
-		char c = p[i];
-		unsigned d;
+		int d = base == 16		   ? hex__digit(p[i]) :
+			p[i] >= '0' && p[i] <= '9' ? p[i] - '0' :
+						     -1;
 
-		if (c >= '0' && c <= '9')
-			d = (unsigned)(c - '0');
-		else if (base == 16 && c >= 'a' && c <= 'f')
-			d = (unsigned)(c - 'a' + 10);
-		else if (base == 16 && c >= 'A' && c <= 'F')
-			d = (unsigned)(c - 'A' + 10);
-		else
+		if (d < 0)
 			break;
-		if (n > (UINT64_MAX - d) / (uint64_t)base)
-			return fail(r, -EINVAL,
-				    "the number at offset %zu does not fit in 64 bits (the largest is 0xffffffffffffffff)",
-				    r->pos);
-		n = n * (uint64_t)base + d;
+		if (n > (UINT64_MAX - (unsigned)d) / (uint64_t)base)
+			return fail(
+				r, -EINVAL,
+				"the number at offset %zu does not fit in 64 bits (the largest is 0xffffffffffffffff)",
+				r->pos);
+		n = n * (uint64_t)base + (unsigned)d;
 	}
 	if (is_ident(p[i], false)) {
 		size_t bad = i + (size_t)token_len(p + i);
 
-		return fail(r, -EINVAL,
-			    "'%.*s' at offset %zu is not a number (decimal digits, or 0x and hex digits)",
-			    (int)(bad > 32 ? 32 : bad), p, r->pos);
+		return fail(
+			r, -EINVAL,
+			"'%.*s' at offset %zu is not a number (decimal digits, or 0x and hex digits)",
+			(int)(bad > 32 ? 32 : bad), p, r->pos);
 	}
 	r->pos += i;
 	*v = n;
@@ -351,8 +355,8 @@ static int read_value(struct reader *r, const struct term *t, uint64_t *v)
 		}
 	}
 	if (n)
-		return fail(r, -EINVAL, "%s is not a value of '%s' (a number%s%s)", where(r, w, sizeof(w)),
-			    t->name, syms[0] ? ", or one of " : "", syms);
+		return fail(r, -EINVAL, "%s is not a value of '%s' (a number%s%s)",
+			    where(r, w, sizeof(w)), t->name, syms[0] ? ", or one of " : "", syms);
 	return fail(r, -EINVAL, "expected a value for '%s', found %s (a number%s%s)", t->name,
 		    where(r, w, sizeof(w)), syms[0] ? ", or one of " : "", syms);
 }
@@ -427,9 +431,10 @@ static int read_group(struct reader *r)
 	if (ret)
 		return ret;
 	if (paren && !next_is(r, ")"))
-		return fail(r, -EINVAL,
-			    "expected ')' to close the group at offset %zu, found %s (a group holds terms joined by '||')",
-			    at, where(r, w, sizeof(w)));
+		return fail(
+			r, -EINVAL,
+			"expected ')' to close the group at offset %zu, found %s (a group holds terms joined by '||')",
+			at, where(r, w, sizeof(w)));
 	if (r->f->nr - first > 1) {
 		r->f->at[first] = (uint16_t)(at > UINT16_MAX ? UINT16_MAX : at);
 		r->f->len[first] = (uint16_t)(r->pos - at > UINT16_MAX ? UINT16_MAX : r->pos - at);
@@ -447,8 +452,9 @@ int filter_terms__parse(const char *str, struct filter_terms *f, char *err, size
 	memset(f, 0, sizeof(*f));
 	skip_space(&r);
 	if (!str[r.pos])
-		return fail(&r, -EINVAL,
-			    "the filter is empty (write terms such as 'ip < 0xffffffff00000000', joined by ',' or '||')");
+		return fail(
+			&r, -EINVAL,
+			"the filter is empty (write terms such as 'ip < 0xffffffff00000000', joined by ',' or '||')");
 	do {
 		ret = read_group(&r);
 	} while (!ret && next_is(&r, ","));

@@ -115,7 +115,7 @@ const struct opt_def opt_table[] = {
 	{ 'I', 0, "intr-regs", OPT_INTR_REGS, 2, "regs", "sample registers at interrupt (=ax,bx,...; all without a value)",
 	  .group = OPT_GROUP_SAMPLING },
 	FLAG(0, "list-events", list_events, EVENTS, "list the events this machine supports (also 'prec list')"),
-	{ 0, 0, "filter", OPT_FILTER, 1, "filter", "event filter for the tracepoint -e before it",
+	{ 0, 0, "filter", OPT_FILTER, 1, "filter", "filter for the -e before it: a tracepoint's, or a BPF sample filter",
 	  .group = OPT_GROUP_EVENTS },
 	{ 0, 0, "exclude-perf", OPT_EXCLUDE_PERF, 0, NULL, "don't record prec's own events (tracepoints before it)",
 	  .group = OPT_GROUP_EVENTS },

@@ -3,6 +3,7 @@
  * The summary lines at the end of a recording (output.h, output__summary):
  * perf record's wording, and for lost data one line naming what to try.
  */
+#include "bpf/filter.h"
 #include "bpf/off_cpu.h"
 #include "prec/log.h"
 #include "options/options.h"
@@ -30,6 +31,10 @@ void output__summary(struct output *o)
 	if (st.lost)
 		pr_warn("%llu events lost in %llu chunks: the ring buffer filled up (try a larger -m, -r 10 to drain with SCHED_FIFO, --threads, or fewer samples: a lower -F or a higher -c)",
 			(unsigned long long)st.lost, (unsigned long long)st.lost_records);
+	/* Not lost: the filter asked for it (LOST_SAMPLES with the BPF bit). */
+	if (bpf_filters__dropped(o->src.evlist))
+		pr_info("[ prec record: %llu samples dropped by --filter ]\n",
+			(unsigned long long)bpf_filters__dropped(o->src.evlist));
 	if (st.unwound)
 		pr_info("[ prec record: Unwound %llu user stacks at record time, %llu incomplete (kept the frames found) ]\n",
 			(unsigned long long)st.unwound, (unsigned long long)st.unwind_partial);

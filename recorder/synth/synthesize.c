@@ -15,6 +15,7 @@
 #include "targets/thread_map.h"
 #include "prec/writer.h"
 #include "prec/bpf.h"
+#include "bpf/filter.h"
 #include "synth/synthesize.h"
 
 #define ALIGN8(x) (((x) + 7) & ~(size_t)7)
@@ -430,9 +431,43 @@ static size_t put_id_trailer(uint64_t *t, uint64_t sample_type, pid_t pid, pid_t
 	return n * sizeof(uint64_t);
 }
 
+/*
+ * The samples an event's BPF --filter dropped: one LOST_SAMPLES record
+ * marked PERF_RECORD_MISC_LOST_SAMPLES_BPF, for the id of its first fd and
+ * with nothing else in the trailer (perf 6.4's record__read_lost_samples).
+ */
+static int bpf_filter_drops(struct synth_out *w, const struct evsel *evsel)
+{
+	uint64_t dropped = bpf_filter__dropped(evsel->bpf_filter);
+	struct {
+		struct perf_event_header header;
+		uint64_t lost;
+		uint64_t trailer[6];
+	} rec;
+	uint64_t id = 0;
+
+	if (!dropped)
+		return 0;
+	for (int i = 0; i < evsel->nr_cpus * evsel->nr_threads && !id; i++)
+		id = evsel->fd[i] >= 0 ? evsel->id[i] : 0;
+	memset(&rec, 0, sizeof(rec));
+	rec.header.type = PERF_RECORD_LOST_SAMPLES;
+	rec.header.misc = PERF_RECORD_MISC_LOST_SAMPLES_BPF;
+	rec.lost = dropped;
+	rec.header.size = (uint16_t)(sizeof(rec.header) + sizeof(rec.lost) +
+				     put_id_trailer(rec.trailer, evsel->attr.sample_type, 0, 0, 0, id));
+	return synth_out__write(w, &rec, rec.header.size);
+}
+
 int synth__lost_samples(struct synth_out *w, const struct evlist *evlist, pid_t pid,
 			uint64_t *total)
 {
+	for (int e = 0; e < evlist->nr; e++) {
+		int ret = bpf_filter_drops(w, &evlist->evsel[e]);
+
+		if (ret)
+			return ret;
+	}
 	*total = 0;
 	for (int e = 0; e < evlist->nr; e++) {
 		const struct evsel *evsel = &evlist->evsel[e];

@@ -180,7 +180,8 @@ static void test_symbols(void **state)
 			fail_msg("'%s': %#llx", t[i].s, (unsigned long long)f.v[0].value);
 	}
 	/* a symbol is a value of its own term only, and numbers still do */
-	parse_bad("cpu == load", -EINVAL, "'load' at offset 7 is not a value of 'cpu'", "(a number)");
+	parse_bad("cpu == load", -EINVAL, "'load' at offset 7 is not a value of 'cpu'",
+		  "(a number)");
 	parse_bad("mem_op == l1", -EINVAL, "not a value of 'mem_op'",
 		  "one of na, load, store, pfetch, exec");
 	parse_ok("mem_op == 2");
@@ -267,8 +268,7 @@ static void test_errors(void **state)
 	parse_bad("ip < 0x10000000000000000", -EINVAL, "does not fit in 64 bits", NULL);
 	parse_bad("ip < 1,", -EINVAL, "expected a term, found the end", NULL);
 	parse_bad(", ip < 1", -EINVAL, "expected a term, found ',' at offset 0", NULL);
-	parse_bad("ip < 1 ip > 0", -EINVAL, "unexpected 'ip' at offset 7",
-		  "joined by ',' or '||'");
+	parse_bad("ip < 1 ip > 0", -EINVAL, "unexpected 'ip' at offset 7", "joined by ',' or '||'");
 	parse_bad("ip < 1 | ip > 0", -EINVAL, "unexpected '|' at offset 7", NULL);
 	parse_bad("ip < 1 && ip > 0", -EINVAL, "unexpected '&' at offset 7", NULL);
 	parse_bad("ip < 1 ||", -EINVAL, "expected a term, found the end", NULL);
@@ -319,9 +319,8 @@ static void test_bits(void **state)
 	assert_int_equal(filter_terms__missing(&f, 0), 0);
 	/* id comes with IDENTIFIER too, weight with WEIGHT_STRUCT */
 	parse_ok("id != 0, weight > 1");
-	assert_int_equal(filter_terms__missing(&f, PERF_SAMPLE_IDENTIFIER |
-							   PERF_SAMPLE_WEIGHT_STRUCT),
-			 -1);
+	assert_int_equal(
+		filter_terms__missing(&f, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_WEIGHT_STRUCT), -1);
 	assert_int_equal(filter_terms__missing(&f, PERF_SAMPLE_IDENTIFIER), 1);
 	parse_ok("weight1 > 1");
 	assert_int_equal(filter_terms__missing(&f, PERF_SAMPLE_WEIGHT), 0);
