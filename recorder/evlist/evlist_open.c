@@ -129,6 +129,8 @@ static int evsel__apply_filter(struct evsel *evsel)
 
 	if (!evsel->filter_bpf)
 		return evsel__set_filter(evsel);
+	/* Reopened after a weak group fell apart: a new program for the new fds. */
+	bpf_filter__delete(evsel->bpf_filter);
 	ret = bpf_filter__attach(evsel, log__level() >= LOG_VERBOSE, &evsel->bpf_filter, err,
 				 sizeof(err));
 	if (ret)
