@@ -46,7 +46,9 @@ elseif(PREC_BPF_ARCH MATCHES "s390")
 elseif(PREC_BPF_ARCH MATCHES "riscv")
   set(PREC_BPF_ARCH riscv)
 endif()
-set(PREC_BPF_INCLUDES -I${CMAKE_SOURCE_DIR}/recorder/bpf/progs)
+# progs/ for the programs' own headers; recorder/ for what they share with
+# the recorder ("events/bpf_filter_entries.h").
+set(PREC_BPF_INCLUDES -I${CMAKE_SOURCE_DIR}/recorder/bpf/progs -I${CMAKE_SOURCE_DIR}/recorder)
 if(CMAKE_LIBRARY_ARCHITECTURE)
   list(APPEND PREC_BPF_INCLUDES -I/usr/include/${CMAKE_LIBRARY_ARCHITECTURE})
 endif()
@@ -65,7 +67,8 @@ function(prec_bpf_skeleton name)
   set(src ${CMAKE_SOURCE_DIR}/recorder/bpf/progs/${name}.bpf.c)
   set(obj ${CMAKE_BINARY_DIR}/generated/bpf/${name}.bpf.o)
   set(skel ${CMAKE_BINARY_DIR}/generated/bpf/${name}.skel.h)
-  file(GLOB prog_headers ${CMAKE_SOURCE_DIR}/recorder/bpf/progs/*.h)
+  file(GLOB prog_headers ${CMAKE_SOURCE_DIR}/recorder/bpf/progs/*.h
+    ${CMAKE_SOURCE_DIR}/recorder/events/bpf_filter_entries.h)
   add_custom_command(OUTPUT ${obj}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/generated/bpf
     COMMAND ${PREC_CLANG} -g -O2 -target bpf -D__TARGET_ARCH_${PREC_BPF_ARCH}

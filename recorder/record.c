@@ -45,6 +45,7 @@
 #include "targets/target.h"
 #include "unwind/unwind.h"
 #include "bpf/bpf_layer.h"
+#include "bpf/filter.h"
 #include "bpf/off_cpu.h"
 
 /* Everything one recording holds; released at the end of prec_record. */
@@ -340,7 +341,8 @@ static int recording__open(struct recording *r)
 	if (!r->data_bytes)
 		r->data_bytes = options__default_ring_bytes(&r->evlist, r->si.total_mem_kb);
 	pr_verbose("mmap size %zuB\n", r->data_bytes + (size_t)sysconf(_SC_PAGESIZE));
-	if (evlist__open(&r->evlist) || evlist__mmap(&r->evlist, r->data_bytes))
+	if (evlist__open(&r->evlist) || bpf_filters__attach(&r->evlist) ||
+	    evlist__mmap(&r->evlist, r->data_bytes))
 		return PREC_EXIT_FAILURE;
 	r->nr_pfd = evlist__pollfds(&r->evlist, &r->pfd);
 	if (r->nr_pfd < 0)
@@ -478,6 +480,7 @@ static void recording__exit(struct recording *r)
 	control__exit(&r->ctl);
 	sideband_event__exit(&r->sb);
 	sysinfo__exit(&r->si);
+	bpf_filters__detach(&r->evlist);
 	evlist__exit(&r->evlist);
 	event_specs__exit(&r->specs);
 }

@@ -16,8 +16,9 @@
 #include <linux/perf_event.h>
 
 #include "bpf/bpf_layer.h"
-#include "bpf/filter_parse.h"
+#include "events/bpf_filter_parse.h"
 #include "evlist/evlist.h"
+#include "prec/log.h"
 
 #ifdef PREC_HAVE_BPF
 #include <bpf/bpf.h>
@@ -149,6 +150,50 @@ uint64_t bpf_filter__dropped(const struct bpf_filter *bf)
 	(void)bf;
 #endif
 	return sum;
+}
+
+int bpf_filters__attach(struct evlist *evlist)
+{
+	char err[512];
+	bool any = false;
+
+	for (int i = 0; i < evlist->nr; i++) {
+		const struct evsel *evsel = &evlist->evsel[i];
+
+		if (!evsel->filter || !evsel->filter_bpf)
+			continue;
+		any = true;
+		if (bpf_filter__check(evsel, err, sizeof(err))) {
+			pr_err("%s", err);
+			return -EINVAL;
+		}
+	}
+	if (any && bpf_layer__check("--filter", NULL, err, sizeof(err))) {
+		pr_err("%s", err);
+		return -EINVAL;
+	}
+	for (int i = 0; any && i < evlist->nr; i++) {
+		struct evsel *evsel = &evlist->evsel[i];
+		int ret;
+
+		if (!evsel->filter || !evsel->filter_bpf)
+			continue;
+		ret = bpf_filter__attach(evsel, log__level() >= LOG_VERBOSE, &evsel->bpf_filter, err,
+					 sizeof(err));
+		if (ret) {
+			pr_err("%s", err);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+void bpf_filters__detach(struct evlist *evlist)
+{
+	for (int i = 0; i < evlist->nr; i++) {
+		bpf_filter__delete(evlist->evsel[i].bpf_filter);
+		evlist->evsel[i].bpf_filter = NULL;
+	}
 }
 
 uint64_t bpf_filters__dropped(const struct evlist *evlist)

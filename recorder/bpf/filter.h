@@ -17,7 +17,7 @@ struct bpf_filter;
 
 /*
  * Whether the event samples every field its filter reads (perf's
- * check_sample_flags), before anything is opened. 0, or -EINVAL with one
+ * check_sample_flags). 0, or -EINVAL with one
  * line in err naming the term, the PERF_SAMPLE bit and the option that adds it.
  */
 int bpf_filter__check(const struct evsel *evsel, char *err, size_t len);
@@ -32,6 +32,17 @@ int bpf_filter__attach(const struct evsel *evsel, bool verbose, struct bpf_filte
 
 /* The samples the program dropped so far, summed over the CPUs; 0 for NULL. */
 uint64_t bpf_filter__dropped(const struct bpf_filter *f);
+
+/*
+ * Every BPF --filter of the opened events: each checked against its event's
+ * final sample_type, then whether BPF may load here, then each program
+ * loaded and attached. 0, or a negative errno after one line on stderr; the
+ * events stay open (the caller closes them), nothing else is left.
+ */
+int bpf_filters__attach(struct evlist *evlist);
+
+/* Unloads every filter program; safe when none or some were attached. */
+void bpf_filters__detach(struct evlist *evlist);
 
 /* The samples every BPF filter of the recording dropped. */
 uint64_t bpf_filters__dropped(const struct evlist *evlist);

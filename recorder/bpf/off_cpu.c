@@ -119,7 +119,7 @@ int off_cpu__open(struct off_cpu **out, const struct off_cpu_params *p, char *er
 		ret = fill_filters(oc, p);
 	}
 	if (!ret)
-		ret = off_cpu_direct__open(oc, p);
+		ret = off_cpu_direct__open(oc, p->use_clockid, p->clockid);
 	if (!ret) {
 		step = "attach";
 		ret = off_cpu_bpf__attach(oc->skel);
@@ -144,17 +144,6 @@ void off_cpu__disable(struct off_cpu *oc)
 {
 	if (oc)
 		__atomic_store_n(&oc->skel->bss->enabled, 0, __ATOMIC_RELAXED);
-}
-
-int off_cpu__stack(const struct off_cpu *oc, uint32_t stack_id, uint64_t *frames)
-{
-	int n = 0;
-
-	if (bpf_map_lookup_elem(oc->stack_fd, &stack_id, frames))
-		return 0;
-	while (n < OFF_CPU_MAX_STACK && frames[n])
-		n++;
-	return n;
 }
 
 int off_cpu__write_totals(struct off_cpu *oc,

@@ -35,7 +35,7 @@
 /* Converted samples are written in batches of this much. */
 #define DIRECT_BUF_BYTES (64u << 10)
 
-static int open_cpu(struct off_cpu *oc, const struct off_cpu_params *p, int cpu, struct ring *r)
+static int open_cpu(struct off_cpu *oc, bool use_clockid, int clockid, int cpu, struct ring *r)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_SOFTWARE,
@@ -44,8 +44,8 @@ static int open_cpu(struct off_cpu *oc, const struct off_cpu_params *p, int cpu,
 		.sample_period = 1,
 		.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_RAW,
 		.wakeup_events = 1,
-		.use_clockid = p->use_clockid,
-		.clockid = p->use_clockid ? p->clockid : 0,
+		.use_clockid = use_clockid,
+		.clockid = use_clockid ? clockid : 0,
 	};
 	uint32_t key = (uint32_t)cpu;
 	int fd = sys_perf_event_open(&attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
@@ -67,7 +67,7 @@ static int open_cpu(struct off_cpu *oc, const struct off_cpu_params *p, int cpu,
 	return 0;
 }
 
-int off_cpu_direct__open(struct off_cpu *oc, const struct off_cpu_params *p)
+int off_cpu_direct__open(struct off_cpu *oc, bool use_clockid, int clockid)
 {
 	struct cpu_map *online = NULL;
 	int ret = cpu_map__online(&online);
@@ -83,7 +83,7 @@ int off_cpu_direct__open(struct off_cpu *oc, const struct off_cpu_params *p)
 	for (int i = 0; i < online->nr && !ret; i++) {
 		if (online->cpu[i] >= oc->nr_possible)
 			continue;
-		ret = open_cpu(oc, p, online->cpu[i], &oc->rings[oc->nr_rings]);
+		ret = open_cpu(oc, use_clockid, clockid, online->cpu[i], &oc->rings[oc->nr_rings]);
 		if (!ret)
 			oc->nr_rings++;
 	}

@@ -3,6 +3,7 @@
 #ifndef PREC_BPF_OFF_CPU_INT_H
 #define PREC_BPF_OFF_CPU_INT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "bpf/off_cpu.h"
@@ -33,10 +34,11 @@ struct off_cpu {
 };
 
 /* off_cpu_direct.c: the events and rings, into the program's direct map. 0 or -errno. */
-int off_cpu_direct__open(struct off_cpu *oc, const struct off_cpu_params *p);
+int off_cpu_direct__open(struct off_cpu *oc, bool use_clockid, int clockid);
 void off_cpu_direct__close(struct off_cpu *oc);
 
-/* The frames of a stack the program kept (innermost first): their count. */
+/* off_cpu_stack.c: the frames of a stack the program kept (innermost
+ * first): their count, 0 when it kept none. */
 int off_cpu__stack(const struct off_cpu *oc, uint32_t stack_id, uint64_t *frames);
 
 #endif

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "bpf/filter_parse.h"
+#include "events/bpf_filter_parse.h"
 #include "events/parse_events_int.h"
 
 /* perf's {name} token: a group's optional name before '{'. */

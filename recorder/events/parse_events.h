@@ -112,7 +112,7 @@ struct event_spec {
 	bool exclude_GH; /* :G or :H given: the PMU must honour them (no fallback) */
 	bool counting_only; /* that PMU cannot sample (msr, uncore): perf record fails */
 	/* --filter / --exclude-perf: a tracepoint's ftrace filter, or for any
-	 * other event a BPF sample filter (filter_bpf; bpf/filter_parse.h) */
+	 * other event a BPF sample filter (filter_bpf; events/bpf_filter_parse.h) */
 	char *filter;
 	bool filter_bpf;
 	struct event_terms terms;

@@ -9,7 +9,6 @@
 
 #include <poll.h>
 
-#include "bpf/filter.h"
 #include "targets/cpu_map.h"
 #include "targets/thread_map.h"
 #include "evlist/evlist.h"
@@ -498,10 +497,8 @@ void evlist__exit(struct evlist *evlist)
 		ring__munmap(&evlist->bw_rings[i]);
 	free(evlist->rings);
 	free(evlist->bw_rings);
-	for (int e = 0; e < evlist->nr; e++) {
-		bpf_filter__delete(evlist->evsel[e].bpf_filter);
+	for (int e = 0; e < evlist->nr; e++)
 		evsel__exit(&evlist->evsel[e]);
-	}
 	free(evlist->evsel);
 	cpu_map__delete(evlist->cpus);
 	cpu_map__delete(evlist->all_cpus);

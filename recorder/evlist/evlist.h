@@ -48,10 +48,10 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs,
 		 const struct evlist_config *cfg, struct cpu_map *cpus, struct thread_map *threads);
 
 /*
- * Opens every event for every (CPU, thread) pair and sets its --filter (a
- * BPF one checked against the event's sample_type before anything opens,
- * then loaded and attached). On failure prints one line that names the
- * event and the fix, and returns a negative errno with nothing open.
+ * Opens every event for every (CPU, thread) pair and sets its tracepoint
+ * --filter (a BPF one is bpf_filters__attach's, bpf/filter.h). On failure
+ * prints one line that names the event and the fix, and returns a negative
+ * errno with nothing open.
  */
 int evlist__open(struct evlist *evlist);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * evlist__open: every event on every CPU and thread, with perf's weak-group
- * fallback, the tracepoint and BPF filters, and the one line that explains a refusal;
+ * fallback, the tracepoint filters, and the one line that explains a refusal;
  * and perf's probe of whether one event opens here (--list-events).
  */
 #include <errno.h>
@@ -12,8 +12,6 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "bpf/bpf_layer.h"
-#include "bpf/filter.h"
 #include "targets/cpu_map.h"
 #include "evlist/evlist.h"
 #include "prec/log.h"
@@ -93,49 +91,11 @@ static int evsel__set_filter(const struct evsel *evsel)
 	return 0;
 }
 
-/*
- * Before anything opens, perf's check of the BPF filters: every term's field
- * is in its event's final sample_type, and this prec and process can load
- * BPF. 0, or -EINVAL said in one line.
- */
-static int evlist__check_bpf_filters(const struct evlist *evlist)
-{
-	char err[512];
-	bool any = false;
-
-	for (int i = 0; i < evlist->nr; i++) {
-		const struct evsel *evsel = &evlist->evsel[i];
-
-		if (!evsel->filter || !evsel->filter_bpf)
-			continue;
-		any = true;
-		if (bpf_filter__check(evsel, err, sizeof(err))) {
-			pr_err("%s", err);
-			return -EINVAL;
-		}
-	}
-	if (any && bpf_layer__check("--filter", NULL, err, sizeof(err))) {
-		pr_err("%s", err);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* The event's filter, once its fds are open: the kernel's, or a BPF program. */
+/* The event's tracepoint filter, once its fds are open; a BPF filter is
+ * bpf_filters__attach's, once every event is open (bpf/filter.h). */
 static int evsel__apply_filter(struct evsel *evsel)
 {
-	char err[512];
-	int ret;
-
-	if (!evsel->filter_bpf)
-		return evsel__set_filter(evsel);
-	/* Reopened after a weak group fell apart: a new program for the new fds. */
-	bpf_filter__delete(evsel->bpf_filter);
-	ret = bpf_filter__attach(evsel, log__level() >= LOG_VERBOSE, &evsel->bpf_filter, err,
-				 sizeof(err));
-	if (ret)
-		pr_err("%s", err);
-	return ret;
+	return evsel->filter_bpf ? 0 : evsel__set_filter(evsel);
 }
 
 /*
@@ -168,10 +128,6 @@ static const int any_thread[1] = { -1 };
 
 int evlist__open(struct evlist *evlist)
 {
-	int checked = evlist__check_bpf_filters(evlist);
-
-	if (checked)
-		return checked;
 	for (int i = 0; i < evlist->nr; i++) {
 		struct evsel *evsel = &evlist->evsel[i];
 		int cpu = -1, tid = -1;

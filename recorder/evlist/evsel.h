@@ -25,7 +25,8 @@ struct evsel {
 	int nr_members; /* on a leader: the group's events, itself included */
 	const char *group_name; /* on a leader: NAME{...}; owned by the specs */
 	/* --filter, owned by the specs: a tracepoint's ftrace filter, or a BPF
-	 * sample filter (filter_bpf), loaded at open into bpf_filter (owned) */
+	 * sample filter (filter_bpf), loaded by bpf_filters__attach (bpf/filter.h) into
+	 * bpf_filter, which bpf_filters__detach frees */
 	const char *filter;
 	bool filter_bpf;
 	struct bpf_filter *bpf_filter;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * libFuzzer harness for the BPF --filter grammar (recorder/bpf/filter_parse.c):
+ * libFuzzer harness for the BPF --filter grammar (recorder/events/bpf_filter_parse.c):
  * any bytes in, no crash, no leak, and the contract: a refusal is one line;
  * an accepted filter is what the BPF program can walk (known operators,
  * groups that open before they close and never nest nor stay empty, a term
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "recorder/bpf/filter_parse.h"
+#include "recorder/events/bpf_filter_parse.h"
 
 static void check_ok(const struct filter_terms *f, size_t len)
 {

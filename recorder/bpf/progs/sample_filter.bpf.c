@@ -5,13 +5,13 @@
  * filled, it keeps the sample (returns 1) when every term holds, and for a
  * '||' group when one of its terms does; else it drops it (returns 0) and
  * counts the drop, which prec writes as PERF_RECORD_LOST_SAMPLES at the end.
- * The terms are the entries prec's parser made (sample_filter_shared.h).
+ * The terms are the entries prec's parser made (events/bpf_filter_entries.h).
  */
 #include "kernel_types.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 
-#include "sample_filter_shared.h"
+#include "events/bpf_filter_entries.h"
 
 struct filter {
 	struct sample_filter_entry e[SAMPLE_FILTER_MAX];

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The BPF --filter grammar (recorder/bpf/filter_parse.c): every term with the
+ * The BPF --filter grammar (recorder/events/bpf_filter_parse.c): every term with the
  * sample bit and part it reads, every operator, the symbolic memory values,
  * ',' and '||' groups (bare, as perf writes them, and in parentheses), the
  * 64-entry limit, the table of bits and options, and one line naming the
@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "recorder/bpf/filter_parse.h"
+#include "recorder/events/bpf_filter_parse.h"
 
 static struct filter_terms f;
 static char err[512];

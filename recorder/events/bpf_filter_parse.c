@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The BPF --filter grammar (filter_parse.h): perf 6.4-6.10's terms, operators
+ * The BPF --filter grammar (bpf_filter_parse.h): perf 6.4-6.10's terms, operators
  * and symbolic memory values, read into the entry array the BPF program
  * walks, and the table of which sample_type bit each field needs and which
  * option adds it (perf's bpf-filter.c). Pure: no I/O, no libbpf.
  */
-#include "bpf/filter_parse.h"
+#include "events/bpf_filter_parse.h"
 #include "prec/number.h"
 
 #include <errno.h>

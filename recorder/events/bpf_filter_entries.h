@@ -2,7 +2,7 @@
 /*
  * What sample_filter.bpf.c and prec agree on: a BPF --filter as the array of
  * entries the program walks for every sample, and which sample fields a
- * term may read. recorder/bpf/filter_parse.c writes the array; the program
+ * term may read. recorder/events/bpf_filter_parse.c writes the array; the program
  * reads it from its map. Plain C over <linux/types.h>: both sides compile it.
  */
 #ifndef PREC_BPF_SAMPLE_FILTER_SHARED_H

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "progs/sample_filter_shared.h"
+#include "events/bpf_filter_entries.h"
 
 struct filter_terms {
 	/* What the program's map holds: nr entries, then SF_OP_DONE when
