@@ -98,8 +98,8 @@ static bool should_stop(void *arg)
  * (perf does the same); -D delays that, -D -1 leaves them disabled. Returns
  * nonzero when a signal ended the delay.
  */
-static int start_events(struct evlist *evlist, struct off_cpu *oc,
-			const struct record_opts *opts, const sigset_t *sigmask)
+static int start_events(struct evlist *evlist, const struct record_opts *opts,
+			const sigset_t *sigmask)
 {
 	if (opts->delay_ms > 0) {
 		uint64_t end = mono_clock__deadline_ns((uint64_t)opts->delay_ms);
@@ -125,10 +125,8 @@ static int start_events(struct evlist *evlist, struct off_cpu *oc,
 	}
 	if (!evlist->workload_only || opts->delay_ms > 0) {
 		evlist__enable(evlist);
-		if (opts->delay_ms > 0) {
-			off_cpu__enable(oc);
+		if (opts->delay_ms > 0)
 			pr_info("Events enabled\n");
-		}
 	}
 	return 0;
 }
@@ -501,15 +499,14 @@ static int recording__go(struct recording *r, bool *stopped)
 	if (r->clk.use)
 		clock__snapshot(r->clk.id, &r->clk.res_ns, &r->clk.tod_ns, &r->clk.clock_ns);
 	status_line__init(&r->status, opts, STDERR_FILENO, streams__main_drain(&r->streams));
-	/* Off-CPU time counts from here, as the events (after -D's delay). */
-	if (opts->delay_ms == 0)
-		off_cpu__enable(r->oc);
+	/* Off-CPU time counts from here, -D or not, as perf's record_start hook. */
+	off_cpu__enable(r->oc);
 	ret = opts->argc ? workload__start(&r->wl) : 0;
 	if (ret) {
 		pr_err("cannot run '%s': %s", opts->argv[0], strerror(-ret));
 		return ret == -ENOENT ? PREC_EXIT_NOTFOUND : PREC_EXIT_NOEXEC;
 	}
-	*stopped = start_events(&r->evlist, r->oc, opts, &r->orig) != 0;
+	*stopped = start_events(&r->evlist, opts, &r->orig) != 0;
 	return 0;
 }
 

@@ -84,6 +84,13 @@ n=$("$PERF" script -i "$TMP/direct.data" -F comm,time 2>/dev/null |
 ((n >= 7)) || fail "direct samples with real times: $n, expected one per oc- thread (7)"
 grep -q 'off-CPU samples: .*, [1-9][0-9]* direct' "$PREC_ERR" || fail "summary: $(grep off-CPU "$PREC_ERR")"
 
+# -D: off-CPU time counts from the start, as perf's (newer perf's own test
+# records its direct sample so): blocks that began during the delay count.
+prec_record_ok -D 200 --off-cpu -e dummy -o "$TMP/delay.data" -- "$OFFCPU" 600
+n=$("$PERF" script -i "$TMP/delay.data" -F comm,time,period 2>/dev/null |
+	awk '$1 == "oc-sleep" { sub(":", "", $2); if ($2 + 0 < 18446744069 && $3 > 550000000) n++ } END { print n + 0 }')
+((n == 1)) || fail "-D 200: oc-sleep's 600 ms block is not a direct sample ($n)"
+
 # 3. The other ways out: pipe mode, -z, --threads, --switch-output.
 run_prec --off-cpu --off-cpu-thresh 100 -e dummy -o - -- "$OFFCPU" 200
 ((PREC_RC == 0)) || fail "pipe mode exited $PREC_RC"
