@@ -91,6 +91,14 @@ n=$("$PERF" script -i "$TMP/delay.data" -F comm,time,period 2>/dev/null |
 	awk '$1 == "oc-sleep" { sub(":", "", $2); if ($2 + 0 < 18446744069 && $3 > 550000000) n++ } END { print n + 0 }')
 ((n == 1)) || fail "-D 200: oc-sleep's 600 ms block is not a direct sample ($n)"
 
+# Newer perf's record_offcpu.sh, its direct case: its workload (perf test -w
+# offcpu) sleeps 1 s past the delay, then 2 s to be caught as one sample.
+prec_record_ok -e dummy -D 500 --off-cpu --off-cpu-thresh 1999 -o "$TMP/upstream.data" -- \
+	sh -c 'sleep 1; sleep 2'
+"$PERF" script -i "$TMP/upstream.data" -F time,period 2>/dev/null | sed 's/[.:]//g' |
+	awk '{ if ($1 < 18446744069414584 && $2 > 1999999999) ok = 1 } END { exit !ok }' ||
+	fail "newer perf's direct case: no sample of 2 s before the summed ones"
+
 # 3. The other ways out: pipe mode, -z, --threads, --switch-output.
 run_prec --off-cpu --off-cpu-thresh 100 -e dummy -o - -- "$OFFCPU" 200
 ((PREC_RC == 0)) || fail "pipe mode exited $PREC_RC"
