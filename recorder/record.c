@@ -345,6 +345,15 @@ static int recording__open(struct recording *r)
 	r->nr_pfd = evlist__pollfds(&r->evlist, &r->pfd);
 	if (r->nr_pfd < 0)
 		return PREC_EXIT_FAILURE;
+	/* The wake, before any thread that pokes it (the background side-band)
+	 * and before the side-band takes fds: at the open-file limit the
+	 * recording fails here, in one line. */
+	ret = wake__init(&r->wake);
+	if (ret) {
+		pr_err("cannot set up the drain: %s (%s)", strerror(-ret),
+		       output__hint(opts->output, ret));
+		return PREC_EXIT_FAILURE;
+	}
 	ret = opts->off_cpu ? recording__off_cpu(r) : 0;
 	return ret ? ret : recording__control(r);
 }
@@ -407,8 +416,6 @@ static int recording__streams(struct recording *r)
 	ret = streams__init(ss, &r->masks, r->evlist.rings, r->evlist.nr_rings, r->pfd, r->nr_pfd,
 			    evlist__sample_time_offset(&r->evlist), flush,
 			    recording__stop_on_hup(opts));
-	if (!ret)
-		ret = wake__init(&r->wake);
 	if (!ret)
 		ret = affinity__attach(&r->aff, &ss->s[0].d, opts->affinity, &r->si);
 	if (!ret)
