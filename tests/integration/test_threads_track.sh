@@ -86,12 +86,13 @@ cc -O1 -g -fno-omit-frame-pointer -shared -fPIC -Wl,--build-id -o bin/libtrk.so 
 PROG=(taskset -c "$last" "$TMP/bin/trkprog")
 
 # ids FILE [ARGS]: "id name" lines of perf buildid-list, sorted, without
-# the loader and the system libraries (hit by a sample or two, or not).
+# the loader, the system libraries and taskset before its exec (each hit
+# by a sample or two, or not, as the timing falls).
 ids()
 {
 	local f=$1
 	shift
-	"$PERF" buildid-list "$@" -i "$f" 2>"$TMP/bid.err" | grep -Ev ' /(usr/)?lib(64)?/' | sort
+	"$PERF" buildid-list "$@" -i "$f" 2>"$TMP/bid.err" | grep -Ev ' /(usr/)?lib(64)?/| /usr/bin/taskset$' | sort
 	require_no_warning "$TMP/bid.err" "perf buildid-list -i $f"
 }
 

@@ -5,7 +5,7 @@
  * When a user task leaves the CPU asleep (interruptible or uninterruptible,
  * with any of the flags newer kernels add to either;
  * kernel threads, which have no user stack, never count) its user stack and
- * the time go into its task storage. When it comes back, the time it was
+ * the time go into the blocked map. When it comes back, the time it was
  * away is
  *   - at least thresh_ns: sent at once through the offcpu-time event of this
  *     CPU (a direct sample: prec rewrites it into perf 6.1's layout), or
@@ -40,11 +40,18 @@ struct blocked {
 	u32 state;
 };
 
+/*
+ * The tasks asleep now, by thread id. A preallocated hash, not task storage
+ * (perf's choice): task storage takes a per-CPU lock that a task freeing its
+ * storage at exit holds while it can be preempted, and a sched_switch on that
+ * CPU then finds it taken and loses the block (seen here as a thread now and
+ * then missing its whole wait). A hash's lock is never held across a switch.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, u32);
 	__type(value, struct blocked);
+	__uint(max_entries, OFF_CPU_MAX_BLOCKED);
 } blocked SEC(".maps");
 
 struct {
@@ -143,18 +150,20 @@ static __always_inline bool counts(struct task_struct *t, unsigned int state)
 
 static __always_inline void came_back(void *ctx, struct task_struct *next, u64 now)
 {
-	struct blocked *b = bpf_task_storage_get(&blocked, next, 0, 0);
+	u32 tid = BPF_CORE_READ(next, pid);
+	struct blocked *b = bpf_map_lookup_elem(&blocked, &tid);
 	struct off_cpu_key key = {};
 	u64 delta, *total;
 
-	if (!b || !b->since)
+	if (!b)
 		return;
+	/* Copied out before the delete lets the element be reused. */
 	delta = now - b->since;
-	b->since = 0;
-	key.pid = BPF_CORE_READ(next, pid);
-	key.tgid = BPF_CORE_READ(next, tgid);
 	key.stack_id = b->stack_id;
 	key.state = b->state;
+	bpf_map_delete_elem(&blocked, &tid);
+	key.pid = tid;
+	key.tgid = BPF_CORE_READ(next, tgid);
 	key.cgroup_id = needs_cgroup ? task_cgroup(next) : 0;
 	if (thresh_ns && delta >= thresh_ns) {
 		struct off_cpu_direct d = { .key = key, .period = delta };
@@ -182,15 +191,15 @@ int on_switch(u64 *ctx)
 	now = bpf_ktime_get_ns();
 	state = has_prev_state ? (unsigned int)ctx[3] : task_state(prev);
 	if (counts(prev, state)) {
-		struct blocked *b = bpf_task_storage_get(&blocked, prev, 0,
-							 BPF_LOCAL_STORAGE_GET_F_CREATE);
+		u32 tid = BPF_CORE_READ(prev, pid);
+		struct blocked b = {
+			.since = now,
+			.state = state & (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE),
+			.stack_id = bpf_get_stackid(ctx, &stacks,
+						    BPF_F_FAST_STACK_CMP | BPF_F_USER_STACK),
+		};
 
-		if (b) {
-			b->since = now;
-			b->state = state & (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE);
-			b->stack_id = bpf_get_stackid(ctx, &stacks,
-						      BPF_F_FAST_STACK_CMP | BPF_F_USER_STACK);
-		}
+		bpf_map_update_elem(&blocked, &tid, &b, BPF_ANY);
 	}
 	came_back(ctx, next, now);
 	return 0;

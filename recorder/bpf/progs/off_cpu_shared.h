@@ -13,6 +13,9 @@
 /* Distinct stacks and distinct keys the maps hold. */
 #define OFF_CPU_MAX_STACKS 16384
 #define OFF_CPU_MAX_KEYS 65536
+/* Threads asleep at once that the program follows (about 5 MB of kernel
+ * memory, preallocated). */
+#define OFF_CPU_MAX_BLOCKED 65536
 
 struct off_cpu_key {
 	__u32 pid;
