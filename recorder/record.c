@@ -176,7 +176,7 @@ static int recording__check(struct recording *r)
 	ret = opts->argc ? workload__resolve(opts->argv[0], path, sizeof(path)) : 0;
 	if (ret) {
 		pr_err("cannot run '%s': %s (%s)", opts->argv[0], strerror(-ret),
-		       ret == -ENOENT ? "check the command name and $PATH" :
+		       ret == -ENOENT ? options__not_found_hint(opts->argv[0]) :
 					"it is not an executable file");
 		return ret == -ENOENT ? PREC_EXIT_NOTFOUND : PREC_EXIT_NOEXEC;
 	}

@@ -216,6 +216,13 @@ void options__exit(struct record_opts *opts);
 void options__usage(void);
 
 /*
+ * The fix for a command prec cannot find: for perf's other commands (prec
+ * report, prec help, prec version...) a pointer to what the user meant,
+ * else "check the command name and $PATH".
+ */
+const char *options__not_found_hint(const char *command);
+
+/*
  * `prec -h NAME...`: prints to stdout the usage lines of the options the
  * names pick (perf record -h's rule: a letter, -c, --name, a long name, or a
  * word of the help). Returns 0, or -ENOENT with one line in err naming the

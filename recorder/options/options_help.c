@@ -147,3 +147,29 @@ int options__usage_of(int nr, char *const *names, char *err, size_t errlen)
 			}
 	return 0;
 }
+
+/* perf's commands other than record: what `prec NAME` was likely meant as. */
+static const char *const perf_commands[] = {
+	"annotate", "archive", "bench", "buildid-cache", "buildid-list", "c2c", "config",
+	"daemon", "data", "diff", "evlist", "ftrace", "inject", "iostat", "kallsyms", "kmem",
+	"kvm", "kwork", "list", "lock", "mem", "probe", "report", "sched", "script", "stat",
+	"test", "timechart", "top", "trace",
+};
+
+const char *options__not_found_hint(const char *command)
+{
+	static char hint[128];
+
+	if (!strcmp(command, "help"))
+		return "prec records a command; 'prec --help' lists its options, 'man prec' is the manual";
+	if (!strcmp(command, "version"))
+		return "'prec --version' prints prec's version";
+	for (size_t i = 0; i < sizeof(perf_commands) / sizeof(perf_commands[0]); i++) {
+		if (!strcmp(command, perf_commands[i])) {
+			snprintf(hint, sizeof(hint),
+				 "prec only records, as perf record; run 'perf %s' for that", command);
+			return hint;
+		}
+	}
+	return "check the command name and $PATH";
+}

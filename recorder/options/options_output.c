@@ -117,6 +117,11 @@ int output_opts__apply(enum output_opt which, const char *arg, struct record_opt
 	case OUTPUT_OPT_MAX_SIZE:
 		return size_value(arg, "max-size", "100M", &opts->max_size, err, errlen);
 	case OUTPUT_OPT_MMAP_FLUSH:
+		/* 0: perf's default (a ring is drained whenever it holds data). */
+		if (!output_opts__size(arg, &v) && !v) {
+			opts->mmap_flush = 0;
+			return 0;
+		}
 		return size_value(arg, "mmap-flush", "16K", &opts->mmap_flush, err, errlen);
 	case OUTPUT_OPT_DEBUGINFOD:
 		/* perf's "system" (and no value): keep $DEBUGINFOD_URLS. */

@@ -222,6 +222,13 @@ int options__validate(struct record_opts *opts, const struct options_env *env, c
 		return -EINVAL;
 	}
 
+	/* perf 6.1's record_opts__config: a rate and a period are two answers
+	 * to one question. */
+	if (opts->user_freq && opts->period) {
+		snprintf(err, errlen,
+			 "cannot set frequency and period at the same time: -F samples at a rate, -c every N events (give one)");
+		return -EINVAL;
+	}
 	if (opts->off_cpu_thresh_set && !opts->off_cpu) {
 		snprintf(err, errlen,
 			 "--off-cpu-thresh sets when an off-CPU block is a sample of its own: add --off-cpu");

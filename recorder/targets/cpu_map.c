@@ -24,6 +24,9 @@ int cpu_map__parse(struct cpu_map **out, const char *list)
 	/* -C and sysfs lists: the first line exactly, no blanks around it. */
 	if (!len || text__is_blank(list[0]) || text__is_blank(list[len - 1]))
 		return -EINVAL;
+	/* perf reads "0," as "0": one trailing comma ends the list. */
+	if (len > 1 && list[len - 1] == ',' && list[len - 2] != ',')
+		len--;
 	ret = cpulist__parse_limit(list, len, CPU_MAX, &cl);
 	if (ret)
 		return ret == -ENODATA ? -EINVAL : ret;

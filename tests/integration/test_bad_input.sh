@@ -112,6 +112,11 @@ bad err 'No AUX area tracing to snapshot' -- --snapshot=e -o @OUT@ -- true
 bad err 'No AUX area event to sample' -- --aux-sample -o @OUT@ -- true
 bad err 'aux-output' 'AUX area event' -- -e 'cpu-clock/aux-output/' -o @OUT@ -- true
 bad err 'off-cpu-thresh' 'add --off-cpu' -- --off-cpu-thresh 10 -o @OUT@ -- true
+# perf's other commands: what the user meant, in the one line.
+bad 127 "cannot run 'report'" "perf report" -- -o @OUT@ report
+bad 127 "cannot run 'help'" 'prec --help' -- -o @OUT@ help
+bad 127 "cannot run 'version'" 'prec --version' -- -o @OUT@ version
+bad err 'frequency and period' -- -F 100 -c 1000 -o @OUT@ -- true
 bad err 'off-cpu-thresh' 'milliseconds' -- --off-cpu --off-cpu-thresh 1.5 -o @OUT@ -- true
 printf 'int x;\n' >"$TMP/scriptlet.c"
 bad err 'BPF scriptlet' 'bpftool' -- -e "$TMP/scriptlet.c" -o @OUT@ -- true

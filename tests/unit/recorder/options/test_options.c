@@ -118,7 +118,6 @@ static const struct accept_row accept_rows[] = {
 	{ .args = { "-c", "100000", "true" }, .period = 100000, .cmd = { "true" } },
 	{ .args = { "-c1", "true" }, .period = 1, .cmd = { "true" } },
 	{ .args = { "--count=7", "true" }, .period = 7, .cmd = { "true" } },
-	{ .args = { "-c", "5", "-F", "100", "true" }, .period = 5, .freq = 100, .cmd = { "true" } },
 	/* -m: pages (power-of-two rounding is record.c's job) or sizes */
 	{ .args = { "-m", "128", "true" }, .mmap_pages = 128, .cmd = { "true" } },
 	{ .args = { "-m", "3", "true" }, .mmap_pages = 3, .cmd = { "true" } },
@@ -343,6 +342,9 @@ static const struct reject_row reject_rows[] = {
 	{ { "-u", "", "true" }, "-u/--uid" },
 	{ { "-k", "nosuch", "true" }, "unknown clockid" },
 	{ { "-p" }, "needs a value" },
+	/* -F and -c, in either order: perf 6.1 refuses both together */
+	{ { "-c", "5", "-F", "100", "true" }, "frequency and period at the same time" },
+	{ { "-F", "max", "-c", "5", "true" }, "frequency and period at the same time" },
 	/* -F */
 	{ { "-F0", "true" }, "-F" },
 	{ { "-F", "0", "true" }, "'0'" },
@@ -505,6 +507,7 @@ static void test_output_management(void **state)
 		{ { "--max-size=2K", "true" }, .max_size = 2048 },
 		{ { "--max-size", "1000", "true" }, .max_size = 1000 },
 		{ { "--mmap-flush=16K", "true" }, .flush = 16384 },
+		{ { "--mmap-flush=0", "true" }, .flush = 0 },
 		{ { "--timestamp-filename", "true" }, .ts = true },
 		{ { "--overwrite", "true" }, .overwrite = true, .tail = true },
 		{ { "--tail-synthesize", "true" }, .tail = true },

@@ -44,6 +44,9 @@ static const struct accept_row accept_rows[] = {
 	{ "65535", 1, { 65535 } },
 	{ "65534-65535", 2, { 65534, 65535 } },
 	{ "1,65535,0", 3, { 0, 1, 65535 } },
+	/* perf's -C reads one trailing comma as the end of the list */
+	{ "1,", 1, { 1 } },
+	{ "0-1,\n", 2, { 0, 1 } },
 };
 
 struct reject_row {
@@ -60,10 +63,9 @@ static const struct reject_row reject_rows[] = {
 	{ "a", -EINVAL },
 	{ "0x1", -EINVAL },
 	{ "1,,2", -EINVAL },
-	{ "1,", -EINVAL },
 	{ ",1", -EINVAL },
 	{ ",", -EINVAL },
-	{ "1,\n", -EINVAL },
+	{ "1,,", -EINVAL },
 	{ "1-2-3", -EINVAL },
 	{ "1--2", -EINVAL },
 	{ " 1", -EINVAL },
