@@ -106,19 +106,6 @@ void off_cpu_direct__close(struct off_cpu *oc)
 	oc->nr_rings = 0;
 }
 
-/* Copies len bytes at window position pos (wrapping at the end). */
-static void ring_copy(const struct ring *r, uint64_t pos, void *to, size_t len)
-{
-	size_t at = (size_t)(pos & r->mask), first = (size_t)(r->mask + 1) - at;
-
-	if (first >= len) {
-		memcpy(to, r->data + at, len);
-	} else {
-		memcpy(to, r->data + at, first);
-		memcpy((char *)to + first, r->data, len - first);
-	}
-}
-
 /* One kernel record at pos (TIME, then RAW: u32 size, the payload) as a
  * sample in buf. Its size, or 0 for anything else. */
 static size_t convert(struct off_cpu *oc, const struct ring *r, uint64_t pos,
@@ -137,10 +124,10 @@ static size_t convert(struct off_cpu *oc, const struct ring *r, uint64_t pos,
 	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + 12 + sizeof(d))
 		return 0;
 	time = ring__peek_u64(r, pos + sizeof(*h));
-	ring_copy(r, pos + sizeof(*h) + 8, &raw, sizeof(raw));
+	ring__copy(r, pos + sizeof(*h) + 8, &raw, sizeof(raw));
 	if (raw < sizeof(d))
 		return 0;
-	ring_copy(r, pos + sizeof(*h) + 12, &d, sizeof(d));
+	ring__copy(r, pos + sizeof(*h) + 12, &d, sizeof(d));
 	s = (struct off_cpu_sample){
 		.pid = d.key.pid,
 		.tgid = d.key.tgid,

@@ -113,6 +113,18 @@ uint64_t ring__peek_u64(const struct ring *r, uint64_t pos)
 	return v;
 }
 
+void ring__copy(const struct ring *r, uint64_t pos, void *to, size_t len)
+{
+	size_t off = (size_t)(pos & r->mask), first = (size_t)(r->mask + 1) - off;
+
+	if (first >= len) {
+		memcpy(to, r->data + off, len);
+	} else {
+		memcpy(to, r->data + off, first);
+		memcpy((char *)to + first, r->data, len - first);
+	}
+}
+
 int ring__spans(const struct ring *r, struct iovec iov[2])
 {
 	uint64_t size = r->mask + 1;

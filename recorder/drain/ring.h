@@ -58,6 +58,9 @@ const struct perf_event_header *ring__read_event(struct ring *r, uint64_t *pos);
 /* The u64 at window position pos (wraps at the end of the data area). */
 uint64_t ring__peek_u64(const struct ring *r, uint64_t pos);
 
+/* Copies len bytes from window position pos to to, across the end of the
+ * data area (a record's body may wrap; its header never does). */
+void ring__copy(const struct ring *r, uint64_t pos, void *to, size_t len);
 /* Fills iov with the window as 1 or 2 spans (0 when empty); returns the count. */
 int ring__spans(const struct ring *r, struct iovec iov[2]);
 

@@ -55,17 +55,11 @@ void sideband_log__add(struct sideband_log *l, const void *rec, size_t len)
 void sideband_log__add_ring(struct sideband_log *l, const struct ring *r, uint64_t pos,
 			    uint32_t size)
 {
-	uint64_t ring_size = r->mask + 1, off = pos & r->mask;
 	uint8_t *p = sideband_log__room(l, size);
 
 	if (!p)
 		return;
-	if (off + size <= ring_size) {
-		memcpy(p, r->data + off, size);
-	} else {
-		memcpy(p, r->data + off, ring_size - off);
-		memcpy(p + (ring_size - off), r->data, size - (ring_size - off));
-	}
+	ring__copy(r, pos, p, size);
 	l->len += size;
 }
 

@@ -168,8 +168,7 @@ static void stream_track__share(struct stream_track *s, const struct ring *r, ui
 	if (off + h->size > size) {
 		if (!s->scratch && !(s->scratch = malloc(RECORD_MAX)))
 			return;
-		memcpy(s->scratch, r->data + off, size - off);
-		memcpy(s->scratch + (size - off), r->data, h->size - (size - off));
+		ring__copy(r, pos, s->scratch, h->size);
 		rec = s->scratch;
 	}
 	for (int i = 0; i < s->set->nr; i++)
