@@ -216,11 +216,12 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs_in,
 			continue;
 		}
 		if (i == specs->nr + text_poke) {
-			evsel->name = strdup("dummy:HG");
-			if (!evsel->name)
-				goto nomem;
 			evlist->nr++;
 			evsel__config_dummy(evsel, cfg);
+			/* Named from its attr, as perf names it: "dummy:HG", or
+			 * "dummy:uh" under --all-user. */
+			if (evsel__rename_from_attr(evsel, "dummy"))
+				goto nomem;
 			continue;
 		}
 		const struct event_spec *spec = &specs->v[i];
@@ -242,13 +243,19 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs_in,
 	for (int i = 1; i < nr; i++)
 		if (evlist->evsel[i].attr.sample_type != evlist->evsel[0].attr.sample_type)
 			same_type = false;
-	if (nr > 1) {
-		/* Several events: every record says which one it is, where readers
-		 * find it without knowing the event (IDENTIFIER); ID too when the
-		 * layouts agree, as perf writes it then. */
+	if (cfg->sample_identifier) {
+		/* perf 6.1's evlist__config: asked for, IDENTIFIER replaces ID. */
 		for (int i = 0; i < nr; i++)
-			evlist->evsel[i].attr.sample_type |=
-				PERF_SAMPLE_IDENTIFIER | (same_type ? PERF_SAMPLE_ID : 0);
+			evlist->evsel[i].attr.sample_type &= ~(uint64_t)PERF_SAMPLE_ID;
+	} else if (nr > 1) {
+		/* Several events: every record says which one it is. While the
+		 * layouts agree, ID at its fixed place does (8 bytes less a
+		 * sample); once they differ, only IDENTIFIER, first in a sample
+		 * and last in a trailer, can be found without knowing the event.
+		 * perf 6.1's evlist__config chooses the same way. */
+		for (int i = 0; i < nr; i++)
+			evlist->evsel[i].attr.sample_type |= same_type ? PERF_SAMPLE_ID :
+									 PERF_SAMPLE_IDENTIFIER;
 	} else if (cfg->stream) {
 		/* perf samples ID in a stream even for one event: the stream's
 		 * reader matches records to HEADER_ATTR's ids. */

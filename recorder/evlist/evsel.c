@@ -119,38 +119,24 @@ static bool evsel__raise_nofile(int *step)
 }
 
 /*
- * perf 6.1's evsel__fallback (cycles -> cpu-clock, paranoid -> user only),
- * with prec's one extension: other hardware events fall back too, loudly.
- * Returns true when the attr was changed and opening should be tried again.
+ * perf 6.1's evsel__fallback: the hardware cycles event, and only it, falls
+ * back to cpu-clock when the kernel has no PMU for it (ENOENT, ENXIO,
+ * ENODEV); any other hardware or cache event is refused (evlist's advice
+ * names the machine's lack), since recording cpu-clock in its place would
+ * give numbers that mean something else. Then the paranoid fallback (user
+ * space only). Returns true when the attr was changed and opening should be
+ * tried again.
  */
 static bool evsel__fallback(struct evsel *evsel, int err)
 {
 	struct perf_event_attr *attr = &evsel->attr;
 
-	/* EOPNOTSUPP with a precise level the user asked for is the precise
-	 * level's fault: say so (evlist's advice) rather than count something
-	 * else. */
-	if ((attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_HW_CACHE) &&
-	    (err == ENOENT || err == ENODEV || err == ENXIO ||
-	     (err == EOPNOTSUPP && (!attr->precise_ip || evsel->precise_max)))) {
-		bool is_cycles = attr->type == PERF_TYPE_HARDWARE &&
-				 (attr->config & 0xffffffffULL) == PERF_COUNT_HW_CPU_CYCLES;
-		char old[128];
-
-		snprintf(old, sizeof(old), "%s", evsel->name);
-		/* Keep only the name's base for the message, as perf prints it. */
-		old[strcspn(old, ":")] = '\0';
+	if ((err == ENOENT || err == ENODEV || err == ENXIO) && attr->type == PERF_TYPE_HARDWARE &&
+	    attr->config == PERF_COUNT_HW_CPU_CYCLES) {
 		attr->type = PERF_TYPE_SOFTWARE;
 		attr->config = PERF_COUNT_SW_CPU_CLOCK;
-		if (is_cycles) {
-			/* perf 6.1's text, word for word, under -v only. */
-			pr_verbose("Warning:\nThe cycles event is not supported, trying to fall back to cpu-clock-ticks\n");
-		} else {
-			/* perf refuses these; prec records cpu-clock but says so loudly,
-			 * since the numbers now mean something else. */
-			pr_warn("the %s event is not supported on this machine (no hardware PMU); recording cpu-clock instead",
-				old);
-		}
+		/* perf 6.1's text, word for word, under -v only. */
+		pr_verbose("Warning:\nThe cycles event is not supported, trying to fall back to cpu-clock-ticks\n");
 		evsel__rename_from_attr(evsel, "cpu-clock");
 		return true;
 	}
@@ -546,12 +532,13 @@ void evsel__config_dummy(struct evsel *evsel, const struct evlist_config *cfg)
 {
 	struct perf_event_attr *attr = &evsel->attr;
 
-	evsel__config_base(evsel, cfg, true);
+	/* perf's evlist__add_dummy, before its evsel__config: a period of 1
+	 * that a -c or -F the user gave replaces, as on any other event. */
 	attr->type = PERF_TYPE_SOFTWARE;
 	attr->config = PERF_COUNT_SW_DUMMY;
-	attr->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
 	attr->freq = 0;
 	attr->sample_period = 1;
+	evsel__config_base(evsel, cfg, true);
 	attr->exclude_guest = 0;
 	attr->exclude_host = 0;
 	if (cfg->workload_only) {

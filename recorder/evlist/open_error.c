@@ -178,6 +178,13 @@ static const char *invalid_hint(const struct open_error *e, char *buf, size_t le
 
 	if (a->sample_type & PERF_SAMPLE_BRANCH_STACK)
 		return BRANCH_HINT;
+	if (!a->freq && a->sample_period > INT64_MAX) {
+		/* A period= term: the kernel takes 63 bits (-c is checked early). */
+		snprintf(buf, len,
+			 "a sample period of %llu is above the kernel's largest, 9223372036854775807: give a smaller period=",
+			 (unsigned long long)a->sample_period);
+		return buf;
+	}
 	if (e->vendor_hint)
 		return e->vendor_hint;
 	if (a->freq && e->max_sample_rate && a->sample_freq > e->max_sample_rate) {

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -229,8 +230,9 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		return 0;
 	case OPT_COUNT:
 		ret = output_opts__size_plain(arg, &opts->period);
-		if (ret || opts->period == 0)
-			return bad_value(err, errlen, label, arg, "give a sample period above 0");
+		if (ret || opts->period == 0 || opts->period > INT64_MAX)
+			return bad_value(err, errlen, label, arg,
+					 "give a sample period from 1 to 9223372036854775807, the largest the kernel takes");
 		return 0;
 	case OPT_MMAP_PAGES:
 		return output_opts__mmap_pages(arg, &opts->mmap_bytes, err, errlen);

@@ -90,13 +90,18 @@ int regs__parse(const char *list, uint64_t *mask, char *err, size_t errlen)
 	return 0;
 }
 
-/* perf's -j names, with the bit each one sets. */
+/*
+ * perf 6.1's -j names, with the bit each one sets ("stack" and "priv" are its
+ * spellings of call_stack and priv_save), then the kernel's names of the
+ * bits it has no name for, which prec also takes.
+ */
 static const struct name_bit branch_names[] = {
-	{ "u", 0 },	     { "k", 1 },	 { "hv", 2 },	       { "any", 3 },
-	{ "any_call", 4 },   { "any_ret", 5 },	 { "ind_call", 6 },    { "abort_tx", 7 },
-	{ "in_tx", 8 },	     { "no_tx", 9 },	 { "cond", 10 },       { "call_stack", 11 },
-	{ "ind_jmp", 12 },   { "call", 13 },	 { "no_flags", 14 },   { "no_cycles", 15 },
-	{ "save_type", 16 }, { "hw_index", 17 }, { "priv_save", 18 },
+	{ "u", 0 },	      { "k", 1 },	  { "hv", 2 },	       { "any", 3 },
+	{ "any_call", 4 },    { "any_ret", 5 },	  { "ind_call", 6 },   { "abort_tx", 7 },
+	{ "in_tx", 8 },	      { "no_tx", 9 },	  { "cond", 10 },      { "stack", 11 },
+	{ "ind_jmp", 12 },    { "call", 13 },	  { "save_type", 16 }, { "priv", 18 },
+	{ "call_stack", 11 }, { "no_flags", 14 }, { "no_cycles", 15 }, { "hw_index", 17 },
+	{ "priv_save", 18 },
 };
 #define NR_BRANCH (sizeof(branch_names) / sizeof(branch_names[0]))
 
@@ -112,8 +117,9 @@ int branch_filter__parse(const char *list, uint64_t *bits, char *err, size_t err
 			 names);
 		return -EINVAL;
 	}
-	/* Only privilege levels: perf samples any branch at those levels. */
+	/* Only privilege levels: perf 6.1 asks for any branch and leaves the
+	 * levels to the event's own exclude bits (-j u is ANY, not ANY|USER). */
 	if (!(*bits & ~plm))
-		*bits |= PERF_SAMPLE_BRANCH_ANY;
+		*bits = PERF_SAMPLE_BRANCH_ANY;
 	return 0;
 }

@@ -155,11 +155,11 @@ static const struct uw_event *event_of(const struct unwinder *u, const uint8_t *
 	size_t lo = 0, hi = u->nr_ids;
 	uint64_t id;
 
-	if (!u->identifier)
+	if (u->id_off < 0)
 		return &u->ev[0];
-	if (size < 16)
+	if (size < (size_t)u->id_off + 8)
 		return NULL;
-	id = rd64(rec + 8);
+	id = rd64(rec + u->id_off);
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -416,6 +416,23 @@ static int event_init(struct uw_event *ev, const struct perf_event_attr *attr)
 	return 0;
 }
 
+/*
+ * Where a sample of several events says which event it is: IDENTIFIER comes
+ * first; ID, which the events share a layout to have alone, after IP, TID,
+ * TIME and ADDR. -1 for one event (none is needed) or neither.
+ */
+static int sample_id_offset(uint64_t st, uint32_t nr)
+{
+	if (nr < 2)
+		return -1;
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		return 8;
+	if (st & PERF_SAMPLE_ID)
+		return 8 + 8 * __builtin_popcountll(st & (PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+							  PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR));
+	return -1;
+}
+
 int unwinder__new(struct unwinder **out, const struct writer_event *events, uint32_t nr)
 {
 	struct unwinder *u;
@@ -437,7 +454,7 @@ int unwinder__new(struct unwinder **out, const struct writer_event *events, uint
 	if (!u->ev || !u->ids || !u->scratch)
 		goto fail;
 	u->nr_ev = nr;
-	u->identifier = !!(events[0].attr->sample_type & PERF_SAMPLE_IDENTIFIER);
+	u->id_off = sample_id_offset(events[0].attr->sample_type, nr);
 	for (uint32_t i = 0; i < nr; i++) {
 		ret = event_init(&u->ev[i], events[i].attr);
 		if (ret)
@@ -447,7 +464,7 @@ int unwinder__new(struct unwinder **out, const struct writer_event *events, uint
 			u->ids[k++] = (struct uw_id){ events[i].ids[j], i };
 	}
 	ret = -EINVAL;
-	if (!any || (nr > 1 && !u->identifier))
+	if (!any || (nr > 1 && u->id_off < 0))
 		goto fail;
 	u->nr_ids = k;
 	qsort(u->ids, k, sizeof(*u->ids), id_cmp);
@@ -494,7 +511,7 @@ int unwinder__clone(struct unwinder **out, const struct unwinder *u)
 	memcpy(c->ids, u->ids, u->nr_ids * sizeof(*c->ids));
 	c->nr_ev = u->nr_ev;
 	c->nr_ids = u->nr_ids;
-	c->identifier = u->identifier;
+	c->id_off = u->id_off;
 	*out = c;
 	return 0;
 }

@@ -162,7 +162,7 @@ struct unwinder {
 	uint32_t nr_ev;
 	struct uw_id *ids; /* sorted by id */
 	size_t nr_ids;
-	bool identifier; /* samples start with PERF_SAMPLE_IDENTIFIER */
+	int id_off; /* where a sample's event id is; -1: one event, no id needed */
 	struct dso_track *track;
 	struct uelf_cache elfs;
 	struct as_slot slots[AS_SLOTS];

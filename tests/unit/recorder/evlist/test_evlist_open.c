@@ -288,6 +288,34 @@ static void test_no_hardware_pmu(void **state)
 	evlist__exit(&evlist);
 }
 
+/* Only cycles falls back (perf 6.1's evsel__fallback): another hardware or
+ * cache event, alone or beside cycles in a group, is refused with the
+ * machine's lack named, never recorded as cpu-clock under its name. */
+static void test_no_hardware_pmu_only_cycles(void **state)
+{
+	static const char *const refused[] = { "instructions:u", "cache-misses", "L1-dcache-loads",
+					       "{cycles,instructions}", "branches:k" };
+	struct evlist evlist;
+	int init;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		reset(kernel_no_hw_pmu);
+		assert_int_not_equal(
+			open_setup(&(struct setup){ .events = refused[i] }, &evlist, &init), 0);
+		assert_non_null(strstr(errbuf, "no hardware PMU"));
+		assert_null(strstr(errbuf, "recording cpu-clock"));
+		evlist__exit(&evlist);
+	}
+	/* cycles with a modifier still falls back, named as perf 6.1 names it. */
+	reset(kernel_no_hw_pmu);
+	assert_int_equal(open_setup(&(struct setup){ .events = "cycles:u" }, &evlist, &init), 0);
+	assert_int_equal(evlist.evsel[0].attr.type, PERF_TYPE_SOFTWARE);
+	assert_int_equal(evlist.evsel[0].attr.config, PERF_COUNT_SW_CPU_CLOCK);
+	assert_string_equal(evlist.evsel[0].name, "cpu-clock:uH"); /* as perf names it */
+	evlist__exit(&evlist);
+}
+
 static int kernel_precise_1(const struct perf_event_attr *attr, int cpu, int group_fd)
 {
 	(void)cpu;
@@ -639,6 +667,7 @@ int main(void)
 		cmocka_unit_test(test_plain_group_fails),
 		cmocka_unit_test(test_no_hardware_pmu),
 		cmocka_unit_test(test_precise_le_1),
+		cmocka_unit_test(test_no_hardware_pmu_only_cycles),
 		cmocka_unit_test(test_precise_before_paranoid),
 		cmocka_unit_test(test_kernel_only_refused),
 		cmocka_unit_test(test_pmu_without_exclude_guest),

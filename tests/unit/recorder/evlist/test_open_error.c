@@ -214,6 +214,13 @@ static void test_invalid_fields(void **state)
 	e.vendor_hint =
 		"AMD IBS events may be invalid in per-thread mode: record system wide with -a";
 	assert_string_equal(hint(&e), e.vendor_hint);
+	/* A period over 63 bits is that, not a modifier or the vendor's. */
+	a.freq = 0;
+	a.precise_ip = 2;
+	a.sample_period = 1ULL << 63;
+	assert_has(hint(&e), "above the kernel's largest, 9223372036854775807");
+	a.sample_period = (1ULL << 63) - 1;
+	assert_string_equal(hint(&e), e.vendor_hint);
 }
 
 static void test_callchain_memory(void **state)
