@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The one message channel (include/prec/log.h). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "prec/log.h"
 
@@ -25,20 +26,42 @@ static void vlog(int level, const char *prefix, const char *fmt, va_list ap)
 	vfprintf(stderr, fmt, ap);
 }
 
+/* The message in buf, or in a malloc'ed string when it does not fit (*heap
+ * then set, to be freed); NULL only when even that fails. */
+static char *format(char *buf, size_t len, char **heap, const char *fmt, va_list ap)
+{
+	va_list again;
+	int n;
+
+	*heap = NULL;
+	va_copy(again, ap);
+	n = vsnprintf(buf, len, fmt, ap);
+	if (n >= 0 && (size_t)n >= len) {
+		*heap = malloc((size_t)n + 1);
+		if (*heap)
+			vsnprintf(*heap, (size_t)n + 1, fmt, again);
+	}
+	va_end(again);
+	return *heap ? *heap : buf;
+}
+
 void pr_err(const char *fmt, ...)
 {
-	char buf[1024];
+	char buf[1024], *heap, *msg;
 	va_list ap;
 
+	/* Whole, however long: the reason and the fix come last, after what
+	 * the user typed (a long path, a long --filter). */
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	msg = format(buf, sizeof(buf), &heap, fmt, ap);
 	va_end(ap);
 	/* One line, whatever the user typed into the quoted parts. */
-	for (char *p = buf; *p; p++)
+	for (char *p = msg; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
 	/* Errors are printed even under -q: a failure must never be silent. */
-	fprintf(stderr, "prec: %s\n", buf);
+	fprintf(stderr, "prec: %s\n", msg);
+	free(heap);
 }
 
 void pr_warn(const char *fmt, ...)

@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 {
 	struct record_opts opts;
 	struct options_env env;
-	char err[512];
+	static char err[LOG_MSG_MAX];
 	int fatal_sig = 0;
 	int status, ret;
 

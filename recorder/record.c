@@ -166,7 +166,8 @@ static void debuginfod_say(const struct record_opts *opts)
 static int recording__check(struct recording *r)
 {
 	const struct record_opts *opts = r->opts;
-	char err[512], path[PATH_MAX];
+	static char err[LOG_MSG_MAX];
+	char path[PATH_MAX];
 	int ret;
 
 	if (event_specs__parse_options(&r->specs, opts, err, sizeof(err))) {
@@ -229,7 +230,7 @@ static int recording__machine(struct recording *r)
 	/* --threads chooses the number of streams and their masks: the
 	 * engine is the same with one. */
 	if (r->opts->threads) {
-		char err[256];
+		static char err[LOG_MSG_MAX];
 
 		if (threads_masks__for_machine(r->opts->threads_spec, &r->si, r->cpus, &r->masks,
 					       err, sizeof(err))) {
@@ -262,7 +263,7 @@ static bool recording__stop_on_hup(const struct record_opts *opts)
 static int recording__control(struct recording *r)
 {
 	struct control_spec spec;
-	char err[512];
+	static char err[LOG_MSG_MAX];
 
 	if (!r->opts->control)
 		return 0;
@@ -289,7 +290,7 @@ static int recording__schedule(const struct record_opts *opts)
  * exit status, explained. */
 static int recording__off_cpu(struct recording *r)
 {
-	char err[512];
+	static char err[LOG_MSG_MAX];
 
 	if (off_cpu__open_for(&r->oc, r->opts, &r->evlist, r->wl.pid, r->cgroup_fd, err,
 			      sizeof(err))) {

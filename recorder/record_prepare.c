@@ -90,7 +90,8 @@ static void event_specs__group_all(struct event_specs *specs)
 int event_specs__parse_options(struct event_specs *specs, const struct record_opts *opts,
 			       char *err, size_t errlen)
 {
-	char msg[400], pidf[64];
+	static char msg[LOG_MSG_MAX];
+	char pidf[64];
 	int f = 0;
 
 	for (int i = 0; i < opts->nr_events; i++) {

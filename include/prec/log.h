@@ -7,6 +7,15 @@
  */
 #include <stdarg.h>
 
+/*
+ * Room for an error message that quotes what the user typed, whole, so its
+ * reason and fix are never cut off: an argument is at most 128 KiB (the
+ * kernel's MAX_ARG_STRLEN), and a message quotes at most two. Buffers this
+ * big are static, used by the main thread while it starts; only the pages
+ * a message fills are ever touched.
+ */
+#define LOG_MSG_MAX (2 * 128 * 1024 + 4096)
+
 enum log_level { LOG_QUIET = -1, LOG_NORMAL = 0, LOG_VERBOSE = 1, LOG_DEBUG = 2 };
 
 /* Sets the threshold: messages above it are dropped. Not thread-safe; call from main. */

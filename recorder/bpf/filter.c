@@ -154,7 +154,7 @@ uint64_t bpf_filter__dropped(const struct bpf_filter *bf)
 
 int bpf_filters__attach(struct evlist *evlist)
 {
-	char err[512];
+	static char err[LOG_MSG_MAX];
 	bool any = false;
 
 	for (int i = 0; i < evlist->nr; i++) {

@@ -19,6 +19,7 @@
 
 #include "events/bpf_filter_parse.h"
 #include "events/parse_events_int.h"
+#include "prec/log.h"
 
 /* perf's {name} token: a group's optional name before '{'. */
 static bool is_group_name_char(char c, bool first)
@@ -282,7 +283,7 @@ static int spec__join_bpf_filter(const struct event_spec *spec, const char *filt
 				 char *err, size_t errlen)
 {
 	struct filter_terms *f = malloc(sizeof(*f));
-	char msg[400];
+	static char msg[LOG_MSG_MAX];
 	int ret;
 
 	*joined = NULL;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prec/log.h"
 #include "events/tracepoint.h"
 #include "events/parse_events_int.h"
 
@@ -85,7 +86,7 @@ const char *event_name__symbol(uint32_t type, uint64_t config)
 
 int pe_error(struct pe_state *st, size_t off, const char *hint, const char *fmt, ...)
 {
-	char msg[768];
+	static char msg[LOG_MSG_MAX];
 	va_list ap;
 
 	if (!st->errlen)
