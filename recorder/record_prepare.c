@@ -90,6 +90,8 @@ static void event_specs__group_all(struct event_specs *specs)
 int event_specs__parse_options(struct event_specs *specs, const struct record_opts *opts,
 			       char *err, size_t errlen)
 {
+	/* The probe answers which core PMUs of a hybrid machine count a cache event. */
+	const struct parse_events_ctx live = { .supported = evlist__event_supported };
 	static char msg[LOG_MSG_MAX];
 	char pidf[64];
 	int f = 0;
@@ -101,7 +103,7 @@ int event_specs__parse_options(struct event_specs *specs, const struct record_op
 				 opts->events[i]);
 			return -EINVAL;
 		}
-		if (parse_events(specs, opts->events[i], msg, sizeof(msg))) {
+		if (parse_events_ctx(specs, opts->events[i], &live, msg, sizeof(msg))) {
 			snprintf(err, errlen, "invalid event: %s", msg);
 			return -EINVAL;
 		}
@@ -117,8 +119,14 @@ int event_specs__parse_options(struct event_specs *specs, const struct record_op
 			}
 		}
 	}
-	if (opts->group)
+	if (opts->group) {
 		event_specs__group_all(specs);
+		/* One group per core PMU on a hybrid machine, as -e's own groups. */
+		if (event_specs__split_hybrid_groups(specs, 0)) {
+			snprintf(err, errlen, "out of memory grouping the events");
+			return -ENOMEM;
+		}
+	}
 	for (int i = 0; i < specs->nr; i++) {
 		const struct event_spec *spec = &specs->v[i];
 

@@ -132,4 +132,12 @@ bool pmu_dir__has(int dirfd, const char *name);
  */
 int pmu_dir__type(int pmufd, uint32_t *type);
 
+/*
+ * The cpus list of a hybrid core PMU (perf 6.1: a "cpu_*" PMU whose cpus
+ * file passes pmu_cpus__hybrid), its first line without the newline, in a
+ * malloc'd *cpus. Returns 0, 1 when name/pmufd is no hybrid PMU (*cpus
+ * NULL), or -ENOMEM. The one reader of that file, for the features and -e.
+ */
+int pmu_dir__hybrid_cpus(int pmufd, const char *name, char **cpus);
+
 #endif

@@ -155,6 +155,30 @@ int pmu_dir__type(int pmufd, uint32_t *type)
 	return fsread__u32(pmufd, "type", type);
 }
 
+int pmu_dir__hybrid_cpus(int pmufd, const char *name, char **cpus)
+{
+	const char *nl;
+	size_t len;
+	char *buf;
+	int err;
+
+	*cpus = NULL;
+	if (strncmp(name, "cpu_", 4))
+		return 1;
+	err = fsread__file(pmufd, "cpus", &buf, &len);
+	if (err)
+		return err == -ENOMEM ? err : 1;
+	if (!pmu_cpus__hybrid(buf, len)) {
+		free(buf);
+		return 1;
+	}
+	/* HYBRID_TOPOLOGY holds the first line, newline dropped (load_hybrid_node). */
+	nl = memchr(buf, '\n', len);
+	*cpus = strndup(buf, nl ? (size_t)(nl - buf) : len);
+	free(buf);
+	return *cpus ? 0 : -ENOMEM;
+}
+
 /*
  * Reads at most size-1 bytes from the start of dirfd/name into buf (NUL
  * added), for files perf reads one line of. Returns the byte count, -EINVAL
@@ -312,10 +336,7 @@ static int pmu__read_caps(int pmufd, struct sysinfo_pmu *p)
  */
 static int pmu__read(int devfd, const char *name, struct sysinfo_pmu *p)
 {
-	bool hybrid = !strncmp(name, "cpu_", 4);
-	int pmufd, err = 1;
-	size_t len;
-	char *buf;
+	int pmufd, err;
 
 	memset(p, 0, sizeof(*p));
 	pmufd = openat(devfd, name, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -323,27 +344,10 @@ static int pmu__read(int devfd, const char *name, struct sysinfo_pmu *p)
 		return 1;
 
 	/* A cpu_* PMU is real only with a cpus file that scans as "%u". */
-	if (hybrid) {
-		const char *nl;
-
-		err = fsread__file(pmufd, "cpus", &buf, &len);
-		if (err) {
-			err = err == -ENOMEM ? err : 1;
+	if (!strncmp(name, "cpu_", 4)) {
+		err = pmu_dir__hybrid_cpus(pmufd, name, &p->cpus);
+		if (err)
 			goto out;
-		}
-		if (!pmu_cpus__hybrid(buf, len)) {
-			free(buf);
-			err = 1;
-			goto out;
-		}
-		/* HYBRID_TOPOLOGY holds the first line, newline dropped (load_hybrid_node). */
-		nl = memchr(buf, '\n', len);
-		p->cpus = strndup(buf, nl ? (size_t)(nl - buf) : len);
-		free(buf);
-		if (!p->cpus) {
-			err = -ENOMEM;
-			goto out;
-		}
 	}
 
 	err = 1;

@@ -307,6 +307,10 @@ static int pmu__load_at(struct pmu *pmu, int devfd, const char *name)
 	ret = pmu->name ? pmu__load_formats(pmu, pmufd) : -ENOMEM;
 	if (!ret)
 		ret = pmu__load_aliases(pmu, pmufd);
+	if (!ret && !strncmp(name, "cpu_", 4)) {
+		ret = pmu_dir__hybrid_cpus(pmufd, name, &pmu->cpus);
+		ret = ret == 1 ? 0 : ret;
+	}
 	if (!ret) {
 		pmu->is_core = !strcmp(name, "cpu") || !strcmp(name, "cpum_cf") ||
 			       pmu_dir__has(pmufd, "cpus");
@@ -364,6 +368,7 @@ void pmu__exit(struct pmu *pmu)
 		alias__exit(&pmu->aliases[i]);
 	free(pmu->aliases);
 	free(pmu->name);
+	free(pmu->cpus);
 	memset(pmu, 0, sizeof(*pmu));
 }
 
@@ -430,6 +435,7 @@ int pmus__load(struct pmus *pmus, const char *sysfs)
 		ret = 0;
 		if (!pmu.name)
 			continue;
+		pmu.dir_index = pmus->nr;
 		v = vec__push(pmus->v, pmus->nr, sizeof(pmu), &pmu);
 		if (!v) {
 			pmu__exit(&pmu);
@@ -466,6 +472,20 @@ const struct pmu *pmus__find(const struct pmus *pmus, const char *name)
 		if (!strcmp(pmus->v[i].name, name))
 			return &pmus->v[i];
 	return NULL;
+}
+
+const struct pmu *pmus__next_hybrid(const struct pmus *pmus, const struct pmu *prev)
+{
+	const struct pmu *best = NULL;
+
+	for (int i = 0; i < pmus->nr; i++) {
+		const struct pmu *p = &pmus->v[i];
+
+		if (p->cpus && (!prev || p->dir_index > prev->dir_index) &&
+		    (!best || p->dir_index < best->dir_index))
+			best = p;
+	}
+	return best;
 }
 
 const struct pmu_format *pmu__format(const struct pmu *pmu, const char *name)

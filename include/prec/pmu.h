@@ -48,6 +48,13 @@ struct pmu {
 	 * heuristic; the open still has the last word.
 	 */
 	bool counting_only;
+	/*
+	 * A hybrid core PMU's CPUs (perf 6.1: a "cpu_*" PMU whose cpus file
+	 * starts with a CPU number; cpu_core, cpu_atom): that file's first
+	 * line, e.g. "0-15". NULL for every other PMU.
+	 */
+	char *cpus;
+	int dir_index; /* its place in the devices directory (readdir order) */
 };
 
 /* Every PMU of a sysfs tree, in natural name order (uncore_imc_2 before _10). */
@@ -84,6 +91,13 @@ void pmus__exit(struct pmus *pmus);
 
 /* The PMU named name, or NULL. */
 const struct pmu *pmus__find(const struct pmus *pmus, const char *name);
+
+/*
+ * The hybrid core PMUs (cpus set) in perf 6.1's order, the devices
+ * directory's: the first one after prev (NULL: the first of all), or NULL
+ * when there is none left.
+ */
+const struct pmu *pmus__next_hybrid(const struct pmus *pmus, const struct pmu *prev);
 
 /* The format term named name (exact, as perf), or NULL. */
 const struct pmu_format *pmu__format(const struct pmu *pmu, const char *name);

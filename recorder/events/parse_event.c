@@ -79,18 +79,69 @@ static int parse_slash_terms(struct pe_state *st, size_t *q, const char *what, s
 	return ret;
 }
 
+/*
+ * perf 6.1's parse_events__with_hybrid_pmu: the text of cpu_core/TEXT/ as
+ * an event string of its own, for that core PMU alone (cpu_core/cycles:u/
+ * is cycles:u on cpu_core; cpu_core/cpu-clock/ is plain cpu-clock). Its
+ * events are named from TEXT. Returns 0 (added), 1 when TEXT is no event
+ * (it is then a term like any other, and its error the one to show), or
+ * -ENOMEM.
+ */
+static int parse_inside_hybrid(struct pe_state *st, const struct pmu *pmu, const char *text)
+{
+	struct pe_state in = *st; /* the PMUs and tracefs, looked up already or not */
+	struct pe_event *v;
+	char err[1];
+	size_t p = 0;
+	int ret;
+
+	in.str = text;
+	in.err = err;
+	in.errlen = sizeof(err);
+	in.ev = NULL;
+	in.nr_ev = 0;
+	in.hybrid_only = pmu->name;
+	ret = parse_event(&in, &p, false);
+	if (!ret && (text[p] || !in.nr_ev))
+		ret = -EINVAL;
+	v = ret ? NULL : realloc(st->ev, (size_t)(st->nr_ev + in.nr_ev) * sizeof(*v));
+	if (!ret && !v)
+		ret = -ENOMEM;
+	if (ret) {
+		pe_state__truncate(&in, 0);
+		free(in.ev);
+		return ret == -ENOMEM ? ret : 1;
+	}
+	st->ev = v;
+	for (int i = 0; i < in.nr_ev; i++) {
+		in.ev[i].spec.leader += st->nr_ev;
+		st->ev[st->nr_ev++] = in.ev[i];
+	}
+	free(in.ev);
+	return 0;
+}
+
 /* Creates one event of a PMU from its terms; on failure nothing is added. */
 static int add_pmu_event(struct pe_state *st, const struct pmu *pmu, const struct pe_terms *t)
 {
+	const char *inner = pe_terms__hybrid_inner(pmu, t);
 	int first = st->nr_ev;
-	struct pe_event *ev = pe_event__new(st, pmu->type, 0);
+	struct pe_event *ev;
 	int ret;
 
+	if (inner && (ret = parse_inside_hybrid(st, pmu, inner)) <= 0)
+		return ret;
+	ev = pe_event__new(st, pmu->type, 0);
 	if (!ev)
 		return -ENOMEM;
 	ev->spec.pmu_name = strdup(pmu->name);
 	ev->spec.counting_only = pmu->counting_only;
-	ret = ev->spec.pmu_name ? pe_terms__apply_pmu(st, &st->ev[first], pmu, t) : -ENOMEM;
+	/* A hybrid core PMU's events count on its CPUs only. */
+	if (pmu->cpus)
+		ev->spec.cpus = strdup(pmu->cpus);
+	ret = ev->spec.pmu_name && (!pmu->cpus || ev->spec.cpus) ?
+		      pe_terms__apply_pmu(st, &st->ev[first], pmu, t) :
+		      -ENOMEM;
 	if (ret)
 		pe_state__truncate(st, first);
 	return ret;
@@ -338,6 +389,17 @@ static int empty_event_error(struct pe_state *st, const char *s, size_t off, boo
 	return pe_error(st, off, LIST_HINT, "missing event name before '%c'", s[0]);
 }
 
+/* perf's parse_events_add_numeric: a symbol, TYPE:CONFIG or rNNN, on every
+ * core PMU of a hybrid machine. 0 or -ENOMEM. */
+static int add_numeric(struct pe_state *st, uint32_t type, uint64_t config, size_t off, size_t len)
+{
+	int ret = pe_hybrid__add(st, type, config, false, off, len);
+
+	if (ret <= 0)
+		return ret;
+	return pe_event__new(st, type, config) ? 0 : -ENOMEM;
+}
+
 /* rNNN (s is "r" and up to 16 hex digits, wlen long). 0 or -errno (said). */
 static int parse_raw(struct pe_state *st, const char *s, size_t wlen, size_t off,
 		     const char *what)
@@ -350,7 +412,7 @@ static int parse_raw(struct pe_state *st, const char *s, size_t wlen, size_t off
 					"raw event %s too large", what);
 		raw = raw << 4 | (uint64_t)hex__digit(s[i]);
 	}
-	return pe_event__new(st, PERF_TYPE_RAW, raw) ? 0 : -ENOMEM;
+	return add_numeric(st, PERF_TYPE_RAW, raw, off, wlen);
 }
 
 /* sys:name at s (word is sys, wlen long), either may be a glob; *q moves
@@ -455,12 +517,13 @@ int parse_event(struct pe_state *st, size_t *p, bool in_group)
 			goto out;
 		}
 		q += 1 + strcspn(s + wlen + 1, ",/:{}");
-		ret = pe_event__new(st, (uint32_t)v1, v2) ? 0 : -ENOMEM;
+		ret = add_numeric(st, (uint32_t)v1, v2, off, q - off);
 	} else if ((sym = pe_symbol__find(s, wlen)) || pe_tool__is(s, wlen)) {
-		ret = pe_event__new(st, sym ? sym->type : PERF_TYPE_SOFTWARE,
-				    sym ? sym->config : PERF_COUNT_SW_DUMMY) ?
-			      0 :
-			      -ENOMEM;
+		if (sym)
+			ret = add_numeric(st, sym->type, sym->config, off, wlen);
+		else
+			ret = pe_event__new(st, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY) ? 0 :
+											   -ENOMEM;
 		if (!ret && sym && sym->config == PERF_COUNT_SW_BPF_OUTPUT &&
 		    sym->type == PERF_TYPE_SOFTWARE) {
 			/* perf's evsel__new_idx gives bpf-output these. */
@@ -477,9 +540,12 @@ int parse_event(struct pe_state *st, size_t *p, bool in_group)
 	} else if ((ret = hw_cache__parse(st, s, wlen, off, &v1)) != 0) {
 		if (ret < 0)
 			goto out;
-		ret = pe_event__new(st, PERF_TYPE_HW_CACHE, v1) ? 0 : -ENOMEM;
-		if (!ret && !(st->ev[first].spec.name = strdup(word)))
-			ret = -ENOMEM;
+		ret = pe_hybrid__add(st, PERF_TYPE_HW_CACHE, v1, true, off, wlen);
+		if (ret == 1)
+			ret = pe_event__new(st, PERF_TYPE_HW_CACHE, v1) ? 0 : -ENOMEM;
+		for (int i = first; !ret && i < st->nr_ev; i++)
+			if (!(st->ev[i].spec.name = strdup(word)))
+				ret = -ENOMEM;
 	} else if (s[wlen] == ':' && strcspn(s + wlen + 1, ",/:{}") &&
 		   !pe_mods__all_letters(s + wlen + 1, strcspn(s + wlen + 1, ",/:{}"))) {
 		/* sys:name, either may be a glob */

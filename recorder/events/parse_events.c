@@ -121,6 +121,8 @@ static int parse_group(struct pe_state *st, size_t *p, size_t name_len)
 				"unbalanced '{': the group is not closed");
 	}
 	q++;
+	if (st->nr_ev == first)
+		return pe_hybrid__none_error(st); /* its cache events count nowhere here */
 	if (group__split_uncore(st, first, *p, name_len, &ret)) {
 		if (ret)
 			return ret;
@@ -194,6 +196,10 @@ int parse_events_ctx(struct event_specs *specs, const char *str, const struct pa
 	if (errlen)
 		err[0] = '\0';
 	ret = parse_items(&st);
+	if (!ret && !st.nr_ev)
+		ret = pe_hybrid__none_error(&st);
+	if (!ret)
+		ret = pe_hybrid__uniquify(&st);
 	if (!ret) {
 		v = realloc(specs->v, (size_t)(specs->nr + st.nr_ev) * sizeof(*v));
 		if (!v) {
@@ -204,8 +210,14 @@ int parse_events_ctx(struct event_specs *specs, const char *str, const struct pa
 				specs->v[specs->nr] = st.ev[i].spec;
 				specs->v[specs->nr++].leader += base;
 			}
-			specs->last_arg = base;
 			st.nr_ev = 0;
+			ret = event_specs__split_hybrid_groups(specs, base);
+			if (ret) {
+				while (specs->nr > base)
+					pe_spec__free(&specs->v[--specs->nr]);
+			} else {
+				specs->last_arg = base;
+			}
 		}
 	}
 	if (ret == -ENOMEM && errlen)

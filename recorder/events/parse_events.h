@@ -37,9 +37,11 @@ struct parse_events_ctx {
 	const char *sysfs; /* sysfs mount ("/sys"): PMUs below bus/event_source/devices */
 	const char *tracefs; /* tracefs mount: tracepoints below events/ */
 	/*
-	 * For the event list only: whether this machine opens an event (perf
-	 * lists hardware, cache and software events only then; the recorder
-	 * passes evlist__event_supported). NULL lists every one.
+	 * Whether this machine opens an event: for the event list (perf lists
+	 * hardware, cache and software events only then) and, on a hybrid
+	 * machine, which core PMUs count a cache event (perf's
+	 * is_event_supported). The recorder passes evlist__event_supported;
+	 * NULL takes every one as supported.
 	 */
 	bool (*supported)(const struct perf_event_attr *attr);
 };
@@ -149,10 +151,26 @@ struct event_specs {
  * nothing: returns 0, or -EINVAL with one line in err naming the offending
  * token, its offset and what is accepted there, or -ENOMEM; on failure
  * specs is as it was. specs owns what it holds; free with
- * event_specs__exit.
+ * event_specs__exit. On a hybrid machine (core PMUs cpu_core and cpu_atom,
+ * each with its CPUs) the hardware, raw and cache events are perf 6.1's
+ * one per core PMU, named "cpu_core/cycles/" (events/pe_hybrid.c), with
+ * the context's probe deciding which PMU counts a cache event.
  */
 int parse_events_ctx(struct event_specs *specs, const char *str, const struct parse_events_ctx *ctx,
 		     char *err, size_t errlen);
+
+/*
+ * The groups from index from on whose events belong to two core PMUs of a
+ * hybrid machine or more ({cycles,instructions} there: cycles and
+ * instructions of cpu_atom, and of cpu_core) become one group per core PMU,
+ * in the order the PMUs first appear, each event in its own PMU's group and
+ * the events of no core PMU in the group's first PMU's; the group's name
+ * and pinned/exclusive modifiers go to every new leader. perf 6.1 keeps one
+ * group, which the kernel refuses (a group counts on its leader's CPU);
+ * perf 6.4 and later split it so. parse_events_ctx does it for each
+ * argument; --group calls it again. 0, or -ENOMEM with specs unchanged.
+ */
+int event_specs__split_hybrid_groups(struct event_specs *specs, int from);
 
 /* parse_events_ctx with the live sysfs and tracefs. */
 int parse_events(struct event_specs *specs, const char *str, char *err, size_t errlen);

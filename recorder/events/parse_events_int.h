@@ -3,7 +3,8 @@
 /*
  * The -e grammar's internal interface, by layer, each using only those
  * before it: the shared state (pe_state.c), then cache names (hw_cache.c),
- * modifiers (parse_mods.c) and terms (parse_terms.c), then one event
+ * modifiers (parse_mods.c), terms (parse_terms.c) and the hybrid core PMUs'
+ * events (pe_hybrid.c), then one event
  * (parse_event.c); parse_events.c, the entry, is declared in
  * prec/parse_events.h.
  */
@@ -36,6 +37,10 @@ struct pe_state {
 	const char *sysfs, *tracefs;
 	char sysfs_buf[PATH_MAX], tracefs_buf[PATH_MAX];
 	struct pmus pmus;
+	/* Re-parsing the EVENT of cpu_core/EVENT/: the one core PMU it is for. */
+	const char *hybrid_only;
+	/* The first cache event no core PMU counts (dropped, as perf drops it). */
+	size_t dropped_off, dropped_len;
 };
 
 /* pe_state.c: the state, errors, the event table, the symbol names. */
@@ -98,7 +103,7 @@ extern const size_t pe_nr_tool_events;
 /* A NULL context: the live roots, every event listed (no probe). */
 extern const struct parse_events_ctx pe_live;
 
-/* parse_terms.c: the terms between a PMU's slashes. */
+/* parse_terms.c: the terms between a PMU's slashes; pmu_terms.c: a PMU's. */
 
 /* The term keywords perf 6.1 knows (parse-events.l's config state). */
 enum pe_term_kind {
@@ -151,6 +156,9 @@ int pe_terms__parse(struct pe_state *st, const char *s, size_t len, size_t off, 
 
 void pe_terms__exit(struct pe_terms *terms);
 
+/* Appends term (taking what it owns); 0 or -ENOMEM. */
+int pe_terms__push(struct pe_terms *t, struct pe_term *term);
+
 /*
  * Applies the terms every event takes (config=, name=, period=, ...) to ev.
  * what names the event for errors ("cpu-clock", "tracepoint 'sched:x'");
@@ -163,6 +171,14 @@ int pe_terms__apply_common(struct pe_state *st, struct pe_event *ev, const struc
 /* Applies a PMU event's terms as perf: aliases, hard-coded terms, formats. */
 int pe_terms__apply_pmu(struct pe_state *st, struct pe_event *ev, const struct pmu *pmu,
 			const struct pe_terms *t);
+
+/*
+ * perf 6.1's parse_events__inside_hybrid_pmu: in cpu_core/cycles/ the one
+ * term of a hybrid core PMU that is neither event= nor one of its aliases
+ * is an event to parse again for that PMU alone. Returns that term's text,
+ * or NULL.
+ */
+const char *pe_terms__hybrid_inner(const struct pmu *pmu, const struct pe_terms *t);
 
 /* The valid-terms list perf prints, for a PMU (its formats first) or none. */
 void pe_terms__valid(char *buf, size_t size, const struct pmu *pmu, bool tracepoint);
@@ -180,6 +196,26 @@ int hw_cache__parse(struct pe_state *st, const char *word, size_t len, size_t of
 
 /* Calls fn for every cache event perf lists (valid type/op/result). */
 void hw_cache__for_each(void (*fn)(void *arg, const char *name, uint64_t config), void *arg);
+
+/* pe_hybrid.c: the events of a hybrid machine's core PMUs (cpu_core, cpu_atom). */
+
+/*
+ * Adds type/config (a hardware symbol, TYPE:CONFIG, rNNN, or with cache a
+ * cache event) as perf 6.1 does on a hybrid machine: one event per core PMU
+ * (the one of st->hybrid_only), each with its pmu_name and cpus; a cache
+ * event only where the context's probe says the PMU counts it (none at
+ * all: len bytes at off are remembered for pe_hybrid__none_error).
+ * Returns 0, 1 when it adds nothing because the machine is not hybrid or
+ * the type is software (the caller adds the plain event), -ENOMEM.
+ */
+int pe_hybrid__add(struct pe_state *st, uint32_t type, uint64_t config, bool cache, size_t off,
+		   size_t len);
+
+/* The error when every event of an argument or group was such a cache event. */
+int pe_hybrid__none_error(struct pe_state *st);
+
+/* perf's record__uniquify_name: "cycles" of cpu_core is "cpu_core/cycles/". */
+int pe_hybrid__uniquify(struct pe_state *st);
 
 /* parse_mods.c: modifiers. */
 

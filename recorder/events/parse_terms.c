@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The terms between an event's slashes (cpu/event=0x3c,umask=1,name=x/):
- * lexed as perf 6.1's config state lexes them, then applied as its
- * config_term_common/config_term_tracepoint and perf_pmu__config do. PMU
- * format terms OR their bits in (perf never clears bits), after the
- * hard-coded config=/config1=/config2= terms, whatever the order written.
+ * lexed as perf 6.1's config state lexes them (raw r3c is config=0x3c),
+ * and the terms every event takes applied as its config_term_common and
+ * config_term_tracepoint do. A PMU's own terms are pmu_terms.c's.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -113,7 +112,7 @@ void pe_terms__exit(struct pe_terms *terms)
 	terms->nr = 0;
 }
 
-static int terms__push(struct pe_terms *t, struct pe_term *term)
+int pe_terms__push(struct pe_terms *t, struct pe_term *term)
 {
 	struct pe_term *v = realloc(t->v, (t->nr + 1) * sizeof(*v));
 
@@ -146,6 +145,61 @@ static bool term_number(const char *s, size_t len, size_t *i, uint64_t *n)
 		*n = *n * (uint64_t)base + d;
 	}
 	return overflow;
+}
+
+/*
+ * perf's raw term (its config lexer's r{hex}, or r0x{hex}): cpu/r3c/ is
+ * cpu/config=0x3c/. The lexer takes it before a name of the same length,
+ * so "read" is config 0xead. Returns 1 with *v set, 0 when key is none,
+ * -ERANGE past 64 bits.
+ */
+static int raw_term(const char *key, uint64_t *v)
+{
+	const char *h = key + 1;
+	size_t n;
+
+	if (key[0] != 'r')
+		return 0;
+	if (h[0] == '0' && h[1] == 'x' && h[2])
+		h += 2;
+	n = strlen(h);
+	if (!n || strspn(h, "0123456789abcdefABCDEF") != n)
+		return 0;
+	if (n > 16)
+		return -ERANGE;
+	*v = 0;
+	for (; *h; h++)
+		*v = *v << 4 | (uint64_t)hex__digit(*h);
+	return 1;
+}
+
+/*
+ * What the key of term is: a keyword, a raw rNNN (config=0xNNN; perf's
+ * lexer takes "r3c=" as a syntax error) or a PMU's; without a value (no
+ * '=' at eq_off) a flag of value 1. 0 or -EINVAL.
+ */
+static int term__key(struct pe_state *st, struct pe_term *term, bool has_value, size_t eq_off,
+		     const char *where, const char *alias_q)
+{
+	int raw;
+
+	for (int kw = 1; kw < PE_TERM_MAX; kw++)
+		if (!strcmp(term->key, keywords[kw].name))
+			term->kind = (enum pe_term_kind)kw;
+	raw = term->kind ? 0 : raw_term(term->key, &term->num);
+	if (raw < 0)
+		return pe_error(st, term->off, "rNNN is at most 16 hex digits",
+				"raw term '%s' too large%s%s", term->key, where, alias_q);
+	if (raw && has_value)
+		return pe_error(st, eq_off, "a raw term rNNN takes no value",
+				"unexpected '=' after raw term '%s'%s%s", term->key, where,
+				alias_q);
+	if (raw)
+		term->kind = PE_TERM_CONFIG;
+	else if (!has_value)
+		term->num = 1;
+	term->no_value = !has_value && !raw;
+	return 0;
 }
 
 /* Error offsets: inside the user's text, or the alias term's own for sysfs text. */
@@ -181,9 +235,11 @@ int pe_terms__parse(struct pe_state *st, const char *s, size_t len, size_t off, 
 		term.key = strndup(s + k, i - k);
 		if (!term.key)
 			goto nomem;
-		for (int kw = 1; kw < PE_TERM_MAX; kw++)
-			if (!strcmp(term.key, keywords[kw].name))
-				term.kind = (enum pe_term_kind)kw;
+		ret = term__key(st, &term, i < len && s[i] == '=', TERM_OFF(i), where, alias_q);
+		if (ret) {
+			free(term.key);
+			goto fail;
+		}
 		if (i < len && s[i] == '=') {
 			size_t v = ++i;
 			bool want_str = false;
@@ -246,11 +302,8 @@ int pe_terms__parse(struct pe_state *st, const char *s, size_t len, size_t off, 
 				free(term.key);
 				goto nomem;
 			}
-		} else {
-			term.num = 1;
-			term.no_value = true;
 		}
-		if (terms__push(out, &term)) {
+		if (pe_terms__push(out, &term)) {
 			free(term.key);
 			free(term.str);
 			goto nomem;
@@ -432,158 +485,4 @@ int pe_terms__apply_common(struct pe_state *st, struct pe_event *ev, const struc
 		et->set |= kw->set;
 	}
 	return 0;
-}
-
-/* perf's pmu_find_alias: which alias, if any, a term stands for. */
-static const struct pmu_alias *term__alias(const struct pmu *pmu, const struct pe_term *term)
-{
-	const char *name;
-
-	if (term->kind != PE_TERM_USER)
-		return NULL;
-	if (!term->str) {
-		if (term->num != 1 || pmu__format(pmu, term->key))
-			return NULL;
-		name = term->key;
-	} else {
-		if (strcasecmp(term->key, "event"))
-			return NULL;
-		name = term->str;
-	}
-	return pmu__alias(pmu, name);
-}
-
-static int term__copy(struct pe_terms *t, const struct pe_term *src, size_t off)
-{
-	struct pe_term term = *src;
-
-	term.off = off;
-	term.key = strdup(src->key);
-	term.str = src->str ? strdup(src->str) : NULL;
-	if (!term.key || (src->str && !term.str) || terms__push(t, &term)) {
-		free(term.key);
-		free(term.str);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-/* Replaces each alias term by the alias's own terms, in place, as perf does (once). */
-static int terms__expand(struct pe_state *st, const struct pmu *pmu, const struct pe_terms *t,
-			 struct pe_terms *out)
-{
-	int ret = 0;
-
-	out->v = NULL;
-	out->nr = 0;
-	for (int i = 0; i < t->nr && !ret; i++) {
-		const struct pmu_alias *alias = term__alias(pmu, &t->v[i]);
-		struct pe_terms at;
-		char label[256];
-
-		if (!alias) {
-			ret = term__copy(out, &t->v[i], t->v[i].off);
-			continue;
-		}
-		snprintf(label, sizeof(label), "'%s/%s/' ('%s')", pmu->name, alias->name,
-			 alias->terms);
-		ret = pe_terms__parse(st, alias->terms, strlen(alias->terms), t->v[i].off, label,
-				      &at);
-		for (int j = 0; j < at.nr && !ret; j++)
-			ret = term__copy(out, &at.v[j], t->v[i].off);
-		pe_terms__exit(&at);
-	}
-	if (ret)
-		pe_terms__exit(out);
-	return ret;
-}
-
-static uint64_t *attr__field(struct perf_event_attr *attr, enum pmu_config_field f)
-{
-	switch (f) {
-	case PMU_CONFIG1:
-		return (uint64_t *)&attr->config1;
-	case PMU_CONFIG2:
-		return (uint64_t *)&attr->config2;
-	default:
-		return (uint64_t *)&attr->config;
-	}
-}
-
-int pe_terms__apply_pmu(struct pe_state *st, struct pe_event *ev, const struct pmu *pmu,
-			const struct pe_terms *t)
-{
-	struct pe_terms x;
-	char what[300];
-	int ret;
-
-	ret = terms__expand(st, pmu, t, &x);
-	if (ret)
-		return ret;
-	snprintf(what, sizeof(what), "PMU '%s'", pmu->name);
-	/* The hard-coded terms first, whatever their place (perf's config_attr). */
-	ret = pe_terms__apply_common(st, ev, &x, what, false, true);
-	for (int i = 0; i < x.nr && !ret; i++) {
-		const struct pe_term *term = &x.v[i];
-		const struct pmu_format *fmt;
-		uint64_t val = term->num, max;
-
-		if (term->kind != PE_TERM_USER)
-			continue;
-		fmt = pmu__format(pmu, term->key);
-		if (!fmt) {
-			char valid[640];
-			size_t n;
-
-			memcpy(valid, "valid terms: ", 14);
-			pe_terms__valid(valid + 13, sizeof(valid) - 13 - 32, pmu, false);
-			n = strlen(valid);
-			if (pmu->nr_aliases)
-				snprintf(valid + n, sizeof(valid) - n, "; or one of its events");
-			ret = pe_error(st, term->off, valid, "unknown term '%s' for PMU '%s'",
-				       term->key, pmu->name);
-			break;
-		}
-		if (term->str && !strcmp(term->str, "?")) {
-			/* An alias parameter: the user's term of that name gives it. */
-			int j;
-
-			for (j = 0; j < x.nr; j++)
-				if (x.v[j].kind == PE_TERM_USER && !x.v[j].str &&
-				    !strcmp(x.v[j].key, term->key))
-					break;
-			if (j == x.nr) {
-				char hint[128];
-
-				snprintf(hint, sizeof(hint), "add %s=VALUE to its terms",
-					 term->key);
-				ret = pe_error(st, term->off, hint,
-					       "PMU '%s' event needs parameter '%s'", pmu->name,
-					       term->key);
-				break;
-			}
-			val = x.v[j].num;
-		} else if (term->str) {
-			ret = pe_error(st, term->off, NULL,
-				       "term '%s' of PMU '%s' expects a number%s, not '%s'",
-				       term->key, pmu->name,
-				       strcasecmp(term->key, "event") ? "" :
-									" or one of its events",
-				       term->str);
-			break;
-		}
-		max = pmu_format__max(fmt->bits);
-		if (val > max) {
-			char hint[64];
-
-			snprintf(hint, sizeof(hint), "maximum is %llu", (unsigned long long)max);
-			ret = pe_error(st, term->off, hint,
-				       "value %#llx too big for term '%s' of PMU '%s'",
-				       (unsigned long long)val, term->key, pmu->name);
-			break;
-		}
-		pmu_format__apply(fmt->bits, val, attr__field(&ev->spec.attr, fmt->field));
-	}
-	pe_terms__exit(&x);
-	return ret;
 }

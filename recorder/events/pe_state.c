@@ -4,8 +4,9 @@
  * calls none): the parse state with its lazily found sysfs/tracefs roots and
  * PMUs, the one error writer, the growing table of events, the symbolic and
  * tool event names, and the live context (no probe: the caller has it). The
- * order above it is one way: hw_cache.c, parse_terms.c and parse_mods.c use
- * only this; parse_event.c (one event) uses them; parse_events.c (the list,
+ * order above it is one way: hw_cache.c, parse_terms.c, parse_mods.c and
+ * pe_hybrid.c use only this; pmu_terms.c uses parse_terms.c; parse_event.c
+ * (one event) uses them; parse_events.c (the list,
  * groups, the entry points) uses parse_event.c; parse_events_list.c (the
  * listing) uses this and hw_cache.c.
  */
