@@ -44,8 +44,8 @@ same_as_perf()
 cases=(
 	"-e instructions:u" "-e cache-misses" "-e L1-dcache-loads" "-e branches"
 	"-e cycles:u" "-e cycles" "-e {cycles,instructions}" "--group -e cycles,instructions"
-	"-e cpu-clock,task-clock" "-e cpu-clock,task-clock -c 10000" "-a -e cpu-clock -c 20000"
-	"-a" "-a -F 1000" "-a -c 20000" "-D 10 -c 5000" "-a --all-user" "-a --all-kernel"
+	"-e cpu-clock,task-clock" "-e cpu-clock,task-clock -c 1000000" "-a -e cpu-clock -c 20000"
+	"-a" "-a -F 1000" "-a -c 200000" "-D 10 -c 500000" "-a --all-user" "-a --all-kernel"
 	"-e cpu-clock -e sched:sched_switch" "-g -e cpu-clock,task-clock"
 	"--sample-identifier -e cpu-clock,task-clock" "--sample-identifier -e cpu-clock"
 	"-e {cpu-clock,task-clock}:S" "--call-graph dwarf -e cpu-clock,task-clock"
