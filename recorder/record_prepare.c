@@ -58,11 +58,12 @@ int event_specs__for_machine(struct event_specs *specs, const struct sysinfo *si
 		si = &live;
 	}
 	vendor__machine(&specs->machine, si, caps__can_profile_kernel());
+	env.nr_hybrid = vendor__hybrid_pmus(si, hybrid, MAX_HYBRID);
+	specs->machine.hybrid = env.nr_hybrid > 0;
 	if (!specs->nr) {
 		env.amd = specs->machine.amd;
 		env.can_profile_kernel = specs->machine.can_profile_kernel;
 		env.hybrid = hybrid;
-		env.nr_hybrid = vendor__hybrid_pmus(si, hybrid, MAX_HYBRID);
 		ret = parse_events__add_default(specs, &env);
 	}
 	sysinfo__exit(&live);

@@ -136,6 +136,9 @@ struct event_machine {
 	bool can_profile_kernel;
 	uint32_t ibs_fetch_type; /* attr.type of the ibs_fetch PMU, 0 when absent */
 	uint32_t ibs_op_type; /* attr.type of the ibs_op PMU, 0 when absent */
+	/* a hybrid machine (several core PMUs): perf 6.1 adds its tracking
+	 * dummy event there whatever the target */
+	bool hybrid;
 };
 
 struct event_specs {

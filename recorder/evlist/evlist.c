@@ -169,7 +169,9 @@ out:
 int evlist__init(struct evlist *evlist, const struct event_specs *specs_in,
 		 const struct evlist_config *cfg, struct cpu_map *cpus, struct thread_map *threads)
 {
-	bool dummy = cfg->has_cpu || cfg->delayed;
+	/* perf 6.1's record__open: a tracking dummy for -a/-C, -D, and on
+	 * any hybrid machine. */
+	bool dummy = cfg->has_cpu || cfg->delayed || specs_in->machine.hybrid;
 	int text_poke = cfg->text_poke ? 1 : 0;
 	struct event_specs view;
 	const struct event_specs *specs = &view;

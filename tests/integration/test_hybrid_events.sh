@@ -9,8 +9,8 @@
 # built. For each -e string the events' names (HEADER_EVENT_DESC, what perf
 # report shows) and the attr fields the string decides must be perf's; so
 # must the hybrid header lines (HYBRID_TOPOLOGY, PMU_CAPS).
-# Not compared: the tracking dummy perf 6.1 adds on every hybrid machine
-# (with the sample_type and tracking bits it moves), and groups: perf 6.1
+# The tracking dummy perf 6.1 adds on every hybrid machine is compared too,
+# with every event's sample_type and read_format. Not compared: groups: perf 6.1
 # keeps {cycles,instructions} one group over both PMUs, which a real hybrid
 # kernel refuses; prec makes one group per core PMU (checked on its own).
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
@@ -95,9 +95,9 @@ record()
 # events FILE: each event's name and the attr fields -e decides, one line each.
 events()
 {
-	"$PERF" evlist -v -i "$1" 2>/dev/null | grep -v '^dummy:' |
+	"$PERF" evlist -v -i "$1" 2>/dev/null | cat |
 		sed 's/{ sample_period, sample_freq }/period/' | awk -F', ' '
-		BEGIN { keep = "^(type|config|config1|config2|period|freq|exclude_user|exclude_kernel|exclude_hv|exclude_guest|exclude_host|exclude_idle|precise_ip|pinned|exclusive):" }
+		BEGIN { keep = "^(type|config|sample_type|read_format|config1|config2|period|freq|exclude_user|exclude_kernel|exclude_hv|exclude_guest|exclude_host|exclude_idle|precise_ip|pinned|exclusive):" }
 		{
 			i = index($1, ": "); out = substr($1, 1, i - 1); f = substr($1, i + 2)
 			if (f ~ keep) out = out " " f
