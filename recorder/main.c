@@ -6,6 +6,7 @@
 
 #include "prec/log.h"
 #include "options/options.h"
+#include "options/perfconfig.h"
 #include "events/parse_events.h"
 #include "evlist/evlist.h"
 #include "record.h"
@@ -40,36 +41,64 @@ static int answer_query(const struct record_opts *opts)
 	return 0;
 }
 
+/* perf's configuration's lines, once the log is set: a file prec cannot
+ * take is said only when the run records (-h and --version answer whatever
+ * the files hold). 0, or the exit status. */
+static int config_said(const struct perfconfig *cfg, int load_ret, const char *load_err)
+{
+	if (load_ret) {
+		pr_err("%s", load_err);
+		return PREC_EXIT_FAILURE;
+	}
+	for (int i = 0; i < cfg->nr_warnings; i++)
+		pr_warn("%s", cfg->warnings[i]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct record_opts opts;
 	struct options_env env;
+	struct perfconfig_env cenv;
+	struct perfconfig cfg;
 	static char err[LOG_MSG_MAX];
+	static char cerr[LOG_MSG_MAX];
 	int fatal_sig = 0;
-	int status, ret;
+	int status, ret, cret;
 
 	/* A closed stderr or output pipe must be an error return, not a kill. */
 	signals__init();
-	if (options__parse(&opts, argc, argv, err, sizeof(err))) {
+	/* perf's configuration, before the command line, as perf reads it. */
+	perfconfig_env__read(&cenv);
+	cret = perfconfig__load(&cfg, &cenv, cerr, sizeof(cerr));
+	if (options__parse_with(&opts, cret ? NULL : &cfg, argc, argv, err, sizeof(err))) {
 		pr_err("%s", err);
+		perfconfig__exit(&cfg);
 		return PREC_EXIT_USAGE;
 	}
 	status = answer_query(&opts);
+	if (status < 0) {
+		log__set_level(opts.quiet ? LOG_QUIET : opts.verbose);
+		status = config_said(&cfg, cret, cerr) ? PREC_EXIT_FAILURE : -1;
+	}
 	if (status >= 0) {
 		options__exit(&opts);
+		perfconfig__exit(&cfg);
 		return status;
 	}
-	log__set_level(opts.quiet ? LOG_QUIET : opts.verbose);
 	options_env__read(&env);
 	ret = options__validate(&opts, &env, err, sizeof(err));
 	if (ret) {
 		pr_err("%s", err);
 		options__exit(&opts);
+		perfconfig__exit(&cfg);
 		/* A stream with nowhere to go is a failure, not a bad command line. */
 		return ret == -EBADF ? PREC_EXIT_FAILURE : PREC_EXIT_USAGE;
 	}
 	status = prec_record(&opts, argc, argv, &fatal_sig);
 	options__exit(&opts);
+	/* opts held the configuration's strings until here. */
+	perfconfig__exit(&cfg);
 	/* Die of the same signal, as perf does, so shells and supervisors see
 	 * it (status 128+N), now that the file is finished. */
 	if (fatal_sig)

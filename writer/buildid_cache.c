@@ -19,13 +19,11 @@
 #include "prec/buildid_cache.h"
 #include "prec/debuginfod.h"
 #include "prec/log.h"
-#include "prec/number.h"
 #include "prec/writer.h"
 #include "prec/write_all.h"
 
 #define KALLSYMS_NAME "[kernel.kallsyms]"
 #define VDSO_NAME "[vdso]"
-#define CONFIG_MAX (256u << 10) /* a perf config file is a few lines */
 
 /* ---- paths ---- */
 
@@ -108,108 +106,7 @@ int buildid_cache__paths(const char *root, const char *name, const char *sbid,
 
 /* ---- the root ---- */
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (text__is_blank(*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && text__is_blank(e[-1]))
-		*--e = '\0';
-	return s;
-}
-
-int buildid_cache__parse_config(const char *text, char *buf, size_t len)
-{
-	bool in_buildid = false;
-	int ret = -ENOENT;
-
-	while (*text) {
-		size_t n = strcspn(text, "\n");
-		char line[1024], *s, *eq;
-
-		snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) ? n : sizeof(line) - 1),
-			 text);
-		text += n + (text[n] == '\n');
-		s = trim(line);
-		if (!*s || *s == '#' || *s == ';')
-			continue;
-		if (*s == '[') {
-			char *end = strchr(s, ']');
-
-			if (end)
-				*end = '\0';
-			in_buildid = !strcasecmp(trim(s + 1), "buildid");
-			continue;
-		}
-		eq = strchr(s, '=');
-		if (!in_buildid || !eq)
-			continue;
-		*eq = '\0';
-		if (strcasecmp(trim(s), "dir"))
-			continue;
-		s = trim(eq + 1);
-		if (*s == '"') {
-			char *q = strchr(++s, '"');
-
-			if (q)
-				*q = '\0';
-		} else {
-			s[strcspn(s, "#;")] = '\0';
-			s = trim(s);
-		}
-		if (!*s)
-			continue;
-		if (strlen(s) >= len)
-			return -ENAMETOOLONG;
-		strcpy(buf, s);
-		ret = 0;
-	}
-	return ret;
-}
-
-/* buildid.dir from one config file: 0, -ENOENT (no file or no setting). */
-static int config_file_dir(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	char *text;
-	ssize_t n;
-	int ret;
-
-	if (fd < 0)
-		return -ENOENT;
-	text = malloc(CONFIG_MAX + 1);
-	n = text ? read(fd, text, CONFIG_MAX) : -1;
-	close(fd);
-	if (n < 0) {
-		free(text);
-		return -ENOENT;
-	}
-	text[n] = '\0';
-	ret = buildid_cache__parse_config(text, buf, len);
-	free(text);
-	return ret;
-}
-
-/* perf's config files in its order (a later one overrides): $PERF_CONFIG
- * alone when set, else the system's then the user's. */
-static int config_dir(const char *home, char *buf, size_t len)
-{
-	const char *exclusive = getenv("PERF_CONFIG");
-	char user[PATH_MAX];
-	int ret;
-
-	if (exclusive)
-		return config_file_dir(exclusive, buf, len);
-	ret = config_file_dir("/etc/perfconfig", buf, len);
-	if (home && snprintf(user, sizeof(user), "%s/.perfconfig", home) < (int)sizeof(user) &&
-	    !config_file_dir(user, buf, len))
-		ret = 0;
-	return ret;
-}
-
-int buildid_cache__root(char *buf, size_t len)
+int buildid_cache__root(const char *config_dir, char *buf, size_t len)
 {
 	const char *env = getenv("PERF_BUILDID_DIR");
 	const char *home = getenv("HOME");
@@ -217,8 +114,8 @@ int buildid_cache__root(char *buf, size_t len)
 
 	if (env && *env)
 		n = snprintf(buf, len, "%s", env);
-	else if (!config_dir(home, buf, len))
-		n = (int)strlen(buf);
+	else if (config_dir && *config_dir)
+		n = snprintf(buf, len, "%s", config_dir);
 	else if (home && *home)
 		n = snprintf(buf, len, "%s/.debug", home);
 	else

@@ -25,6 +25,8 @@
  * The root: $PERF_BUILDID_DIR, else perf's config buildid.dir, else
  * $HOME/.debug (perf 6.1 itself reads only the config and $HOME; it sets
  * PERF_BUILDID_DIR for the commands it runs, which is why prec honours it).
+ * The configuration is read by the recorder at start-up
+ * (recorder/options/perfconfig.h), never here.
  */
 #include <limits.h>
 #include <stdbool.h>
@@ -62,19 +64,13 @@ int buildid_cache__paths(const char *root, const char *name, const char *sbid,
 			 enum buildid_cache_kind kind, struct buildid_cache_paths *p);
 
 /*
- * buildid.dir from the text of a perf config file (git-config style:
- * "[buildid]" then "dir = VALUE"; '#' and ';' start comments, a value may be
- * quoted; the last one wins). Pure. 0 and the value in buf; -ENOENT when the
- * text sets none; -ENAMETOOLONG.
+ * The cache root, as described above: $PERF_BUILDID_DIR, else config_dir
+ * (perf's buildid.dir, which the caller read from perf's configuration at
+ * start-up; NULL or "": none), else $HOME/.debug (".debug" when there is no
+ * HOME, as perf). Reads only the environment, never a file. 0, or
+ * -ENAMETOOLONG.
  */
-int buildid_cache__parse_config(const char *text, char *buf, size_t len);
-
-/*
- * The cache root, as described above (perf's config files: $PERF_CONFIG
- * alone when set, else /etc/perfconfig then $HOME/.perfconfig; ".debug"
- * when there is no HOME, as perf). 0, or -ENAMETOOLONG.
- */
-int buildid_cache__root(char *buf, size_t len);
+int buildid_cache__root(const char *config_dir, char *buf, size_t len);
 
 /* Where one filling of the cache reads from; buildid_cache__init sets the
  * machine's, tests point them at fixtures. */

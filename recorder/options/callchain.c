@@ -47,6 +47,7 @@ int callchain__parse(const char *str, struct callchain_param *p, char *err, size
 		}
 		p->dump_size = (uint32_t)v;
 	}
+	p->data_addr = p->mode == CALLCHAIN_DWARF;
 	return 0;
 }
 
@@ -67,10 +68,12 @@ void callchain__config(struct perf_event_attr *attr, const struct callchain_para
 					   PERF_SAMPLE_BRANCH_NO_CYCLES |
 					   PERF_SAMPLE_BRANCH_NO_FLAGS | PERF_SAMPLE_BRANCH_HW_INDEX;
 	} else if (p->mode == CALLCHAIN_DWARF) {
-		/* The stack copy and registers a reader unwinds from; perf 6.1 also
-		 * samples data addresses in this mode. */
-		attr->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
-				     PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+		/* The stack copy and registers a reader unwinds from; perf 6.1
+		 * samples data addresses with a dwarf mode it parsed (-g with a
+		 * configured dwarf mode does not: evsel adds them for -d). */
+		attr->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		if (p->data_addr)
+			attr->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 		attr->sample_regs_user |= regs_mask;
 		attr->sample_stack_user = p->dump_size;
 		attr->exclude_callchain_user = 1;

@@ -1,6 +1,7 @@
 #ifndef PREC_RECORDER_CALLCHAIN_H
 #define PREC_RECORDER_CALLCHAIN_H
 /* -g, --call-graph and the call-graph= / stack-size= / max-stack= terms. */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -12,6 +13,9 @@ struct callchain_param {
 	enum callchain_mode mode;
 	uint32_t dump_size; /* dwarf: bytes of user stack per sample (perf: 8192) */
 	uint32_t max_stack; /* sample_max_stack; 0: the kernel's sysctl */
+	/* dwarf: the data addresses too (ADDR, DATA_SRC), as perf's
+	 * --call-graph dwarf and call-graph=dwarf terms; callchain__parse sets it */
+	bool data_addr;
 };
 
 #define CALLCHAIN_DEFAULT_DUMP 8192
@@ -25,7 +29,8 @@ int callchain__parse(const char *str, struct callchain_param *p, char *err, size
 
 /*
  * Sets the attr as perf's evsel__config_callchain: CALLCHAIN, and for dwarf
- * the user registers and stack copy, for lbr the call-stack branch sampling.
+ * the user registers and stack copy (and ADDR and DATA_SRC with
+ * p->data_addr), for lbr the call-stack branch sampling.
  * user_only/kernel_only: --user-callchains / --kernel-callchains.
  */
 void callchain__config(struct perf_event_attr *attr, const struct callchain_param *p,

@@ -20,6 +20,7 @@
 #include "options/options_output.h"
 #include "options/regs.h"
 #include "options/options_int.h"
+#include "options/perfconfig.h"
 
 /* The one line for a value the option does not take; -EINVAL. */
 static int bad_value(char *err, size_t errlen, const char *label, const char *arg,
@@ -101,8 +102,15 @@ static int opt__apply_sampling(struct record_opts *opts, const struct opt_def *o
 		return regs__parse(arg, mask, err, errlen) ? -EINVAL : 0;
 	}
 	case OPT_CALLGRAPH_FP:
-		opts->callchain_mode = CALLCHAIN_FP;
-		opts->callchain_dump = CALLCHAIN_DEFAULT_DUMP;
+		/* perf: -g keeps a mode --call-graph chose, else perf's configured
+		 * call-graph.record-mode, else fp. */
+		if (opts->callchain_mode == CALLCHAIN_NONE) {
+			opts->callchain_mode = opts->callchain_default ? opts->callchain_default :
+									 CALLCHAIN_FP;
+			opts->callchain_dump = opts->callchain_default_dump ?
+						       opts->callchain_default_dump :
+						       CALLCHAIN_DEFAULT_DUMP;
+		}
 		return 0;
 	case OPT_CALLGRAPH: {
 		struct callchain_param p = { 0 };
@@ -111,6 +119,8 @@ static int opt__apply_sampling(struct record_opts *opts, const struct opt_def *o
 			return -EINVAL;
 		opts->callchain_mode = (int)p.mode;
 		opts->callchain_dump = p.dump_size;
+		if (p.mode == CALLCHAIN_DWARF)
+			opts->callchain_sample_addr = true;
 		return 0;
 	}
 	case OPT_UNWIND:
@@ -157,6 +167,7 @@ static int opt__apply_drain(struct record_opts *opts, const struct opt_def *o, c
 			return bad_value(err, errlen, label, arg,
 					 "give the writes in flight, 1 to 4");
 		opts->nr_cblocks = (int)v;
+		opts->aio_from_config = false;
 		return 0;
 	default:
 		return -EINVAL;
@@ -399,11 +410,19 @@ static int parse_short(struct record_opts *opts, int argc, char **argv, int *i, 
 
 int options__parse(struct record_opts *opts, int argc, char **argv, char *err, size_t errlen)
 {
+	return options__parse_with(opts, NULL, argc, argv, err, errlen);
+}
+
+int options__parse_with(struct record_opts *opts, const struct perfconfig *cfg, int argc,
+			char **argv, char *err, size_t errlen)
+{
 	int i = 1;
 	int ret;
 
 	memset(opts, 0, sizeof(*opts));
 	err[0] = '\0';
+	if (cfg) /* perf's configuration first: the command line wins */
+		perfconfig__apply(cfg, opts);
 	/* "perf record ..." becomes "prec record ..." or "prec ...". */
 	if (i < argc && !strcmp(argv[i], "record"))
 		i++;

@@ -121,6 +121,9 @@ struct record_opts {
 	const char *debuginfod_urls;
 	int callchain_mode; /* -g / --call-graph: enum callchain_mode, 0 none */
 	uint32_t callchain_dump; /* --call-graph dwarf,SIZE */
+	/* --call-graph dwarf given: perf samples data addresses with it
+	 * (options__validate: -d); -g with a dwarf default does not */
+	bool callchain_sample_addr;
 	bool unwind_record; /* --unwind=record: DWARF user stacks unwound while recording */
 	bool user_callchains; /* --user-callchains */
 	bool kernel_callchains; /* --kernel-callchains */
@@ -156,6 +159,12 @@ struct record_opts {
 	/* Not an option: $PREC_TEST_SYSROOT (options_env), the tests' fixture
 	 * root the machine's facts are read below; NULL: "/" */
 	const char *test_sysroot;
+	/* From perf's configuration (perfconfig.h), set before the command line: */
+	int callchain_default; /* what -g records (call-graph.record-mode); 0: fp */
+	uint32_t callchain_default_dump; /* its dwarf dump size (call-graph.dump-size); 0: 8192 */
+	bool aio_from_config; /* nr_cblocks is record.aio's (not --aio's): files only */
+	bool debuginfod_from_config; /* debuginfod is record.debuginfod's (not the option's) */
+	const char *buildid_dir; /* buildid.dir: the build-id cache; NULL: $HOME/.debug */
 };
 
 /*
@@ -165,6 +174,14 @@ struct record_opts {
  * prints. opts->events is allocated; release with options__exit.
  */
 int options__parse(struct record_opts *opts, int argc, char **argv, char *err, size_t errlen);
+
+/*
+ * options__parse over perf's configuration: cfg's settings (perfconfig.h,
+ * resolved; NULL for none) are applied first, then argv, which wins.
+ */
+struct perfconfig;
+int options__parse_with(struct record_opts *opts, const struct perfconfig *cfg, int argc,
+			char **argv, char *err, size_t errlen);
 
 /* --synth's value as perf parses it: a comma list of task, mmap, cgroup,
  * where "no"/"none" or "all" decides at once (any case). Pure. The enum

@@ -132,6 +132,7 @@ int output_opts__apply(enum output_opt which, const char *arg, struct record_opt
 		}
 		opts->debuginfod = true;
 		opts->debuginfod_urls = arg && strcmp(arg, "system") ? arg : NULL;
+		opts->debuginfod_from_config = false;
 		return 0;
 	case OUTPUT_OPT_SYNTH:
 	case OUTPUT_OPT_SYNTH_THREADS:

@@ -18,6 +18,7 @@
 #include "options/options.h"
 #include "options/callchain.h"
 #include "options/control_spec.h"
+#include "prec/debuginfod.h"
 
 void options_env__read(struct options_env *env)
 {
@@ -86,6 +87,8 @@ static int resolve_output(struct record_opts *opts, const struct options_env *en
 			  size_t errlen)
 {
 	opts->pipe_output = opts->output ? !strcmp(opts->output, "-") : env->stdout_fifo;
+	if (opts->pipe_output && opts->aio_from_config)
+		opts->nr_cblocks = 0;
 	if (!opts->pipe_output) {
 		if (!opts->output)
 			opts->output = PREC_DEFAULT_OUTPUT;
@@ -246,9 +249,14 @@ int options__validate(struct record_opts *opts, const struct options_env *env, c
 	/* perf synthesizes everything unless --synth says otherwise. */
 	if (!opts->synth_given)
 		opts->synth = RECORD_SYNTH_ALL;
-	/* DWARF call graphs sample data addresses too (-d). */
-	if (opts->callchain_mode == CALLCHAIN_DWARF)
+	/* --call-graph dwarf samples data addresses too (-d); as in perf, -g
+	 * recording dwarf by perf's configuration does not. */
+	if (opts->callchain_sample_addr)
 		opts->sample_addr = true;
+	/* perf's configured record.aio is for files: a stream or --threads'
+	 * streams record without it (perf 6.1 spins on a pipe with it). */
+	if (opts->aio_from_config && opts->threads)
+		opts->nr_cblocks = 0;
 
 	/* The defaults. As perf: no command and no target records the whole
 	 * system; with a target, a command only sets how long to record. */
@@ -262,6 +270,10 @@ int options__validate(struct record_opts *opts, const struct options_env *env, c
 	if (opts->debuginfod && !opts->debuginfod_urls && env->debuginfod_urls &&
 	    *env->debuginfod_urls)
 		opts->debuginfod_urls = env->debuginfod_urls;
+	/* perf's configured record.debuginfod asks servers when there are
+	 * some and prec can ask them; else nothing, quietly, as perf. */
+	if (opts->debuginfod_from_config && (!opts->debuginfod_urls || !debuginfod__available()))
+		opts->debuginfod = false;
 	opts->test_sysroot = env->test_sysroot;
 	ret = resolve_output(opts, env, err, errlen);
 	if (!ret)

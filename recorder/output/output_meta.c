@@ -197,7 +197,7 @@ void output_meta__cache_buildids(const struct writer_meta *meta, const struct re
 
 	if (!meta->nr_buildids)
 		return;
-	if (buildid_cache__root(root, sizeof(root))) {
+	if (buildid_cache__root(opts->buildid_dir, root, sizeof(root))) {
 		pr_verbose("build-id cache: its directory name is too long (set PERF_BUILDID_DIR)\n");
 		return;
 	}

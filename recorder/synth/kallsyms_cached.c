@@ -83,7 +83,7 @@ static int live_text(const char *proc_dir, uint64_t *text)
 }
 
 /* _etext - _text from the build-id cache's kallsyms copy of this kernel. */
-static int cached_text_len(const char *sys_dir, uint64_t *len)
+static int cached_text_len(const char *sys_dir, const char *buildid_dir, uint64_t *len)
 {
 	struct buildid_cache_paths *p;
 	char root[PATH_MAX], sbid[BUILD_ID_MAX * 2 + 1];
@@ -97,7 +97,7 @@ static int cached_text_len(const char *sys_dir, uint64_t *len)
 	if (!ret)
 		ret = buildid__snprintf(&bid, sbid, sizeof(sbid)) > 0 ? 0 : -EINVAL;
 	if (!ret)
-		ret = buildid_cache__root(root, sizeof(root));
+		ret = buildid_cache__root(buildid_dir, root, sizeof(root));
 	if (ret)
 		return ret;
 	p = malloc(sizeof(*p));
@@ -125,12 +125,13 @@ static int cached_text_len(const char *sys_dir, uint64_t *len)
 	return ret;
 }
 
-int kallsyms__scan_cached(const char *proc_dir, const char *sys_dir, struct kallsyms_scan *ks)
+int kallsyms__scan_cached(const char *proc_dir, const char *sys_dir, const char *buildid_dir,
+			  struct kallsyms_scan *ks)
 {
 	uint64_t text, len;
 
 	memset(ks, 0, sizeof(*ks));
-	if (!sysinfo__bpf_none_loaded() || cached_text_len(sys_dir, &len) ||
+	if (!sysinfo__bpf_none_loaded() || cached_text_len(sys_dir, buildid_dir, &len) ||
 	    live_text(proc_dir, &text))
 		return -EAGAIN;
 	ks->text = text;

@@ -194,7 +194,7 @@ static int sb_kernel(struct synth_out *w, const struct evlist *evlist,
 {
 	/* /proc/kallsyms is the costliest file synthesis reads: once, and only
 	 * when the build-id cache and bpf() cannot stand in for it. */
-	int ret = kallsyms__scan_cached("/proc", "/sys", ks);
+	int ret = kallsyms__scan_cached("/proc", "/sys", opts->buildid_dir, ks);
 
 	if (ret)
 		ret = kallsyms__scan("/proc", ks);

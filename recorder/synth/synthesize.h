@@ -125,9 +125,11 @@ int kallsyms__scan(const char *proc_dir, struct kallsyms_scan *ks);
  * The scan without reading all of proc_dir/kallsyms (kallsyms_cached.c): when
  * no BPF program is loaded and the build-id cache holds a kallsyms copy of
  * this kernel (sys_dir/kernel/notes), _etext comes from the copy's distance
- * to _text. 0, or -EAGAIN: do the full kallsyms__scan.
+ * to _text. buildid_dir: perf's configured buildid.dir (NULL: none), for
+ * buildid_cache__root. 0, or -EAGAIN: do the full kallsyms__scan.
  */
-int kallsyms__scan_cached(const char *proc_dir, const char *sys_dir, struct kallsyms_scan *ks);
+int kallsyms__scan_cached(const char *proc_dir, const char *sys_dir, const char *buildid_dir,
+			  struct kallsyms_scan *ks);
 
 /* _text and _etext in a kallsyms text (len bytes): 0, or -ENOENT when either
  * is missing or zero. */

@@ -96,7 +96,7 @@ static void test_scan_cached(void **state)
 	snprintf(proc, sizeof(proc), "%s/proc", dir);
 	snprintf(sys, sizeof(sys), "%s/sys", dir);
 	/* No copy in the cache yet: the full scan. */
-	assert_int_equal(kallsyms__scan_cached(proc, sys, &ks), -EAGAIN);
+	assert_int_equal(kallsyms__scan_cached(proc, sys, NULL, &ks), -EAGAIN);
 
 	snprintf(path, sizeof(path), "%s/cache", dir);
 	mkdir(path, 0755);
@@ -107,7 +107,7 @@ static void test_scan_cached(void **state)
 	mkdir(path, 0755);
 	strcat(path, "/kallsyms");
 	put_file(path, copy_text, strlen(copy_text));
-	ret = kallsyms__scan_cached(proc, sys, &ks);
+	ret = kallsyms__scan_cached(proc, sys, NULL, &ks);
 	if (bpf_programs_absent()) {
 		assert_int_equal(ret, 0);
 		assert_int_equal(ks.text, 0xffffffff83000000ull);
@@ -118,11 +118,30 @@ static void test_scan_cached(void **state)
 		assert_int_equal(ret, -EAGAIN);
 	}
 	kallsyms_scan__exit(&ks);
+	/* perf's buildid.dir, as the options pass it, finds the same copy;
+	 * without it (and $HOME's cache empty) there is none. */
+	unsetenv("PERF_BUILDID_DIR");
+	snprintf(path, sizeof(path), "%s/cache", dir);
+	assert_int_equal(kallsyms__scan_cached(proc, sys, path, &ks), ret);
+	kallsyms_scan__exit(&ks);
+	{
+		char *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+
+		setenv("HOME", dir, 1);
+		assert_int_equal(kallsyms__scan_cached(proc, sys, NULL, &ks), -EAGAIN);
+		kallsyms_scan__exit(&ks);
+		if (home)
+			setenv("HOME", home, 1);
+		else
+			unsetenv("HOME");
+		free(home);
+	}
+	setenv("PERF_BUILDID_DIR", path, 1);
 
 	/* kptr_restrict: this boot's _text reads as zero. */
 	snprintf(path, sizeof(path), "%s/proc/kallsyms", dir);
 	put_file(path, "0000000000000000 T _text\n", 25);
-	assert_int_equal(kallsyms__scan_cached(proc, sys, &ks), -EAGAIN);
+	assert_int_equal(kallsyms__scan_cached(proc, sys, NULL, &ks), -EAGAIN);
 	unsetenv("PERF_BUILDID_DIR");
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	assert_int_equal(system(path), 0);

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf's configuration as a set of settings, and what perf record 6.1 takes
+ * from it (perfconfig.h). Pure: the files are read by perfconfig_load.c.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options/callchain.h"
+#include "options/options.h"
+#include "options/perfconfig.h"
+#include "options/perfconfig_parse.h"
+
+void perfconfig__init(struct perfconfig *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->aio = -1;
+	cfg->debuginfod = -1;
+}
+
+void perfconfig__exit(struct perfconfig *cfg)
+{
+	for (size_t i = 0; i < cfg->nr_items; i++) {
+		free(cfg->items[i].var);
+		free(cfg->items[i].value);
+	}
+	free(cfg->items);
+	for (int i = 0; i < cfg->nr_files; i++)
+		free(cfg->files[i]);
+	perfconfig__init(cfg);
+}
+
+/* ---- the set: perf's collect_config ---- */
+
+struct collect {
+	struct perfconfig *cfg;
+	int file;
+	char *err;
+	size_t errlen;
+};
+
+static int collect_item(const char *var, const char *value, int line, void *data)
+{
+	struct collect *c = data;
+	struct perfconfig *cfg = c->cfg;
+	const char *dot = strchr(var, '.');
+	struct perfconfig_item *it = NULL;
+	char *v;
+
+	/* perf's set wants a section and a value: else the line is bad. */
+	if (!dot || !value)
+		return -EINVAL;
+	for (size_t i = 0; i < cfg->nr_items && !it; i++)
+		if (!strcmp(cfg->items[i].var, var))
+			it = &cfg->items[i];
+	if (!it) {
+		struct perfconfig_item *items;
+
+		if (cfg->nr_items >= PERFCONFIG_MAX_ITEMS) {
+			return perfconfig__error(
+				c->err, c->errlen, -E2BIG,
+				"perf's configuration %s: more than %d settings (is it a perf config file? point PERF_CONFIG at one, or set PERF_CONFIG=/dev/null for none)",
+				cfg->files[c->file], PERFCONFIG_MAX_ITEMS);
+		}
+		items = realloc(cfg->items, (cfg->nr_items + 1) * sizeof(*items));
+		if (!items)
+			return -ENOMEM;
+		cfg->items = items;
+		it = &items[cfg->nr_items];
+		memset(it, 0, sizeof(*it));
+		it->var = strdup(var);
+		if (!it->var)
+			return -ENOMEM;
+		it->section_len = (size_t)(dot - var);
+		cfg->nr_items++;
+	}
+	v = strdup(value);
+	if (!v)
+		return -ENOMEM;
+	free(it->value);
+	it->value = v;
+	it->file = c->file;
+	it->line = line;
+	return 0;
+}
+
+/* A file name or value may hold any byte: the message stays one line. */
+static void one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
+void perfconfig__warn(struct perfconfig *cfg, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cfg->nr_warnings >= PERFCONFIG_MAX_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(cfg->warnings[cfg->nr_warnings], PERFCONFIG_WARNING_LEN, fmt, ap);
+	va_end(ap);
+	one_line(cfg->warnings[cfg->nr_warnings++]);
+}
+
+int perfconfig__error(char *err, size_t errlen, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	one_line(err);
+	return ret;
+}
+
+int perfconfig__add_text(struct perfconfig *cfg, const char *name, const char *text, size_t len,
+			 char *err, size_t errlen)
+{
+	struct collect c = { .cfg = cfg, .file = cfg->nr_files, .err = err, .errlen = errlen };
+	int ret, line = 0;
+
+	err[0] = '\0';
+	if (cfg->nr_files >= PERFCONFIG_MAX_FILES)
+		return perfconfig__error(err, errlen, -E2BIG,
+					 "perf's configuration: more than %d files",
+					 PERFCONFIG_MAX_FILES);
+	cfg->files[c.file] = strdup(name);
+	if (!cfg->files[c.file])
+		return -ENOMEM;
+	cfg->nr_files++;
+	ret = perfconfig__parse(text, len, collect_item, &c, &line, NULL);
+	if (ret == -EINVAL)
+		perfconfig__warn(
+			cfg,
+			"perf's configuration %s, line %d: not a setting perf reads (write [section] or name = value): it and the rest of the file are ignored, as perf ignores them",
+			name, line);
+	else if (ret == -ENOMEM)
+		perfconfig__error(err, errlen, ret, "perf's configuration %s: out of memory", name);
+	return ret;
+}
+
+/* ---- what perf record takes from it ---- */
+
+/* Visits the set as perf_config_set does: by section, in the order each
+ * section and then each name first appeared. */
+static int set__for_each(struct perfconfig *cfg,
+			 int (*fn)(struct perfconfig *, size_t, char *, size_t), char *err,
+			 size_t errlen)
+{
+	for (size_t i = 0; i < cfg->nr_items; i++) {
+		const struct perfconfig_item *first = &cfg->items[i];
+		bool seen = false;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = cfg->items[k].section_len == first->section_len &&
+			       !strncmp(cfg->items[k].var, first->var, first->section_len);
+		if (seen)
+			continue;
+		for (size_t j = i; j < cfg->nr_items; j++) {
+			const struct perfconfig_item *it = &cfg->items[j];
+			int ret;
+
+			if (it->section_len != first->section_len ||
+			    strncmp(it->var, first->var, first->section_len))
+				continue;
+			ret = fn(cfg, j, err, errlen);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* The one line for a value prec will not record with. */
+static int bad_value(const struct perfconfig *cfg, const struct perfconfig_item *it,
+		     const char *var, const char *why, const char *fix, char *err, size_t errlen)
+{
+	return perfconfig__error(
+		err, errlen, -EINVAL,
+		"perf's configuration %s, line %d: %s = '%.*s' is %s (%s, or remove the line)",
+		cfg->files[it->file], it->line, var, 200, it->value, why, fix);
+}
+
+/* call-graph.record-mode (and record.call-graph): perf's --call-graph words
+ * but "no", which perf's configuration does not take. */
+static int resolve_record_mode(struct perfconfig *cfg, const struct perfconfig_item *it,
+			       const char *var, char *err, size_t errlen)
+{
+	struct callchain_param p = { 0 };
+	char why[160];
+
+	if (!strcmp(it->value, "no") || callchain__parse(it->value, &p, why, sizeof(why)))
+		return bad_value(
+			cfg, it, var, "not a call-graph mode prec records",
+			"give fp, dwarf, dwarf,SIZE with SIZE 8 to 65528, or lbr; for a depth after fp, -e EVENT/max-stack=N/",
+			err, errlen);
+	cfg->callchain_mode = (int)p.mode;
+	if (p.mode == CALLCHAIN_DWARF)
+		cfg->callchain_dump = p.dump_size;
+	return 0;
+}
+
+/* perf's get_stack_size: strtoul base 0, whole, rounded up to 8. */
+static int resolve_dump_size(struct perfconfig *cfg, const struct perfconfig_item *it, char *err,
+			     size_t errlen)
+{
+	const char *s = it->value;
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (!*s || *end || errno || strchr(s, '-') || v > CALLCHAIN_MAX_DUMP || !v)
+		return bad_value(
+			cfg, it, "call-graph.dump-size", "not a stack dump size",
+			"give the bytes of user stack each dwarf sample copies, 8 to 65528", err,
+			errlen);
+	cfg->callchain_dump = (uint32_t)((v + 7) & ~7UL);
+	return 0;
+}
+
+/* Pass 1, perf_default_config: the keys every perf command reads. */
+static int resolve_default(struct perfconfig *cfg, size_t i, char *err, size_t errlen)
+{
+	const struct perfconfig_item *it = &cfg->items[i];
+
+	if (!strcmp(it->var, "call-graph.record-mode"))
+		return resolve_record_mode(cfg, it, it->var, err, errlen);
+	if (!strcmp(it->var, "call-graph.dump-size"))
+		return resolve_dump_size(cfg, it, err, errlen);
+	if (!strcmp(it->var, "core.proc-map-timeout")) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(it->value, &end, 10);
+		/* perf takes any text as a number (0: every maps file cut at once). */
+		if (!*it->value || *end || errno || it->value[0] == '-' || !v || v > 3600000)
+			return bad_value(cfg, it, it->var, "not a timeout",
+					 "give milliseconds, 1 to 3600000; perf's default is 500",
+					 err, errlen);
+		cfg->proc_map_timeout_ms = (unsigned)v;
+		return 0;
+	}
+	if (!strcmp(it->var, "buildid.dir"))
+		cfg->buildid_dir = *it->value ? it->value : NULL; /* "": $HOME/.debug, as perf */
+	return 0;
+}
+
+/* record.aio, perf's way: strtol base 0; 0 is one write, over 4 is 4, below
+ * 0 none. Only a number is taken (perf takes text as 0). */
+static int resolve_aio(struct perfconfig *cfg, const struct perfconfig_item *it, char *err,
+		       size_t errlen)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(it->value, &end, 0);
+	if (!*it->value || *end || errno)
+		return bad_value(cfg, it, it->var, "not a number",
+				 "give the writes in flight, 1 to 4; 0 is one, below 0 none", err,
+				 errlen);
+	cfg->aio = v < 0 ? 0 : v == 0 ? 1 : v > PREC_AIO_MAX ? PREC_AIO_MAX : (int)v;
+	return 0;
+}
+
+/* Pass 2, perf_record_config: perf record's own keys. */
+static int resolve_record(struct perfconfig *cfg, size_t i, char *err, size_t errlen)
+{
+	static const char *const buildid_words[] = {
+		[PERFCONFIG_BUILDID_CACHE] = "cache",
+		[PERFCONFIG_BUILDID_NO_CACHE] = "no-cache",
+		[PERFCONFIG_BUILDID_SKIP] = "skip",
+		[PERFCONFIG_BUILDID_MMAP] = "mmap",
+	};
+	const struct perfconfig_item *it = &cfg->items[i];
+
+	if (!strcmp(it->var, "record.build-id")) {
+		for (int k = PERFCONFIG_BUILDID_CACHE; k <= PERFCONFIG_BUILDID_MMAP; k++)
+			if (!strcmp(it->value, buildid_words[k])) {
+				cfg->buildid = k;
+				return 0;
+			}
+		return bad_value(cfg, it, it->var, "not a build-id mode",
+				 "give cache, no-cache, skip or mmap", err, errlen);
+	}
+	/* The old spelling of call-graph.record-mode, read after it. */
+	if (!strcmp(it->var, "record.call-graph"))
+		return resolve_record_mode(cfg, it, it->var, err, errlen);
+	if (!strcmp(it->var, "record.aio"))
+		return resolve_aio(cfg, it, err, errlen);
+	if (!strcmp(it->var, "record.debuginfod")) {
+		cfg->debuginfod = *it->value != '\0';
+		cfg->debuginfod_urls = strcmp(it->value, "system") ? it->value : NULL;
+	}
+	return 0;
+}
+
+int perfconfig__resolve(struct perfconfig *cfg, char *err, size_t errlen)
+{
+	int ret;
+
+	err[0] = '\0';
+	ret = set__for_each(cfg, resolve_default, err, errlen);
+	return ret ? ret : set__for_each(cfg, resolve_record, err, errlen);
+}
+
+void perfconfig__apply(const struct perfconfig *cfg, struct record_opts *opts)
+{
+	if (cfg->buildid == PERFCONFIG_BUILDID_NO_CACHE)
+		opts->no_buildid_cache = true;
+	else if (cfg->buildid == PERFCONFIG_BUILDID_SKIP)
+		opts->no_buildid = true;
+	else if (cfg->buildid == PERFCONFIG_BUILDID_MMAP)
+		opts->buildid_mmap = true;
+	opts->callchain_default = cfg->callchain_mode;
+	opts->callchain_default_dump = cfg->callchain_dump;
+	if (cfg->aio >= 0) {
+		opts->nr_cblocks = cfg->aio;
+		opts->aio_from_config = true;
+	}
+	if (cfg->debuginfod >= 0) {
+		opts->debuginfod = cfg->debuginfod;
+		opts->debuginfod_urls = cfg->debuginfod_urls;
+		opts->debuginfod_from_config = true;
+	}
+	opts->proc_map_timeout_ms = cfg->proc_map_timeout_ms;
+	opts->buildid_dir = cfg->buildid_dir;
+}

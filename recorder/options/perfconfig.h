@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef PREC_RECORDER_OPTIONS_PERFCONFIG_H
+#define PREC_RECORDER_OPTIONS_PERFCONFIG_H
+/*
+ * perf's configuration, read as perf 6.1 reads it for `perf record`, so the
+ * settings a user made for perf hold for prec too. Read once at start-up
+ * (main.c), applied before the command line (options__parse_with), which
+ * wins.
+ *
+ * The files (perf's util/config.c): $PERF_CONFIG alone when it is set (""
+ * or /dev/null: none); else /etc/perfconfig unless $PERF_CONFIG_NOSYSTEM,
+ * then ~/.perfconfig unless $PERF_CONFIG_NOGLOBAL (skipped when empty, or
+ * owned by someone other than the user or root; a line perf cannot read in
+ * /etc/perfconfig skips it too). A later file's setting replaces an
+ * earlier one's value and keeps its place: perf's set is applied in the
+ * order names first appeared, grouped by section, in two passes (perf's
+ * defaults, then perf record's own keys).
+ *
+ * The keys perf record 6.1 reads and prec honours:
+ *   record.build-id          cache | no-cache (-N) | skip (-B) | mmap (--buildid-mmap)
+ *   record.call-graph        what -g records, as call-graph.record-mode (wins over it)
+ *   record.aio               --aio's count: <0 none, 0 one, at most 4 (perf's rules)
+ *   record.debuginfod        --debuginfod's URLs ("system": $DEBUGINFOD_URLS)
+ *   call-graph.record-mode   what -g records: fp, dwarf[,SIZE] or lbr
+ *   call-graph.dump-size     the dwarf stack dump size for -g
+ *   core.proc-map-timeout    --proc-map-timeout's milliseconds
+ *   buildid.dir              the build-id cache's directory
+ * Other keys are ignored (perf's other commands read them).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct record_opts;
+
+#define PERFCONFIG_SYSTEM "/etc/perfconfig" /* perf's $(sysconfdir)/perfconfig on Debian */
+#define PERFCONFIG_MAX_ITEMS 1024 /* distinct names in all the files together */
+#define PERFCONFIG_FILE_MAX (16u << 20) /* bytes of one file */
+#define PERFCONFIG_MAX_FILES 2
+#define PERFCONFIG_MAX_WARNINGS 4
+#define PERFCONFIG_WARNING_LEN 512
+
+enum perfconfig_buildid {
+	PERFCONFIG_BUILDID_UNSET,
+	PERFCONFIG_BUILDID_CACHE,
+	PERFCONFIG_BUILDID_NO_CACHE,
+	PERFCONFIG_BUILDID_SKIP,
+	PERFCONFIG_BUILDID_MMAP,
+};
+
+/* One name of perf's set. */
+struct perfconfig_item {
+	char *var; /* "section.name" as perf spells it */
+	size_t section_len; /* bytes of var before its first '.' */
+	char *value;
+	int file; /* the file that set it last: an index into files */
+	int line; /* and on which line */
+};
+
+struct perfconfig {
+	struct perfconfig_item *items; /* perf's set, in first-appearance order */
+	size_t nr_items;
+	char *files[PERFCONFIG_MAX_FILES]; /* the names of the files read */
+	int nr_files;
+	/* What prec takes from the set (perfconfig__resolve). */
+	int buildid; /* enum perfconfig_buildid */
+	int callchain_mode; /* -g's enum callchain_mode; CALLCHAIN_NONE: not set (fp) */
+	uint32_t callchain_dump; /* -g's dwarf dump size; 0: not set (8192) */
+	int aio; /* record.aio: -1 not set, 0 none, else the count (1..PREC_AIO_MAX) */
+	int debuginfod; /* record.debuginfod: -1 not set, 0 off (""), 1 on */
+	const char *debuginfod_urls; /* on: its URLs, NULL for "system" */
+	unsigned proc_map_timeout_ms; /* 0: not set */
+	const char *buildid_dir; /* NULL: not set */
+	/* Lines to say once the log is set up (perf says them too): "prec: warning: " + each. */
+	char warnings[PERFCONFIG_MAX_WARNINGS][PERFCONFIG_WARNING_LEN];
+	int nr_warnings;
+};
+
+/* Where the files are and who reads them: the process's environment. */
+struct perfconfig_env {
+	const char *perf_config; /* $PERF_CONFIG; NULL unset */
+	const char *nosystem; /* $PERF_CONFIG_NOSYSTEM */
+	const char *noglobal; /* $PERF_CONFIG_NOGLOBAL */
+	const char *home; /* $HOME */
+	const char *system_path; /* PERFCONFIG_SYSTEM (the tests' fixture elsewhere) */
+	unsigned euid;
+};
+
+/* An empty configuration: nothing set. */
+void perfconfig__init(struct perfconfig *cfg);
+
+/* Frees the set; cfg is empty again. */
+void perfconfig__exit(struct perfconfig *cfg);
+
+/* Reads env from this process's environment and euid. */
+void perfconfig_env__read(struct perfconfig_env *env);
+
+/*
+ * Adds the settings of one file's text (name: its name, for the messages) to
+ * the set, as perf collects a file. Pure. 0; -EINVAL when a line perf cannot
+ * read ended it (a warning is added, the settings before the line stand);
+ * -E2BIG past PERFCONFIG_MAX_ITEMS names or PERFCONFIG_MAX_FILES files, or
+ * -ENOMEM, with one line in err.
+ */
+int perfconfig__add_text(struct perfconfig *cfg, const char *name, const char *text, size_t len,
+			 char *err, size_t errlen);
+
+/*
+ * The values prec uses from the set, in perf's order and passes. Pure. 0, or
+ * -EINVAL with one line in err naming the file, line, key and the fix (a
+ * value perf record refuses, or one prec cannot record with).
+ */
+int perfconfig__resolve(struct perfconfig *cfg, char *err, size_t errlen);
+
+/*
+ * Reads the files env names, with perf's rules (above), then resolves.
+ * A file is opened without blocking and read only when it is a regular file
+ * (or /dev/null): $PERF_CONFIG naming anything else (a FIFO, a terminal, a
+ * directory) is refused, a system or user file that is not one is skipped
+ * with a warning. 0, or -errno with one line in err (the caller exits).
+ */
+int perfconfig__load(struct perfconfig *cfg, const struct perfconfig_env *env, char *err,
+		     size_t errlen);
+
+/* For the readers of the files (perfconfig_load.c): a warning line added
+ * to cfg (at most PERFCONFIG_MAX_WARNINGS are kept), and an error line in
+ * err; both made one line whatever the names in them hold. __error returns
+ * ret. */
+void perfconfig__warn(struct perfconfig *cfg, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int perfconfig__error(char *err, size_t errlen, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Sets opts' defaults from the resolved cfg, before the command line. */
+void perfconfig__apply(const struct perfconfig *cfg, struct record_opts *opts);
+
+#endif
