@@ -567,8 +567,11 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 		goto out_kill; /* nothing to kill when the fork failed */
 	/* 5. The output and its front. 6. The engine's streams. 7. Go. */
 	status = PREC_EXIT_FAILURE;
-	if (recording__begin_output(r, argc, argv) || recording__streams(r))
-		goto out_abort; /* nothing to abort when the output did not open */
+	if (recording__begin_output(r, argc, argv) || recording__streams(r)) {
+		/* Nothing was recorded: no file passes for an empty recording. */
+		output__discard(&r->out);
+		goto out_kill;
+	}
 	status = recording__go(r, &stopped);
 	if (status)
 		goto out_abort;

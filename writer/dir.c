@@ -18,12 +18,14 @@
 
 #include "prec/writer_dir.h"
 #include "sink.h"
+#include "claim.h"
 #include "writer_int.h"
 
 #define KCORE_DIR "kcore_dir"
 
 struct writer_dir {
 	char *path;
+	int fd; /* the directory, locked for as long as it is written (claim.h) */
 	char *header; /* path/data */
 	int max_stream; /* highest data.N created + 1, for abort */
 };
@@ -71,33 +73,14 @@ static int dir__remove(const char *path, bool kcore_dir)
 	return rmdir(path) ? (errno == ENOTEMPTY ? -EEXIST : -errno) : 0;
 }
 
-static int dir__remove_recording(const char *path)
+int dir__remove_recording(const char *path)
 {
 	return dir__remove(path, false);
 }
 
-/* perf's check_backup for a directory output: an earlier recording (a
- * non-empty file or a directory) at path goes to path.old. */
-static int dir__backup(const char *path)
-{
-	char old[PATH_MAX];
-	struct stat st;
-	int ret;
-
-	if (stat(path, &st) || (S_ISREG(st.st_mode) && !st.st_size))
-		return 0; /* nothing there, or an empty file mkdir reports */
-	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-		return -EEXIST;
-	if (snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old))
-		return -ENAMETOOLONG;
-	ret = dir__remove_recording(old);
-	if (!ret && rename(path, old))
-		ret = -errno;
-	return ret;
-}
-
 int writer_dir__create(struct writer_dir **out, const char *path)
 {
+	struct claim c = { .dir_fd = -1 };
 	struct writer_dir *d;
 	int ret;
 
@@ -111,15 +94,31 @@ int writer_dir__create(struct writer_dir **out, const char *path)
 		writer_dir__delete(d);
 		return -ENOMEM;
 	}
-	ret = dir__backup(path);
+	d->fd = -1;
+	/* perf's .old backup, and no second writer (claim.h). */
+	ret = claim__begin(&c, path);
 	if (!ret && mkdir(path, S_IRWXU))
 		ret = -errno;
+	if (!ret) {
+		d->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		ret = d->fd < 0 ? -errno : claim__lock(d->fd);
+		if (ret)
+			rmdir(path);
+	}
 	if (ret) {
+		claim__undo(&c, path);
+		claim__end(&c);
 		writer_dir__delete(d);
 		return ret;
 	}
+	claim__end(&c);
 	*out = d;
 	return 0;
+}
+
+int writer_dir__open_header(struct writer_dir *d, struct writer **out)
+{
+	return writer__open_claimed(out, d->header);
 }
 
 const char *writer_dir__header_path(const struct writer_dir *d)
@@ -181,6 +180,8 @@ void writer_dir__delete(struct writer_dir *d)
 {
 	if (!d)
 		return;
+	if (d->fd >= 0)
+		close(d->fd);
 	free(d->path);
 	free(d->header);
 	free(d);

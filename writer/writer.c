@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The writer object, on top of the writer's files: creating the output file
- * (with perf's .old backup) or taking the stream, the data writes (through
+ * (with perf's .old backup and the lock, claim.c) or taking the stream, the data writes (through
  * the sink, sink.c; compressed with compress.c), and the finish/abort ends
  * of its life. The layout of what goes in it lives in file_header.c,
  * features.c and pipe.c, which write to the sink and never call back here.
@@ -23,6 +23,7 @@
 #include "pipe.h"
 #include "aio.h"
 #include "sink.h"
+#include "claim.h"
 #include "writer_int.h"
 
 /*
@@ -68,45 +69,12 @@ static int writer__check_kind(mode_t mode)
 	return 0;
 }
 
-/*
- * perf's check_backup(): a non-empty regular file at path is kept as
- * path.old (rename() replaces an older .old). Only regular files: a
- * directory's size is never 0, and open() will refuse it anyway; a FIFO or
- * a device is never moved. The rename would also delete what is at .old, so
- * only an older recording (a regular file) or a symlink may be there:
- * -EISDIR for a directory, -EEXIST for anything else.
- */
-static int writer__backup(const char *path, char **oldpath)
+/* writer__open, or with claim false a file inside a directory the writer
+ * already claimed (dir.c's data file). */
+static int writer__open_at(struct writer **out, const char *path, bool claim)
 {
-	struct stat st;
-	size_t len = strlen(path);
-	char *old;
-	int err;
-
-	*oldpath = NULL;
-	if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size == 0)
-		return 0;
-	old = malloc(len + sizeof(".old"));
-	if (!old)
-		return -ENOMEM;
-	memcpy(old, path, len);
-	memcpy(old + len, ".old", sizeof(".old"));
-	if (!lstat(old, &st) && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
-		err = S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
-	else
-		err = rename(path, old) ? -errno : 0;
-	if (err) {
-		free(old);
-		return err;
-	}
-	*oldpath = old;
-	return 0;
-}
-
-int writer__open(struct writer **out, const char *path)
-{
+	struct claim c = { .dir_fd = -1 };
 	struct writer *w = NULL;
-	char *oldpath = NULL;
 	struct stat st;
 	bool created;
 	int err;
@@ -130,7 +98,8 @@ int writer__open(struct writer **out, const char *path)
 		err = writer__check_kind(st.st_mode);
 	if (err)
 		goto out;
-	err = writer__backup(path, &oldpath);
+	/* perf's .old backup, and no second writer (claim.h). */
+	err = claim ? claim__begin(&c, path) : 0;
 	if (err)
 		goto out;
 	/* Only a file this open creates may be removed by abort. */
@@ -148,6 +117,8 @@ int writer__open(struct writer **out, const char *path)
 		err = writer__check_kind(st.st_mode);
 	if (!err && !S_ISREG(st.st_mode) && lseek(w->sink.fd, 0, SEEK_CUR) < 0)
 		err = -errno;
+	if (!err && claim && S_ISREG(st.st_mode))
+		err = claim__lock(w->sink.fd);
 	if (err) {
 		close(w->sink.fd);
 		w->sink.fd = -1;
@@ -160,17 +131,26 @@ int writer__open(struct writer **out, const char *path)
 out:
 	if (err) {
 		/* Put the old file back: on error nothing may look renamed. */
-		if (oldpath)
-			rename(oldpath, path);
-		free(oldpath);
+		claim__undo(&c, path);
+		claim__end(&c);
 		free(w->path);
 		sink__exit(&w->sink);
 		free(w);
 		return err;
 	}
-	free(oldpath);
+	claim__end(&c);
 	*out = w;
 	return 0;
+}
+
+int writer__open(struct writer **out, const char *path)
+{
+	return writer__open_at(out, path, true);
+}
+
+int writer__open_claimed(struct writer **out, const char *path)
+{
+	return writer__open_at(out, path, false);
 }
 
 int writer__open_pipe(struct writer **out, int fd)

@@ -49,6 +49,10 @@ struct writer {
 	bool checkpointed;
 };
 
+/* writer__open for a file inside a directory its writer claimed (dir.c):
+ * nothing moved aside, nothing locked. */
+int writer__open_claimed(struct writer **out, const char *path);
+
 /* commit.c: a file's header rewritten with the data size that ends at the
  * last whole record written, when force (what is buffered is written
  * first), or when COMMIT_BYTES of data or COMMIT_NS have passed since the

@@ -17,17 +17,22 @@ struct writer_dir;
 #define WRITER_DIR_VERSION 1
 
 /*
- * Makes the directory path (mode 0700). What is at path already (a
- * recording, file or directory) is first moved to path.old, replacing an
- * older recording there, as perf does; anything else at path.old (a
- * directory with files perf did not write) is left and -EEXIST returned.
- * 0 and *out (owned until writer_dir__delete or __abort), or -errno with
- * nothing created or moved.
+ * Makes the directory path (mode 0700), locked against a second writer for
+ * as long as d lives (-EBUSY when another writer holds path). What is at
+ * path already (a recording, file or directory) is first moved to
+ * path.old, replacing an older recording there, as perf does; a directory
+ * that is not a recording gives -EISDIR, and anything but a recording at
+ * path.old -EEXIST. 0 and *out (owned until writer_dir__delete or
+ * __abort), or -errno with nothing created or moved.
  */
 int writer_dir__create(struct writer_dir **out, const char *path);
 
-/* PATH/data, for writer__open (owned by d). */
+/* PATH/data (owned by d). */
 const char *writer_dir__header_path(const struct writer_dir *d);
+
+/* Creates PATH/data, the directory's perf.data file, as writer__open does
+ * (the directory is claimed already). 0 and *out, or -errno. */
+int writer_dir__open_header(struct writer_dir *d, struct writer **out);
 
 /*
  * Creates PATH/data.idx as a stream file: a writer whose writes go to it as

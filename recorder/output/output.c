@@ -483,12 +483,13 @@ int output__end_stream(struct output *o, int i, const struct drain_stats *st)
 	return output_dir__end_stream(&o->dir, i, st, o->src.opts->comp_level);
 }
 
-/* Whether what the file holds is a recording: ring data went in, or a
- * write failed part way (a full disk keeps what it took). A failure before
- * that (the command cannot run) leaves no file, as before. */
+/* Whether what the file holds is a recording: ring data went in (a full
+ * disk keeps what it took). A failure before that (the command cannot run,
+ * the file size limit met by the side-band) leaves no file, rather than
+ * one perf would read as an empty recording. */
 static bool output__recorded(const struct output *o)
 {
-	return o->total.bytes || writer__failed(o->w) || output_dir__has_data(&o->dir);
+	return o->total.bytes || output_dir__has_data(&o->dir);
 }
 
 /* A recording that cannot go on keeps what it holds: the streams and the
@@ -520,6 +521,13 @@ void output__abort(struct output *o)
 		output__keep(o);
 		return;
 	}
+	output__discard(o);
+}
+
+void output__discard(struct output *o)
+{
+	synth_bg__delete(o->bg);
+	o->bg = NULL;
 	writer__abort(o->w);
 	o->w = NULL;
 	output_dir__abort(&o->dir);

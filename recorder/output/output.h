@@ -147,6 +147,10 @@ void output__summary(struct output *o);
  * removed. A stream ends, cut at its last whole record when it is a file. */
 void output__abort(struct output *o);
 
+/* A recording that never began (its output or streams could not be set
+ * up): the file or directory goes, whatever was written into it. */
+void output__discard(struct output *o);
+
 /* output_synth.c, for output.c: whether the file begun at when gets its
  * side-band in the background (not --tail-synthesize, nor events without
  * TIME, whose samples readers resolve as they read them). */

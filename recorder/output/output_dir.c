@@ -28,11 +28,10 @@ int output_dir__open(struct output_dir *od, const char *path, struct writer **w)
 
 	od->path = path;
 	if (!ret)
-		ret = writer__open(w, writer_dir__header_path(od->dir));
+		ret = writer_dir__open_header(od->dir, w);
 	if (ret)
 		pr_err("cannot create the output directory '%s': %s (%s)", path, strerror(-ret),
-		       ret == -EEXIST ? "move what is there, or give -o another name" :
-					output__hint(path, ret));
+		       output__hint(path, ret));
 	return ret;
 }
 

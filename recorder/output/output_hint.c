@@ -14,6 +14,7 @@
 
 #include "prec/sysinfo.h"
 #include "output/output_hint.h"
+#include "output/output_fs.h"
 
 /* "X.old", where writer__open keeps the previous recording, when it is in the
  * way (a directory or another non-file); NULL otherwise. */
@@ -23,6 +24,52 @@ static bool old_in_way(const char *output, char *old, size_t len)
 
 	snprintf(old, len, "%s.old", output);
 	return !lstat(old, &st) && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode);
+}
+
+/* -EBUSY: another prec (or perf-like writer) holds the output's lock. */
+static const char *output__hint_busy(const char *output, char *hint, size_t len)
+{
+	struct stat st;
+	pid_t pid = stat(output, &st) ? 0 : output_fs__holder(st.st_dev, st.st_ino);
+
+	if (pid > 0)
+		snprintf(hint, len,
+			 "process %d is recording into it: wait for it to end, or choose another path with -o",
+			 (int)pid);
+	else
+		snprintf(hint, len,
+			 "another process is recording into it: wait for it to end, or choose another path with -o");
+	return hint;
+}
+
+/*
+ * Where the output is, when that alone explains the failure: a filesystem
+ * of the kernel's that holds no files (proc, sysfs, ...), or a relative
+ * path in a current directory that was deleted. Filled hint, or false.
+ */
+static bool output__hint_place(const char *output, char *hint, size_t len)
+{
+	const char *slash = strrchr(output, '/');
+	char dir[PATH_MAX];
+	const char *fs;
+	struct stat st;
+
+	if (output[0] != '/' && !stat(".", &st) && st.st_nlink == 0) {
+		snprintf(hint, len,
+			 "the current directory was deleted: cd to a directory that exists, or give -o an absolute path");
+		return true;
+	}
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - output) + 1 : 1,
+		 slash ? output : ".");
+	fs = output_fs__pseudo(output);
+	if (!fs)
+		fs = output_fs__pseudo(dir);
+	if (!fs)
+		return false;
+	snprintf(hint, len,
+		 "%s is on %s, a filesystem of the kernel's that holds no recordings: give -o a path on a disk, e.g. -o /tmp/perf.data",
+		 output, fs);
+	return true;
 }
 
 /*
@@ -39,7 +86,11 @@ const char *output__hint(const char *output, int err)
 	bool have = !stat(output, &st);
 	ssize_t n;
 
+	if (output__hint_place(output, hint, sizeof(hint)))
+		return hint;
 	switch (-err) {
+	case EBUSY:
+		return output__hint_busy(output, hint, sizeof(hint));
 	case EACCES:
 	case EPERM:
 		return "this user may not write there: choose a writable place, e.g. -o /tmp/perf.data";
@@ -86,8 +137,10 @@ const char *output__hint(const char *output, int err)
 		break;
 	case EISDIR:
 		if (have && S_ISDIR(st.st_mode)) {
+			/* A recording would have moved to .old: this is not one. */
 			snprintf(hint, sizeof(hint),
-				 "it is a directory: give -o a file, e.g. %s/perf.data", output);
+				 "it is a directory that holds no recording, which prec does not move to %s.old: give -o a file, e.g. %s/perf.data, or another path",
+				 output, output);
 			return hint;
 		}
 		/* Otherwise the rename to X.old met a directory there. */
