@@ -32,11 +32,14 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 # prec_VERSION_ARCH.deb, Debian's own naming.
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
-# The runtime libraries (libzstd1, libnuma1, libunwind8, libcap2,
-# libdebuginfod1 when built with it) as dpkg-shlibdeps finds them in the
-# binary: no list to keep in step by hand.
+# The runtime libraries (libzstd1, libnuma1, libunwind8, libcap2, ...) as
+# dpkg-shlibdeps finds them in the binary: no list to keep in step by hand.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # perf reads what prec writes (prec records without it); bash-completion
-# runs the installed completion on TAB.
+# runs the installed completion on TAB; libdebuginfod1 is dlopen'ed by
+# --debuginfod alone (shlibdeps cannot see it), when built with its header.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "linux-perf, bash-completion")
+if(DEBUGINFOD_FOUND)
+  string(APPEND CPACK_DEBIAN_PACKAGE_RECOMMENDS ", libdebuginfod1")
+endif()
 include(CPack)

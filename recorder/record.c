@@ -199,7 +199,7 @@ static int recording__check(struct recording *r)
 		return PREC_EXIT_USAGE; /* --strict-freq, said */
 	r->data_bytes = options__ring_bytes(opts);
 	if (opts->debuginfod && !debuginfod__available()) {
-		pr_err("--debuginfod: %s", DEBUGINFOD_MISSING_HINT);
+		pr_err("--debuginfod: %s", debuginfod__missing());
 		return PREC_EXIT_USAGE;
 	}
 	if (opts->off_cpu && bpf_layer__check("--off-cpu", NULL, err, sizeof(err))) {

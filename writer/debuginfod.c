@@ -2,11 +2,15 @@
 /*
  * The one file that talks to libdebuginfod (prec/debuginfod.h): a query for
  * one build-id's debug file to the servers the caller names, bounded by how
- * long it may make no progress. Built as stubs that answer -ENOTSUP when the
- * library was not found.
+ * long it may make no progress. The library is loaded when --debuginfod
+ * first needs it, not linked: it brings libcurl and its TLS, Kerberos and
+ * LDAP chain (about 30 libraries, 4-5 MB resident once their constructors
+ * ran) into every recording otherwise. Built as stubs that answer -ENOTSUP
+ * when its header was not found (PREC_DEBUGINFOD).
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,7 +25,71 @@ bool debuginfod__unreachable(int err)
 }
 
 #ifdef PREC_HAVE_LIBDEBUGINFOD
+#include <dlfcn.h>
+#include <pthread.h>
+
 #include <elfutils/debuginfod.h>
+
+/* What the package libdebuginfod1 installs (the header's ABI). */
+#define DEBUGINFOD_SONAME "libdebuginfod.so.1"
+
+/*
+ * The library's entry points, typed by its header. The process's, as the
+ * library itself would be when linked: filled once, never unloaded.
+ */
+static struct {
+	__typeof__(debuginfod_begin) *begin;
+	__typeof__(debuginfod_end) *end;
+	__typeof__(debuginfod_find_debuginfo) *find_debuginfo;
+	__typeof__(debuginfod_set_progressfn) *set_progressfn;
+	__typeof__(debuginfod_set_user_data) *set_user_data;
+	__typeof__(debuginfod_get_user_data) *get_user_data;
+	bool ok;
+	char why[320]; /* the line for the user when it cannot be loaded */
+} lib;
+static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
+
+static void lib__load(void)
+{
+	void *h = dlopen(DEBUGINFOD_SONAME, RTLD_NOW | RTLD_LOCAL);
+	const char *why;
+
+	if (h) {
+		lib.begin = (__typeof__(lib.begin))dlsym(h, "debuginfod_begin");
+		lib.end = (__typeof__(lib.end))dlsym(h, "debuginfod_end");
+		lib.find_debuginfo =
+			(__typeof__(lib.find_debuginfo))dlsym(h, "debuginfod_find_debuginfo");
+		lib.set_progressfn =
+			(__typeof__(lib.set_progressfn))dlsym(h, "debuginfod_set_progressfn");
+		lib.set_user_data =
+			(__typeof__(lib.set_user_data))dlsym(h, "debuginfod_set_user_data");
+		lib.get_user_data =
+			(__typeof__(lib.get_user_data))dlsym(h, "debuginfod_get_user_data");
+		lib.ok = lib.begin && lib.end && lib.find_debuginfo && lib.set_progressfn &&
+			 lib.set_user_data && lib.get_user_data;
+		if (lib.ok)
+			return;
+	}
+	/* dlerror's text names the file and why (absent, not an ELF). */
+	why = h ? NULL : dlerror();
+	snprintf(
+		lib.why, sizeof(lib.why),
+		"cannot load %s (%s): install the package libdebuginfod1 (apt-get install libdebuginfod1)",
+		DEBUGINFOD_SONAME, why ? why : "it lacks the debuginfod_* functions prec calls");
+	if (h)
+		dlclose(h);
+}
+
+bool debuginfod__available(void)
+{
+	pthread_once(&lib_once, lib__load);
+	return lib.ok;
+}
+
+const char *debuginfod__missing(void)
+{
+	return debuginfod__available() ? NULL : lib.why;
+}
 
 /* What the progress callback needs: when bytes last moved. */
 struct query {
@@ -39,7 +107,7 @@ struct query {
  */
 static int query__progress(debuginfod_client *c, long a, long b)
 {
-	struct query *q = debuginfod_get_user_data(c);
+	struct query *q = lib.get_user_data(c);
 
 	(void)b;
 	if (a > q->last_bytes + 1) {
@@ -52,11 +120,6 @@ static int query__progress(debuginfod_client *c, long a, long b)
 		return 0;
 	q->stalled = true;
 	return 1;
-}
-
-bool debuginfod__available(void)
-{
-	return true;
 }
 
 /*
@@ -102,20 +165,22 @@ int debuginfod__find_debuginfo(const char *urls, const char *sbid, int stall_ms,
 	*path = NULL;
 	if (!urls || !*urls)
 		return -EINVAL;
+	if (!debuginfod__available())
+		return -ENOTSUP;
 	fd = urls__swap_in(urls, &saved, &swapped);
 	if (fd)
 		return fd;
-	c = debuginfod_begin();
+	c = lib.begin();
 	if (!c) {
 		urls__restore(saved, swapped);
 		return -ENOMEM;
 	}
 	q.last_ns = mono_clock__ns(false);
-	debuginfod_set_user_data(c, &q);
-	debuginfod_set_progressfn(c, query__progress);
+	lib.set_user_data(c, &q);
+	lib.set_progressfn(c, query__progress);
 	/* Length 0: the id is given as hex text. */
-	fd = debuginfod_find_debuginfo(c, (const unsigned char *)sbid, 0, path);
-	debuginfod_end(c);
+	fd = lib.find_debuginfo(c, (const unsigned char *)sbid, 0, path);
+	lib.end(c);
 	urls__restore(saved, swapped);
 	if (fd >= 0) {
 		close(fd);
@@ -131,6 +196,11 @@ int debuginfod__find_debuginfo(const char *urls, const char *sbid, int stall_ms,
 bool debuginfod__available(void)
 {
 	return false;
+}
+
+const char *debuginfod__missing(void)
+{
+	return DEBUGINFOD_MISSING_HINT;
 }
 
 int debuginfod__find_debuginfo(const char *urls, const char *sbid, int stall_ms, char **path)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "prec/log.h"
+#include "prec/thread.h"
 #include "drain/affinity.h"
 #include "drain/ring.h"
 #include "drain/streams.h"
@@ -20,6 +22,10 @@
 /* Room in a stream's poll set beyond its rings: the stop eventfd, or the
  * main loop's side, wake and output fds. */
 #define STREAM_EXTRA_FDS 3
+
+/* A stream thread's stack: its drain, the writer, zstd and the unwinder
+ * (libunwind's remote steps) touch under 64 KB; the rest is margin. */
+#define STREAM_STACK (1024 * 1024)
 
 /* Which stream drains the ring of cpu: the first whose maps hold it, else
  * the first stream (a user mask that leaves a CPU out loses nothing). */
@@ -163,7 +169,6 @@ static void *stream__main(void *arg)
 
 static int streams__start(struct streams *ss)
 {
-	sigset_t all, old;
 	int ret = 0;
 
 	for (int i = 0; i < ss->nr; i++) {
@@ -176,17 +181,18 @@ static int streams__start(struct streams *ss)
 		st->d.out_pfd = st->nr_pfd;
 	}
 	/* Every signal stays with the main thread, which sleeps in ppoll. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
 	for (int i = 0; i < ss->nr && !ret; i++) {
+		char name[THREAD_NAME_MAX];
+
+		/* Four digits fit the kernel's 15 bytes. */
+		snprintf(name, sizeof(name), "prec-drain-%u", (unsigned)i % 10000u);
 		atomic_fetch_add(&ss->running, 1);
-		ret = -pthread_create(&ss->s[i].tid, NULL, stream__main, &ss->s[i]);
+		ret = thread__start(&ss->s[i].tid, name, STREAM_STACK, stream__main, &ss->s[i]);
 		if (ret)
 			atomic_fetch_sub(&ss->running, 1);
 		else
 			ss->s[i].started = true;
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return ret;
 }
 

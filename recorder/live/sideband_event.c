@@ -19,6 +19,7 @@
 #include "evlist/evlist.h"
 #include "prec/log.h"
 #include "prec/perf_file.h"
+#include "prec/thread.h"
 #include "targets/thread_map.h"
 #include "drain/wake.h"
 #include "live/sideband_event.h"
@@ -106,6 +107,10 @@ static bool sideband_event__consume(struct sideband_event *sb)
 	}
 	return got;
 }
+
+/* Its thread polls a few rings and moves their tails: a few KB of stack
+ * touched, the rest is margin. */
+#define SB_STACK (128 * 1024)
 
 static void *sideband_event__thread(void *arg)
 {
@@ -219,7 +224,7 @@ int sideband_event__start(struct sideband_event *sb, const struct evlist *evlist
 		pr_err("cannot start the --switch-output-event thread: %s", strerror(-ret));
 		return ret;
 	}
-	ret = -pthread_create(&sb->th, NULL, sideband_event__thread, sb);
+	ret = thread__start(&sb->th, "prec-sb-event", SB_STACK, sideband_event__thread, sb);
 	if (ret) {
 		pr_err("cannot start the --switch-output-event thread: %s (raise the process limit, ulimit -u)",
 		       strerror(-ret));

@@ -9,14 +9,15 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "evlist/evlist.h"
 #include "prec/log.h"
 #include "prec/mono_clock.h"
+#include "prec/thread.h"
 #include "options/options.h"
 #include "targets/thread_map.h"
 #include "drain/wake.h"
@@ -29,6 +30,9 @@
 #define BG_CHUNKS_PER_THREAD 8
 #define BG_DEFAULT_MAX 8 /* the default's cap */
 #define BG_MAX_THREADS 64 /* --num-thread-synthesize's */
+/* A worker's stack: the /proc walk's and the kernel part's buffers, under
+ * 48 KB touched; the coordinator also holds helpers[]. */
+#define BG_STACK (256 * 1024)
 
 struct bg_chunk {
 	struct synth_buf buf;
@@ -152,9 +156,13 @@ static void *bg__coordinate(void *arg)
 		bg->nr_chunks = 0;
 		goto out;
 	}
-	for (unsigned i = 1; i < bg->nr_threads && i < bg->nr_chunks; i++)
-		if (!pthread_create(&helpers[started], NULL, bg__worker, bg))
+	for (unsigned i = 1; i < bg->nr_threads && i < bg->nr_chunks; i++) {
+		char name[THREAD_NAME_MAX];
+
+		snprintf(name, sizeof(name), "prec-synth-%u", i % 10000u);
+		if (!thread__start(&helpers[started], name, BG_STACK, bg__worker, bg))
 			started++;
+	}
 	bg__worker(bg);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(helpers[i], NULL);
@@ -169,7 +177,6 @@ int synth_bg__start(struct synth_bg **out, const struct evlist *evlist, const st
 		    const struct record_opts *opts, struct wake *wake)
 {
 	struct synth_bg *bg = calloc(1, sizeof(*bg));
-	sigset_t all, old;
 	int ret;
 
 	*out = NULL;
@@ -184,10 +191,7 @@ int synth_bg__start(struct synth_bg **out, const struct evlist *evlist, const st
 	if (bg->nr_threads > BG_MAX_THREADS)
 		bg->nr_threads = BG_MAX_THREADS;
 	/* The workers take no signal: the recorder's stay with its thread. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	ret = -pthread_create(&bg->coord, NULL, bg__coordinate, bg);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	ret = thread__start(&bg->coord, "prec-synth", BG_STACK, bg__coordinate, bg);
 	if (ret) {
 		free(bg);
 		return ret;
@@ -223,8 +227,9 @@ int synth_bg__finish(struct synth_bg *bg, struct synth_out *w)
 		synth_buf__exit(&c->buf);
 	}
 	/* The tests compare it with when the command started. */
-	pr_verbose("side-band of existing tasks: %zu bytes, ready %.3f s after it started, beside the recording\n",
-		   bytes, (double)(bg->t1_ns - bg->t0_ns) / 1e9);
+	pr_verbose(
+		"side-band of existing tasks: %zu bytes, ready %.3f s after it started, beside the recording\n",
+		bytes, (double)(bg->t1_ns - bg->t0_ns) / 1e9);
 	return ret;
 }
 

@@ -30,8 +30,8 @@
 #include "prec/buildid_cache.h"
 #include "synth/synthesize.h"
 
-/* A kallsyms copy larger than this is not one (today's are ~5 MB). */
-#define KALLSYMS_COPY_MAX (256 << 20)
+/* The copy is read this much at a time; a line is under 600 bytes. */
+#define KALLSYMS_WINDOW (64 << 10)
 
 /* The address on the line ending at name_end (" T _text"), or 0. */
 static uint64_t line_addr(const char *buf, const char *name_end)
@@ -56,6 +56,46 @@ int kallsyms__text_range(const char *buf, size_t len, uint64_t *text, uint64_t *
 	*text = pt ? line_addr(buf, pt) : 0;
 	*etext = pe ? line_addr(buf, pe) : 0;
 	return *text && *etext > *text ? 0 : -ENOENT;
+}
+
+int kallsyms__text_range_fd(int fd, uint64_t *text, uint64_t *etext)
+{
+	char *buf = malloc(KALLSYMS_WINDOW);
+	size_t have = 0; /* a line cut at the window's end, carried over */
+	uint64_t off = 0;
+	int ret = -ENOENT;
+
+	*text = *etext = 0;
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t n = pread(fd, buf + have, KALLSYMS_WINDOW - have, (off_t)off);
+		const char *nl;
+		size_t len, lines;
+		uint64_t t, e;
+
+		if (n < 0) {
+			ret = -errno;
+			break;
+		}
+		off += (uint64_t)n;
+		len = have + (size_t)n;
+		nl = n ? memrchr(buf, '\n', len) : NULL;
+		lines = n ? (nl ? (size_t)(nl - buf) + 1 : 0) : len;
+		if (!lines && len == KALLSYMS_WINDOW)
+			break; /* a line longer than a window: not kallsyms */
+		kallsyms__text_range(buf, lines, &t, &e);
+		*text = *text ? *text : t;
+		*etext = *etext ? *etext : e;
+		if (!n || (*text && *etext))
+			break;
+		have = len - lines;
+		memmove(buf, buf + lines, have);
+	}
+	free(buf);
+	if (ret == -ENOENT && *text && *etext > *text)
+		ret = 0;
+	return ret;
 }
 
 /* This boot's _text from the head of proc_dir/kallsyms. */
@@ -90,7 +130,6 @@ static int cached_text_len(const char *sys_dir, const char *buildid_dir, uint64_
 	struct build_id bid;
 	uint64_t text, etext;
 	struct stat st;
-	char *buf;
 	int fd, ret;
 
 	ret = buildid__read_kernel(sys_dir, &bid);
@@ -112,14 +151,9 @@ static int cached_text_len(const char *sys_dir, const char *buildid_dir, uint64_
 	 * meanwhile, and a mapped file cut short is a SIGBUS. */
 	ret = -ENOENT;
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    st.st_size <= KALLSYMS_COPY_MAX && (buf = malloc((size_t)st.st_size)) != NULL) {
-		ssize_t n = pread(fd, buf, (size_t)st.st_size, 0);
-
-		if (n > 0 && !kallsyms__text_range(buf, (size_t)n, &text, &etext)) {
-			*len = etext - text;
-			ret = 0;
-		}
-		free(buf);
+	    !kallsyms__text_range_fd(fd, &text, &etext)) {
+		*len = etext - text;
+		ret = 0;
 	}
 	close(fd);
 	return ret;

@@ -135,6 +135,11 @@ int kallsyms__scan_cached(const char *proc_dir, const char *sys_dir, const char 
  * is missing or zero. */
 int kallsyms__text_range(const char *buf, size_t len, uint64_t *text, uint64_t *etext);
 
+/* kallsyms__text_range over the file at fd, read a window at a time (the
+ * whole copy, ~5 MB, would be that much more resident for a moment). 0,
+ * -ENOENT as kallsyms__text_range, or -errno of a read. */
+int kallsyms__text_range_fd(int fd, uint64_t *text, uint64_t *etext);
+
 /* Frees the scan's images. */
 void kallsyms_scan__exit(struct kallsyms_scan *ks);
 

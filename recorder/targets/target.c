@@ -145,6 +145,26 @@ static int check_maps_readable(const struct thread_map *threads, const char *opt
 	return 0;
 }
 
+/*
+ * -p/-t naming prec itself: its events would sample its own drain, which
+ * reads those samples, and its threads started later would be missed or
+ * followed by chance. Refused; 0 or -EINVAL (said).
+ */
+static int check_not_self(const struct thread_map *threads, const char *opt)
+{
+	pid_t self = getpid(), tid = thread_map__task_of(threads, "/proc", self);
+
+	if (!tid)
+		return 0;
+	if (tid == self)
+		pr_err("%s names %d, this prec itself: prec does not record its own threads (give the process to record, or run the command under prec)",
+		       opt, (int)tid);
+	else
+		pr_err("%s names %d, a thread of this prec (pid %d): prec does not record its own threads (give the process to record, or run the command under prec)",
+		       opt, (int)tid, (int)self);
+	return -EINVAL;
+}
+
 int target__threads(const struct record_opts *opts, pid_t workload_pid, struct thread_map **out)
 {
 	pid_t bad = 0;
@@ -165,7 +185,9 @@ int target__threads(const struct record_opts *opts, pid_t workload_pid, struct t
 		else if (ret)
 			pr_err("cannot list the threads of %s: %s", list, strerror(-ret));
 		if (!ret) {
-			ret = check_maps_readable(*out, opt);
+			ret = check_not_self(*out, opt);
+			if (!ret)
+				ret = check_maps_readable(*out, opt);
 			if (ret) {
 				thread_map__delete(*out);
 				*out = NULL;
@@ -179,7 +201,7 @@ int target__threads(const struct record_opts *opts, pid_t workload_pid, struct t
 			       opts->uid_str);
 			return -EINVAL;
 		}
-		ret = thread_map__new_uid(out, uid, "/proc");
+		ret = thread_map__new_uid(out, uid, "/proc", getpid());
 		if (ret == -ESRCH)
 			pr_err("user '%s' runs no process to record (start one first; 'ps -u %s' lists them)",
 			       opts->uid_str, opts->uid_str);

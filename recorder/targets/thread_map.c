@@ -163,7 +163,7 @@ int thread_map__new_tids(struct thread_map **out, const char *list, const char *
 	return new_from_list(out, list, proc_dir, bad, 0);
 }
 
-int thread_map__new_uid(struct thread_map **out, uid_t uid, const char *proc_dir)
+int thread_map__new_uid(struct thread_map **out, uid_t uid, const char *proc_dir, pid_t skip)
 {
 	int cap = 64, ret = 0;
 	struct thread_map *map = thread_map__alloc(cap);
@@ -183,7 +183,7 @@ int thread_map__new_uid(struct thread_map **out, uid_t uid, const char *proc_dir
 		char *end;
 		long pid = strtol(de->d_name, &end, 10);
 
-		if (*end || pid <= 0)
+		if (*end || pid <= 0 || pid == skip)
 			continue;
 		snprintf(path, sizeof(path), "%s/%ld", proc_dir, pid);
 		/* /proc/PID belongs to the process's effective uid, as perf checks. */
@@ -202,6 +202,31 @@ int thread_map__new_uid(struct thread_map **out, uid_t uid, const char *proc_dir
 	}
 	*out = map;
 	return 0;
+}
+
+pid_t thread_map__task_of(const struct thread_map *map, const char *proc_dir, pid_t pid)
+{
+	char path[512];
+	struct dirent *de;
+	pid_t found = 0;
+	DIR *d;
+
+	/* pid's own tasks are few (prec's, before its threads start): the
+	 * map is searched once for each. */
+	snprintf(path, sizeof(path), "%s/%d/task", proc_dir, (int)pid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while (!found && (de = readdir(d))) {
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+
+		for (int i = 0; !*end && tid > 0 && !found && i < map->nr; i++)
+			if (map->pid[i] == (pid_t)tid)
+				found = (pid_t)tid;
+	}
+	closedir(d);
+	return found;
 }
 
 void thread_map__delete(struct thread_map *map)

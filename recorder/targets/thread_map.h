@@ -30,10 +30,17 @@ int thread_map__new_tids(struct thread_map **out, const char *list, const char *
 			 pid_t *bad);
 
 /*
- * -u: every thread of every process owned by uid. Returns 0, or -ESRCH when
- * the user runs no process.
+ * -u: every thread of every process owned by uid, but those of process skip
+ * (prec's own: its drain and side-band threads are not the user's workload;
+ * 0 skips none). Returns 0, or -ESRCH when the user runs no other process.
  */
-int thread_map__new_uid(struct thread_map **out, uid_t uid, const char *proc_dir);
+int thread_map__new_uid(struct thread_map **out, uid_t uid, const char *proc_dir, pid_t skip);
+
+/*
+ * The first thread of map that is a task of process pid (one listed in
+ * proc_dir/PID/task), or 0 when none is (or pid is gone).
+ */
+pid_t thread_map__task_of(const struct thread_map *map, const char *proc_dir, pid_t pid);
 
 /* Frees a map; accepts NULL. */
 void thread_map__delete(struct thread_map *map);

@@ -119,7 +119,8 @@ grep_or_fail '^stream 0 \(data\.0\): [0-9]+ samples, .* events lost' "$PREC_ERR"
 
 # -r: every stream's thread runs SCHED_FIFO, as the main one.
 prec_record_ok --threads -r 10 -a -o rt.data -- sh -c 'sleep 0.3; ps -L -o cls=,comm= -p $PPID'
-fifo=$(grep -c '^ *FF *prec$' "$PREC_OUT")
+# The stream threads are named prec-drain-N (base/thread.c).
+fifo=$(grep -Ec '^ *FF *prec(-drain-[0-9]+)?$' "$PREC_OUT")
 ((fifo == ncpu + 1)) || fail "--threads -r 10: $fifo SCHED_FIFO threads of prec, expected $((ncpu + 1))"
 
 # Bad input: one line, status 1..125, no file.
