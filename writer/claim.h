@@ -44,8 +44,8 @@ void claim__end(struct claim *c);
 /* Whether the directory path holds a recording perf or prec wrote. */
 bool claim__is_recording_dir(const char *path);
 
-/* dir.c: removes the recording at path (a file, or a directory of perf's
- * files only: -EEXIST when it holds others). 0 when nothing is there. */
+/* Removes the recording at path (a file, or a directory of perf's files
+ * only: -EEXIST when it holds others). 0 when nothing is there. */
 int dir__remove_recording(const char *path);
 
 #endif

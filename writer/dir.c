@@ -5,7 +5,6 @@
  * the stream files data.N, which are writers with no header (writer_int.h's
  * raw), and --kcore's kcore_dir/ (its files are writer/kcore.c's).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -30,53 +29,6 @@ struct writer_dir {
 	int max_stream; /* highest data.N created + 1, for abort */
 };
 
-/* Whether name is one of the files a perf.data directory holds. */
-static int dir__ours(const char *name)
-{
-	return !strcmp(name, "data") || !strncmp(name, "data.", 5);
-}
-
-/* Whether name is one of the files perf's kcore_dir holds. */
-static int dir__kcore_ours(const char *name)
-{
-	return !strcmp(name, "kcore") || !strcmp(name, "kallsyms") || !strcmp(name, "modules");
-}
-
-/*
- * Removes the recording at path: a file, or a directory of perf's files
- * (only those, kcore_dir/ with its files included; anything else in it
- * stays and -EEXIST comes back). 0 when nothing is there any more.
- */
-static int dir__remove(const char *path, bool kcore_dir)
-{
-	int (*ours)(const char *) = kcore_dir ? dir__kcore_ours : dir__ours;
-	char name[PATH_MAX];
-	struct dirent *de;
-	struct stat st;
-	DIR *dir;
-
-	if (lstat(path, &st))
-		return errno == ENOENT ? 0 : -errno;
-	if (!S_ISDIR(st.st_mode))
-		return unlink(path) ? -errno : 0;
-	dir = opendir(path);
-	if (!dir)
-		return -errno;
-	while ((de = readdir(dir))) {
-		snprintf(name, sizeof(name), "%s/%s", path, de->d_name);
-		if (!kcore_dir && !strcmp(de->d_name, KCORE_DIR))
-			dir__remove(name, true);
-		else if (ours(de->d_name))
-			unlink(name);
-	}
-	closedir(dir);
-	return rmdir(path) ? (errno == ENOTEMPTY ? -EEXIST : -errno) : 0;
-}
-
-int dir__remove_recording(const char *path)
-{
-	return dir__remove(path, false);
-}
 
 int writer_dir__create(struct writer_dir **out, const char *path)
 {
