@@ -430,7 +430,11 @@ static int recording__streams(struct recording *r)
 		ss->side_arg = &r->ctl;
 		control__attach(&r->ctl, streams__main_drain(ss));
 	}
-	if (ret)
+	/* --threads writes the data file's features here: a full disk or the
+	 * file size limit is a write that failed, said as such. */
+	if (ret == -EFBIG || ret == -ENOSPC || ret == -EDQUOT || ret == -EIO)
+		write_error("write", opts->output, ret);
+	else if (ret)
 		pr_err("cannot set up the drain: %s (%s)", strerror(-ret),
 		       ret == -ENOMEM ? "free some memory and retry" :
 					output__hint(opts->output, ret));

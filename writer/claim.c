@@ -79,10 +79,7 @@ int dir__remove_recording(const char *path)
 	return dir__remove(path, false);
 }
 
-/* The directory of path, locked; -1 when it cannot be (a filesystem
- * without flock, no read access): the claim then goes on unlocked, as
- * perf's does. */
-static int lock_dir_of(const char *path)
+int claim__lock_dir(const char *path)
 {
 	char *copy = strdup(path);
 	int fd;
@@ -160,12 +157,18 @@ static int clear_old(const char *old)
 
 int claim__begin(struct claim *c, const char *path)
 {
+	c->oldpath = NULL;
+	c->dir_fd = claim__lock_dir(path);
+	return claim__take(c, path);
+}
+
+int claim__take(struct claim *c, const char *path)
+{
 	size_t len = strlen(path);
 	struct stat st;
 	int ret;
 
 	c->oldpath = NULL;
-	c->dir_fd = lock_dir_of(path);
 	if (stat(path, &st))
 		return 0;
 	ret = held_by_another(path, &st);

@@ -31,6 +31,16 @@ struct claim {
  */
 int claim__begin(struct claim *c, const char *path);
 
+/* The directory of path, locked (waiting a little for another claim of
+ * it): its fd, or -1 when it cannot be (a filesystem without flock, no
+ * read access), and the claim then goes on unlocked, as perf's does. */
+int claim__lock_dir(const char *path);
+
+/* claim__begin with c->dir_fd already set by claim__lock_dir (or -1): a
+ * rotation (writer__rotate) holds the directory from before it moves its
+ * file away until the next one at path is locked. */
+int claim__take(struct claim *c, const char *path);
+
 /* fd, the new output (a regular file or a directory), locked for as long
  * as it is open. 0, or -EBUSY when another writer got there first. */
 int claim__lock(int fd);

@@ -69,11 +69,11 @@ static int writer__check_kind(mode_t mode)
 	return 0;
 }
 
-/* writer__open, or with claim false a file inside a directory the writer
- * already claimed (dir.c's data file). */
-static int writer__open_at(struct writer **out, const char *path, bool claim)
+/* writer__open under c, a claim whose directory lock its caller took
+ * (claim__lock_dir) and ends; with c NULL a file inside a directory the
+ * writer already claimed (dir.c's data file). */
+static int writer__open_at(struct writer **out, const char *path, struct claim *c)
 {
-	struct claim c = { .dir_fd = -1 };
 	struct writer *w = NULL;
 	struct stat st;
 	bool created;
@@ -99,7 +99,7 @@ static int writer__open_at(struct writer **out, const char *path, bool claim)
 	if (err)
 		goto out;
 	/* perf's .old backup, and no second writer (claim.h). */
-	err = claim ? claim__begin(&c, path) : 0;
+	err = c ? claim__take(c, path) : 0;
 	if (err)
 		goto out;
 	/* Only a file this open creates may be removed by abort. */
@@ -117,7 +117,7 @@ static int writer__open_at(struct writer **out, const char *path, bool claim)
 		err = writer__check_kind(st.st_mode);
 	if (!err && !S_ISREG(st.st_mode) && lseek(w->sink.fd, 0, SEEK_CUR) < 0)
 		err = -errno;
-	if (!err && claim && S_ISREG(st.st_mode))
+	if (!err && c && S_ISREG(st.st_mode))
 		err = claim__lock(w->sink.fd);
 	if (err) {
 		close(w->sink.fd);
@@ -131,26 +131,83 @@ static int writer__open_at(struct writer **out, const char *path, bool claim)
 out:
 	if (err) {
 		/* Put the old file back: on error nothing may look renamed. */
-		claim__undo(&c, path);
-		claim__end(&c);
+		if (c)
+			claim__undo(c, path);
 		free(w->path);
 		sink__exit(&w->sink);
 		free(w);
 		return err;
 	}
-	claim__end(&c);
 	*out = w;
 	return 0;
 }
 
 int writer__open(struct writer **out, const char *path)
 {
-	return writer__open_at(out, path, true);
+	struct claim c = { .dir_fd = -1 };
+	int err;
+
+	if (!out || !path || !*path)
+		return -EINVAL;
+	c.dir_fd = claim__lock_dir(path);
+	err = writer__open_at(out, path, &c);
+	claim__end(&c);
+	return err;
 }
 
 int writer__open_claimed(struct writer **out, const char *path)
 {
-	return writer__open_at(out, path, false);
+	return writer__open_at(out, path, NULL);
+}
+
+/* The file w writes moves to final; w says its new name from now on. */
+static int writer__move(struct writer *w, const char *final)
+{
+	char *name = strdup(final);
+
+	if (!name)
+		return -ENOMEM;
+	if (rename(w->path, final)) {
+		int err = -errno;
+
+		free(name);
+		return err;
+	}
+	free(w->path);
+	w->path = name;
+	return 0;
+}
+
+int writer__rename(struct writer *w, const char *final)
+{
+	if (!w || w->pipe || !final)
+		return -EINVAL;
+	return writer__move(w, final);
+}
+
+int writer__rotate(struct writer *w, const char *final, struct writer **next)
+{
+	struct claim c = { .dir_fd = -1 };
+	char *path;
+	int err;
+
+	if (!next)
+		return -EINVAL;
+	*next = NULL;
+	if (!w || w->pipe || !final)
+		return -EINVAL;
+	path = strdup(w->path);
+	if (!path)
+		return -ENOMEM;
+	/* One claim of the directory from the move to the next file's lock:
+	 * another prec's claim of path waits, then finds the new file held. */
+	c.dir_fd = claim__lock_dir(path);
+	err = writer__move(w, final);
+	if (!err)
+		err = writer__open_at(next, path, &c);
+	claim__end(&c);
+	free(path);
+	return err;
 }
 
 int writer__open_pipe(struct writer **out, int fd)
@@ -407,8 +464,7 @@ int writer__finish(struct writer *w, const struct writer_meta *meta)
 		goto close; /* a directory's stream file: records only */
 	/* The feature sections follow the data. */
 	err = features__write(&w->sink, writer__meta(w, meta, &with_events),
-			      w->header.data.offset + sink__data_size(&w->sink), feat_bits,
-			      NULL);
+			      w->header.data.offset + sink__data_size(&w->sink), feat_bits, NULL);
 	if (err)
 		goto out;
 	err = file_header__finish(&w->header, &w->sink, feat_bits);

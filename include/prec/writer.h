@@ -111,13 +111,31 @@ struct writer_auxtrace_entry {
  * Creates the output file at path with mode 0600. An existing non-empty
  * regular file is first renamed to "<path>.old" (replacing an older
  * recording there, never a directory, FIFO or device: -EISDIR, -EEXIST), as
- * perf does. A character device that can seek (/dev/null) is written as it
- * is. Returns 0 and *out, or a negative errno: -ESPIPE for a FIFO, a socket
+ * perf does; -EBUSY when another prec holds the file at path, which is then
+ * left as it is. The new file is locked (flock) for as long as it is open.
+ * A character device that can seek (/dev/null) is written as it is. Returns 0 and *out, or a negative errno: -ESPIPE for a FIFO, a socket
  * or a device that cannot seek (a perf.data file is patched at the end; -o -
  * is the stream), -ENOTSUP for a block device; on error nothing was created
  * or renamed. The caller owns *out until writer__finish or writer__abort.
  */
 int writer__open(struct writer **out, const char *path);
+
+/*
+ * --timestamp-filename: the file w writes moves to final while w still has
+ * it open and locked (so a second prec given the same -o is refused until
+ * the name is free, and never has its own file renamed); writer__path says
+ * final from then on. 0 or -errno (nothing moved); -EINVAL for a stream.
+ */
+int writer__rename(struct writer *w, const char *final);
+
+/*
+ * --switch-output: as writer__rename, then *next is a new file at w's old
+ * path (writer__open), both under one claim of the directory, so that no
+ * other prec can take the path between the two. 0, or -errno with *next
+ * NULL: w is at final already when writer__path(w) says so (the new file
+ * failed), else the move failed and nothing changed.
+ */
+int writer__rotate(struct writer *w, const char *final, struct writer **next);
 
 /*
  * Pipe mode (`-o -`): a stream on fd, laid out as perf record's pipe output.

@@ -237,8 +237,11 @@ static int output__off_cpu_write(void *arg, const void *rec, size_t len)
 	return synth_out__write(&o->sout, rec, len);
 }
 
-static int output__end_file(struct output *o, bool at_exit)
+/* The current file ends (next NULL: at exit; else the next one, opened at
+ * its path as it is renamed, is *next). */
+static int output__end_file(struct output *o, struct writer **next)
 {
+	bool at_exit = !next;
 	const struct record_opts *opts = o->src.opts;
 	struct evlist *evlist = o->src.evlist;
 	uint64_t in = 0, out = 0;
@@ -283,6 +286,10 @@ static int output__end_file(struct output *o, bool at_exit)
 		o->rm.extra_in = o->dir.in;
 		o->rm.extra_out = o->dir.out;
 	}
+	ret = output_rotate__name(&o->rot, opts, o->w, o->path, next, o->final_name,
+				  sizeof(o->final_name));
+	if (ret)
+		return ret; /* said; o->w is kept by output__abort */
 	ret = output_meta__finish(&o->rm, o->w, &o->file, o->track);
 	o->w = NULL;
 	o->sout = (struct synth_out){ 0 };
@@ -297,29 +304,27 @@ static int output__end_file(struct output *o, bool at_exit)
 	o->track = NULL;
 	output_meta__exit(&o->rm);
 	o->have_meta = false;
-	output_rotate__name(&o->rot, opts, o->path, at_exit, o->final_name, sizeof(o->final_name));
+	output_rotate__ended(&o->rot, opts, at_exit, o->path, o->final_name);
 	return 0;
 }
 
 /* SIGUSR2, a size or a period: this file ends and the next begins. */
 static int output__switch(struct output *o)
 {
+	struct writer *next = NULL;
 	int ret;
 
 	pr_info("[ prec record: dump data: Woken up %llu times ]\n",
 		(unsigned long long)(o->total.wakeups - o->wakeups_at_switch));
 	o->wakeups_at_switch = o->total.wakeups;
-	ret = output__end_file(o, false);
-	if (ret)
+	ret = output__end_file(o, &next);
+	if (ret) {
+		writer__abort(next); /* the next file, made before this one failed */
 		return ret;
+	}
 	/* SAMPLE_TIME and the summary's samples are per file. */
 	memset(&o->file, 0, sizeof(o->file));
-	ret = writer__open(&o->w, o->path);
-	if (ret) {
-		pr_err("cannot create the output file '%s': %s (%s)", o->path, strerror(-ret),
-		       output__hint(o->path, ret));
-		return -ECANCELED; /* said */
-	}
+	o->w = next;
 	return output__begin_file(o, SYNTH_NEW_FILE);
 }
 
@@ -361,7 +366,7 @@ static int output__after_pass(void *arg)
 
 int output__finish(struct output *o)
 {
-	return output__end_file(o, true);
+	return output__end_file(o, NULL);
 }
 
 /* --threads: the nr stream files data.N (compressed with -z) and their

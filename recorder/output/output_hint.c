@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "prec/sysinfo.h"
@@ -29,16 +30,27 @@ static bool old_in_way(const char *output, char *old, size_t len)
 /* -EBUSY: another prec (or perf-like writer) holds the output's lock. */
 static const char *output__hint_busy(const char *output, char *hint, size_t len)
 {
+	struct timespec nap = { 0, 5 * 1000000L };
 	struct stat st;
-	pid_t pid = stat(output, &st) ? 0 : output_fs__holder(st.st_dev, st.st_ino);
+	pid_t pid = 0;
+
+	/* A holder rotating its file (--switch-output) has the next one at
+	 * the path a moment later, and locked a moment after that. */
+	for (int i = 0; i < 20 && pid <= 0; i++) {
+		if (i)
+			nanosleep(&nap, NULL);
+		pid = stat(output, &st) ? 0 : output_fs__holder(st.st_dev, st.st_ino);
+	}
 
 	if (pid > 0)
-		snprintf(hint, len,
-			 "process %d is recording into it: wait for it to end, or choose another path with -o",
-			 (int)pid);
+		snprintf(
+			hint, len,
+			"process %d is recording into it: wait for it to end, or choose another path with -o",
+			(int)pid);
 	else
-		snprintf(hint, len,
-			 "another process is recording into it: wait for it to end, or choose another path with -o");
+		snprintf(
+			hint, len,
+			"another process is recording into it: wait for it to end, or choose another path with -o");
 	return hint;
 }
 
@@ -55,8 +67,9 @@ static bool output__hint_place(const char *output, char *hint, size_t len)
 	struct stat st;
 
 	if (output[0] != '/' && !stat(".", &st) && st.st_nlink == 0) {
-		snprintf(hint, len,
-			 "the current directory was deleted: cd to a directory that exists, or give -o an absolute path");
+		snprintf(
+			hint, len,
+			"the current directory was deleted: cd to a directory that exists, or give -o an absolute path");
 		return true;
 	}
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - output) + 1 : 1,
@@ -66,9 +79,10 @@ static bool output__hint_place(const char *output, char *hint, size_t len)
 		fs = output_fs__pseudo(dir);
 	if (!fs)
 		return false;
-	snprintf(hint, len,
-		 "%s is on %s, a filesystem of the kernel's that holds no recordings: give -o a path on a disk, e.g. -o /tmp/perf.data",
-		 output, fs);
+	snprintf(
+		hint, len,
+		"%s is on %s, a filesystem of the kernel's that holds no recordings: give -o a path on a disk, e.g. -o /tmp/perf.data",
+		output, fs);
 	return true;
 }
 
@@ -125,9 +139,10 @@ const char *output__hint(const char *output, int err)
 		return hint;
 	case ESPIPE:
 		if (have && S_ISFIFO(st.st_mode)) {
-			snprintf(hint, sizeof(hint),
-				 "it is a FIFO, and a perf.data file must be seekable: stream into it with -o - instead, e.g. prec -o - -- cmd > %s",
-				 output);
+			snprintf(
+				hint, sizeof(hint),
+				"it is a FIFO, and a perf.data file must be seekable: stream into it with -o - instead, e.g. prec -o - -- cmd > %s",
+				output);
 			return hint;
 		}
 		return "the output cannot seek (a perf.data file is patched at the end): give -o a regular file, or stream with -o - and redirect standard output";
@@ -138,18 +153,20 @@ const char *output__hint(const char *output, int err)
 	case EISDIR:
 		if (have && S_ISDIR(st.st_mode)) {
 			/* A recording would have moved to .old: this is not one. */
-			snprintf(hint, sizeof(hint),
-				 "it is a directory that holds no recording, which prec does not move to %s.old: give -o a file, e.g. %s/perf.data, or another path",
-				 output, output);
+			snprintf(
+				hint, sizeof(hint),
+				"it is a directory that holds no recording, and prec moves only a recording to %s.old: record into it with -o %s/perf.data, or choose another path with -o",
+				output, output);
 			return hint;
 		}
 		/* Otherwise the rename to X.old met a directory there. */
 		__attribute__((fallthrough));
 	case EEXIST:
 		if (old_in_way(output, old, sizeof(old))) {
-			snprintf(hint, sizeof(hint),
-				 "'%s', where the previous %s is kept, is %s: move it away or choose another path with -o",
-				 old, output, -err == EISDIR ? "a directory" : "not a regular file");
+			snprintf(
+				hint, sizeof(hint),
+				"'%s', where the previous %s is kept, is %s: move it away or choose another path with -o",
+				old, output, -err == EISDIR ? "a directory" : "not a regular file");
 			return hint;
 		}
 		break;
@@ -159,16 +176,18 @@ const char *output__hint(const char *output, int err)
 		if (!lstat(output, &lst) && S_ISLNK(lst.st_mode) &&
 		    (n = readlink(output, target, sizeof(target) - 1)) > 0) {
 			target[n] = '\0';
-			snprintf(hint, sizeof(hint),
-				 "it is a symbolic link to '%s', whose directory does not exist: create it or choose another path with -o",
-				 target);
+			snprintf(
+				hint, sizeof(hint),
+				"it is a symbolic link to '%s', whose directory does not exist: create it or choose another path with -o",
+				target);
 			return hint;
 		}
 		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - output) + 1 : 1,
 			 slash ? output : ".");
 		if (stat(dir, &st) == 0)
-			/* The directory is there (e.g. /proc): its filesystem takes no new files. */
-			return "that filesystem does not take new files; choose another path with -o";
+			/* The directory is there (a kernel filesystem was named
+			 * above): the path went away while it was taken. */
+			return "another program removed or renamed it while prec was creating it: run prec again, or choose another path with -o";
 		snprintf(
 			hint, sizeof(hint),
 			"its directory does not exist: create it with 'mkdir -p %s', or choose another path with -o",

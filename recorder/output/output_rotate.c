@@ -14,7 +14,9 @@
 
 #include "prec/log.h"
 #include "prec/mono_clock.h"
+#include "prec/writer.h"
 #include "options/options.h"
+#include "output/output_hint.h"
 #include "output/output_rotate.h"
 #include "output/size_limit.h"
 
@@ -91,22 +93,45 @@ static void output_rotate__keep(struct output_rotate *r, int max, const char *na
 	}
 }
 
-void output_rotate__name(struct output_rotate *r, const struct record_opts *opts, const char *path,
-			 bool at_exit, char *final, size_t len)
+int output_rotate__name(struct output_rotate *r, const struct record_opts *opts, struct writer *w,
+			const char *path, struct writer **next, char *final, size_t len)
+{
+	bool at_exit = !next;
+	int ret;
+
+	snprintf(final, len, "%s", path);
+	/* Rotated files always carry the time; the last one with
+	 * --timestamp-filename (which --switch-output implies). A directory's
+	 * data file (w not at path) keeps its name. */
+	if ((!opts->timestamp_filename && at_exit) || opts->pipe_output ||
+	    strcmp(writer__path(w), path))
+		return 0;
+	timestamped_name(path, final, len);
+	if (at_exit) {
+		ret = writer__rename(w, final);
+		if (ret) {
+			pr_warn("cannot rename '%s' to '%s': %s", path, final, strerror(-ret));
+			snprintf(final, len, "%s", path);
+		}
+		return 0;
+	}
+	ret = writer__rotate(w, final, next);
+	if (ret && strcmp(writer__path(w), final))
+		pr_err("cannot rename '%s' to '%s' for the next file: %s (%s)", path, final,
+		       strerror(-ret), output__hint(path, ret));
+	else if (ret)
+		pr_err("cannot create the output file '%s': %s (%s)", path, strerror(-ret),
+		       output__hint(path, ret));
+	return ret ? -ECANCELED : 0;
+}
+
+void output_rotate__ended(struct output_rotate *r, const struct record_opts *opts, bool at_exit,
+			  const char *path, const char *final)
 {
 	if (!at_exit)
 		r->rotations++;
-	snprintf(final, len, "%s", path);
-	/* Rotated files always carry the time; the last one with
-	 * --timestamp-filename (which --switch-output implies). */
-	if ((!opts->timestamp_filename && at_exit) || opts->pipe_output)
+	if (!strcmp(path, final))
 		return;
-	timestamped_name(path, final, len);
-	if (rename(path, final)) {
-		pr_warn("cannot rename '%s' to '%s': %s", path, final, strerror(errno));
-		snprintf(final, len, "%s", path);
-		return;
-	}
 	if (opts->switch_output || !at_exit)
 		pr_info("[ prec record: Dump %s ]\n", final);
 	output_rotate__keep(r, opts->switch_max_files, final);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 struct record_opts;
+struct writer;
 
 struct output_rotate {
 	char **kept; /* --switch-max-files: rotated files, oldest first */
@@ -32,12 +33,26 @@ enum output_step {
 enum output_step output_rotate__check(struct output_rotate *r, const struct record_opts *opts,
 				      uint64_t size, bool capped, bool requested, bool sampled);
 
-/* The name of the file just ended at path in final (len bytes): renamed
- * with a timestamp when rotated (or at exit with --timestamp-filename,
- * which --switch-output implies), the oldest removed past
- * --switch-max-files; path itself otherwise or when the rename fails. */
-void output_rotate__name(struct output_rotate *r, const struct record_opts *opts,
-			 const char *path, bool at_exit, char *final, size_t len);
+/*
+ * The file w writes at path ends: its final name in final (len bytes),
+ * path itself unless the file is rotated (next given) or ends with
+ * --timestamp-filename (which --switch-output implies), when it moves to
+ * perf's timestamped name while still open and locked, before its end is
+ * written: a second prec given the same -o is refused all along and never
+ * finds the name free, or has its own file renamed. With next, the next
+ * file is opened at path under the same claim (writer__rotate). 0, or
+ * -ECANCELED when the rotation cannot be made (said; the current file is
+ * still w's, to keep); at exit a rename that fails is said and the file
+ * keeps path.
+ */
+int output_rotate__name(struct output_rotate *r, const struct record_opts *opts, struct writer *w,
+			const char *path, struct writer **next, char *final, size_t len);
+
+/* After the file that ended at final (output_rotate__name) is finished:
+ * counted, perf's "Dump" said when it was renamed, the oldest removed
+ * past --switch-max-files. */
+void output_rotate__ended(struct output_rotate *r, const struct record_opts *opts, bool at_exit,
+			  const char *path, const char *final);
 
 /* Frees the list of kept files. Accepts a zeroed r. */
 void output_rotate__exit(struct output_rotate *r);

@@ -5,11 +5,13 @@
 #   the next recording is a file, and a file when it is a directory, as
 #   perf's check_backup does; a user's own directory is refused, and kept;
 # - two prec given the same -o: the second is refused in one line naming
-#   the first's pid, and the first's recording is never touched or moved;
+#   the first's pid, and the first's recording is never touched or moved,
+#   also while --switch-output renames it (perf 6.1 lets both write);
 # - the file size limit (ulimit -f) and a setup that fails leave no file
 #   or directory that passes for an empty recording (what holds samples is
 #   kept, as from a full disk);
-# - -o on proc or sysfs, and a deleted current directory, are named as such.
+# - -o on proc, sysfs and the other kernel filesystems mounted, and a
+#   deleted current directory, are named as such.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
 cd "$TMP" || exit 1
@@ -38,6 +40,12 @@ for t in "" --threads; do
 	[[ -f mine/notes && ! -e mine.old ]] || fail "-o mine $t: the user's directory was moved or changed"
 done
 
+# perf record 6.1 moves any directory to .old, a user's own too (the
+# difference DIAGNOSTICS states).
+mkdir theirs && echo keep >theirs/notes
+perf_record_ok -q -o theirs -- true
+[[ -f theirs.old/notes && -f theirs ]] || fail "perf record no longer moves a user's directory to .old: update the manual"
+
 # 2. Two writers: while one records, another on the same -o is refused.
 for t in "" --threads; do
 	rm -rf two.data two.data.old
@@ -58,19 +66,63 @@ for t in "" --threads; do
 	require_valid two.data
 done
 
-# Four started at once on one -o: one records, three are refused, and the
-# file left reads.
-rm -rf four.data four.data.old
-pids=()
-for i in 1 2 3 4; do
-	"$PREC" -q -o four.data -- sleep 1 2>"four.$i.err" &
-	pids+=($!)
+# Four started at once over an earlier recording, files and directories,
+# three rounds: one records, three are refused in one line each, only the
+# earlier recording becomes .old, and every file left reads.
+for round in 1 2 3; do
+	rm -rf four.data four.data.old four.*.err
+	prec_record_ok -q -o four.data -- true
+	ino=$(stat -c %i four.data)
+	pids=()
+	for i in 1 2 3 4; do
+		t=""
+		((i % 2)) || t=--threads
+		"$PREC" -q $t -o four.data -- sleep 1 2>"four.$i.err" &
+		pids+=($!)
+	done
+	ok=0
+	for p in "${pids[@]}"; do wait "$p" && ok=$((ok + 1)); done
+	((ok == 1)) || fail "four writers on one -o (round $round): $ok recorded ($(cat four.*.err | tr '\n' ' '))"
+	[[ $(stat -c %i four.data.old) == "$ino" ]] ||
+		fail "four writers on one -o (round $round): four.data.old is not the earlier recording"
+	for i in 1 2 3 4; do
+		[[ -s four.$i.err ]] || continue
+		if [[ $(wc -l <"four.$i.err") != 1 ]] ||
+			! grep -q "process [0-9]* is recording into it.*choose another path with -o" "four.$i.err"; then
+			fail "four writers (round $round): a refusal is not one line naming the pid: $(cat "four.$i.err")"
+		fi
+	done
+	require_valid four.data
+	require_valid four.data.old
 done
-ok=0
-for p in "${pids[@]}"; do wait "$p" && ok=$((ok + 1)); done
-((ok == 1)) || fail "four writers on one -o: $ok recorded ($(cat four.*.err | tr '\n' ' '))"
-[[ ! -e four.data.old ]] || fail "four writers on one -o: one moved another's recording"
-require_valid four.data
+
+# --switch-output: while the first prec's file rotates every 50 ms, a second
+# on the same -o is refused at every moment: it never finds the name free
+# between a rotated file and the next, nor has its file renamed.
+rm -rf sw.data* sw.done
+"$PREC" -q --switch-output -o sw.data -- sh -c 'sleep 3; touch sw.done' 2>sw.err &
+first=$!
+track_pid "$first"
+for _ in $(seq 50); do [[ -e sw.data ]] && break; sleep 0.1; done
+(while kill -USR2 "$first" 2>/dev/null; do sleep 0.05; done) &
+track_pid $!
+tries=0
+while [[ ! -e sw.done ]]; do
+	run_prec -q -o sw.data -- true
+	[[ -e sw.done ]] && break # the first may be ending: the name is free then
+	((PREC_RC >= 1 && PREC_RC <= 125)) ||
+		fail "a second prec recorded into sw.data while the first rotated it (exit $PREC_RC)"
+	tries=$((tries + 1))
+done
+wait "$first" || fail "the rotating prec failed: $(cat sw.err)"
+((tries >= 5)) || fail "only $tries tries while the first prec rotated"
+[[ ! -e sw.data.old ]] || fail "a second prec moved a rotating prec's file to .old"
+n=0
+for f in sw.data.*; do
+	require_valid --allow-empty "$f"
+	n=$((n + 1))
+done
+((n >= 5)) || fail "--switch-output with SIGUSR2 every 50 ms made $n files"
 
 # 3. The file size limit: one line with its fix, nothing left.
 for t in "" --threads; do
@@ -81,7 +133,9 @@ for t in "" --threads; do
 	) 2>big.err
 	rc=$?
 	((rc >= 1 && rc <= 125)) || fail "ulimit -f 1 $t: exit $rc"
-	grep -q "ulimit -f unlimited" big.err || fail "ulimit -f 1 $t: no fix named: $(cat big.err)"
+	grep -q "^prec: cannot write 'big.data': File too large (the file size limit was reached: raise it with 'ulimit -f unlimited'" big.err ||
+		fail "ulimit -f 1 $t: the limit and its fix are not named: $(cat big.err)"
+	[[ $(wc -l <big.err) == 1 ]] || fail "ulimit -f 1 $t: not one line: $(cat big.err)"
 	# What the limit let in is kept, as from a full disk, only when it
 	# holds samples: never a file that reads as an empty recording.
 	if [[ -e big.data ]]; then
@@ -95,9 +149,20 @@ run_prec -o /proc/version -- true
 grep -q "on proc, a filesystem of the kernel's" "$PREC_ERR" || fail "-o /proc/version: $(cat "$PREC_ERR")"
 run_prec -o /sys/kernel/prec-test.data -- true
 grep -q "on sysfs" "$PREC_ERR" || fail "-o on sysfs: $(cat "$PREC_ERR")"
+# The other kernel filesystems mounted here, found in /proc/mounts.
+for fs in tracefs debugfs cgroup cgroup2; do
+	m=$(awk -v t="$fs" '$3 == t && $2 !~ /\\/ { print $2; exit }' /proc/mounts)
+	[[ -n $m ]] || continue
+	run_prec -o "$m/prec-test.data" -- true
+	((PREC_RC >= 1 && PREC_RC <= 125)) || fail "-o on $fs ($m): exit $PREC_RC"
+	grep -q "is on $fs, a filesystem of the kernel's" "$PREC_ERR" || fail "-o on $fs ($m): $(cat "$PREC_ERR")"
+done
 mkdir gone && cd gone && rmdir "$TMP/gone" || fail "cannot make a deleted directory"
-run_prec -- true
-grep -q "the current directory was deleted" "$PREC_ERR" || fail "a deleted current directory: $(cat "$PREC_ERR")"
-((PREC_RC >= 1 && PREC_RC <= 125)) || fail "a deleted current directory: exit $PREC_RC"
+for t in "" --threads; do
+	run_prec $t -- true
+	grep -q "the current directory was deleted: cd to a directory that exists, or give -o an absolute path" "$PREC_ERR" ||
+		fail "a deleted current directory $t: $(cat "$PREC_ERR")"
+	((PREC_RC >= 1 && PREC_RC <= 125)) || fail "a deleted current directory $t: exit $PREC_RC"
+done
 cd "$TMP" || exit 1
 pass

@@ -3,7 +3,8 @@
  * When the output ends a file and what the ended files are called
  * (recorder/output/output_rotate.c): --max-size against --switch-output=SIZE, the
  * signal, the period, a stream that never rotates; perf's timestamped names
- * and --switch-max-files, on files in a temp dir.
+ * and --switch-max-files, on files in a temp dir, each renamed while its
+ * writer has it (the next one opened at the path as it moves).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +24,7 @@
 #include "recorder/options/options.h"
 #include "recorder/record.h"
 #include "recorder/output/output_rotate.h"
+#include "prec/writer.h"
 
 static void test_check_sizes(void **state)
 {
@@ -81,12 +83,14 @@ static void test_check_period(void **state)
 	output_rotate__exit(&r);
 }
 
-static void touch(const char *path)
+/* A writer at name with its front written, as the output has one. */
+static struct writer *begun(const char *name)
 {
-	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+	struct writer *w = NULL;
 
-	assert_true(fd >= 0);
-	close(fd);
+	assert_int_equal(writer__open(&w, name), 0);
+	assert_int_equal(writer__begin(w, NULL, 0), 0);
+	return w;
 }
 
 static int count_files(const char *dir)
@@ -105,46 +109,76 @@ static int count_files(const char *dir)
 static void test_names(void **state)
 {
 	struct output_rotate r = { 0 };
-	struct record_opts o = { .switch_output = true, .timestamp_filename = true,
+	struct record_opts o = { .switch_output = true,
+				 .timestamp_filename = true,
 				 .switch_max_files = 2 };
-	char dir[] = "/tmp/prec-test-rotate-XXXXXX", path[128], names[4][160];
+	char dir[] = "/tmp/prec-test-rotate-XXXXXX", path[128], data[128], names[4][160];
+	struct writer *w, *next = NULL;
 	size_t base;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/perf.data", dir);
 	base = strlen(path);
+	w = begun(path);
 	for (int i = 0; i < 4; i++) {
-		touch(path);
-		output_rotate__name(&r, &o, path, false, names[i], sizeof(names[i]));
+		assert_int_equal(
+			output_rotate__name(&r, &o, w, path, &next, names[i], sizeof(names[i])), 0);
 		/* "<path>.YYYYmmddHHMMSScc", ".N" after it when taken */
 		assert_memory_equal(names[i], path, base);
 		assert_int_equal(names[i][base], '.');
 		assert_true(strlen(names[i]) >= base + 17);
-		assert_int_equal(access(path, F_OK), -1);
+		assert_string_equal(writer__path(w), names[i]);
+		assert_string_equal(writer__path(next), path);
 		assert_int_equal(access(names[i], F_OK), 0);
+		assert_int_equal(writer__finish(w, NULL), 0);
+		output_rotate__ended(&r, &o, false, path, names[i]);
+		w = next;
+		assert_int_equal(writer__begin(w, NULL, 0), 0);
 	}
+	assert_int_equal(r.rotations, 4);
 	/* --switch-max-files=2: the two newest are kept, the rest removed (a
-	 * removed name may be taken again within the same hundredth). */
+	 * removed name may be taken again within the same hundredth); the
+	 * file at path is the next one, still written. */
 	assert_int_equal(r.nr_kept, 2);
 	assert_string_equal(r.kept[0], names[2]);
 	assert_string_equal(r.kept[1], names[3]);
-	assert_int_equal(count_files(dir), 2);
+	assert_int_equal(count_files(dir), 3);
 
-	/* At exit without --timestamp-filename, and for a stream: the path. */
+	/* At exit without --timestamp-filename: the path, nothing moved. */
 	o.timestamp_filename = false;
-	touch(path);
-	output_rotate__name(&r, &o, path, true, names[0], sizeof(names[0]));
+	assert_int_equal(output_rotate__name(&r, &o, w, path, NULL, names[0], sizeof(names[0])), 0);
 	assert_string_equal(names[0], path);
-	assert_int_equal(access(path, F_OK), 0);
+	assert_string_equal(writer__path(w), path);
+	/* With it: the timestamped name, taken while the file is written. */
 	o.timestamp_filename = true;
+	assert_int_equal(output_rotate__name(&r, &o, w, path, NULL, names[0], sizeof(names[0])), 0);
+	assert_string_not_equal(names[0], path);
+	assert_string_equal(writer__path(w), names[0]);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(writer__finish(w, NULL), 0);
+	output_rotate__ended(&r, &o, true, path, names[0]);
+	assert_int_equal(r.rotations, 4);
+	assert_int_equal(r.nr_kept, 2);
+	assert_string_equal(r.kept[1], names[0]);
+	unlink(names[3]); /* gone from the list: removed past the limit */
+	/* A directory's data file (not at path) keeps its name. */
+	snprintf(data, sizeof(data), "%s/data", dir);
+	w = begun(data);
+	assert_int_equal(output_rotate__name(&r, &o, w, path, NULL, names[1], sizeof(names[1])), 0);
+	assert_string_equal(names[1], path);
+	assert_string_equal(writer__path(w), data);
+	writer__abort(w);
+	/* A stream: "-" at exit. */
 	o.pipe_output = true;
-	output_rotate__name(&r, &o, "-", false, names[0], sizeof(names[0]));
-	assert_string_equal(names[0], "-");
+	assert_int_equal(writer__open_pipe(&w, dup(STDERR_FILENO)), 0);
+	assert_int_equal(output_rotate__name(&r, &o, w, "-", NULL, names[1], sizeof(names[1])), 0);
+	assert_string_equal(names[1], "-");
+	writer__abort(w);
 
-	unlink(path);
+	unlink(names[0]);
 	unlink(names[2]);
-	unlink(names[3]);
+	assert_int_equal(count_files(dir), 0);
 	assert_int_equal(rmdir(dir), 0);
 	output_rotate__exit(&r);
 	assert_null(r.kept);
