@@ -54,8 +54,9 @@ static int jit_elf_check(const struct jit_elf_sym *syms, size_t nr, struct jit_l
 
 		if (!s->name || !s->name[0] || extent > UINT64_MAX - s->addr)
 			return -EINVAL;
-		/* Strictly increasing: perf keeps one of two at one address. */
-		if (i && (s->addr <= syms[i - 1].addr || s->addr < prev_end))
+		/* Every extent is at least a byte, so this also makes addresses
+		 * strictly increase: perf keeps one of two at one address. */
+		if (i && s->addr < prev_end)
 			return -EINVAL;
 		prev_end = s->addr + extent;
 		name_len = strnlen(s->name, JIT_ELF_MAX);
