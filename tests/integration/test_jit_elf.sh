@@ -56,7 +56,8 @@ while read -r addr size name; do
 done <map.txt
 [[ $("$PERF" buildid-list -i jit.elf 2>/dev/null) == "$bid" ]] ||
 	fail "perf buildid-list -i jit.elf: '$("$PERF" buildid-list -i jit.elf 2>&1)', not $bid"
-"$TOOL" map.txt again.elf >/dev/null && cmp -s jit.elf again.elf || fail "the same map gave other bytes"
+"$TOOL" map.txt again.elf >/dev/null || fail "prec_jit_elf map.txt again.elf failed"
+cmp -s jit.elf again.elf || fail "the same map gave other bytes"
 
 # perf's cache takes it; the recording names it.
 HOME=$TMP/hcache run_perf buildid-cache -a jit.elf
