@@ -134,8 +134,7 @@ void buildid_cache__init(struct buildid_cache *c, const char *root)
 
 /* ---- filling ---- */
 
-/* Every missing directory of path, 0755 as perf's mkdir_p. */
-static int mkdir_p(const char *path)
+int buildid_cache__mkdir(const char *path)
 {
 	char buf[PATH_MAX];
 	size_t n = strlen(path);
@@ -300,7 +299,7 @@ static int add_link(const struct buildid_cache_paths *p)
 	int err;
 
 	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - p->link), p->link);
-	err = mkdir_p(dir);
+	err = buildid_cache__mkdir(dir);
 	if (err)
 		return err;
 	/* An existing link stays, as in perf, even if it names another DSO
@@ -310,12 +309,38 @@ static int add_link(const struct buildid_cache_paths *p)
 	return 0;
 }
 
+/* The entry of paths p for the file real (or name), its bytes read from
+ * src: the file, its debuginfo, the link, the probe cache. */
+static int add_entry(const struct buildid_cache *c, struct buildid_cache_paths *p,
+		     const char *real, const char *src, const char *sbid,
+		     const struct build_id *bid, enum buildid_cache_kind kind)
+{
+	int fd, err;
+
+	err = buildid_cache__mkdir(p->dir);
+	if (!err)
+		err = add_file(c, p, src, bid, kind);
+	if (!err && kind == BUILDID_CACHE_ELF && real)
+		err = add_debug(c, p, real, sbid);
+	if (!err)
+		err = add_link(p);
+	if (!err && p->probes[0]) {
+		/* perf's SDT probe cache; perf fills it for files with SDT notes. */
+		fd = open(p->probes, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0)
+			err = -errno;
+		else
+			close(fd);
+	}
+	return err;
+}
+
 int buildid_cache__add(const struct buildid_cache *c, const char *name, const struct build_id *bid,
 		       enum buildid_cache_kind kind)
 {
 	struct buildid_cache_paths *p;
 	char sbid[SBUILD_ID_LEN], *real = NULL;
-	int fd, err;
+	int err;
 
 	if (!c || !c->root || !name || !bid || !bid->size || bid->size > BUILD_ID_MAX)
 		return -EINVAL;
@@ -332,23 +357,40 @@ int buildid_cache__add(const struct buildid_cache *c, const char *name, const st
 	if (!err && real && access(p->file, F_OK) && !file_has_id(real, bid))
 		err = -ESTALE;
 	if (!err)
-		err = mkdir_p(p->dir);
-	if (!err)
-		err = add_file(c, p, real, bid, kind);
-	if (!err && kind == BUILDID_CACHE_ELF)
-		err = add_debug(c, p, real, sbid);
-	if (!err)
-		err = add_link(p);
-	if (!err && p->probes[0]) {
-		/* perf's SDT probe cache; perf fills it for files with SDT notes. */
-		fd = open(p->probes, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-		if (fd < 0)
-			err = -errno;
-		else
-			close(fd);
-	}
+		err = add_entry(c, p, real, real, sbid, bid, kind);
 	free(p);
 	free(real);
+	return err;
+}
+
+int buildid_cache__add_from(const struct buildid_cache *c, const char *name, const char *source,
+			    const struct build_id *bid)
+{
+	struct buildid_cache_paths *p;
+	char sbid[SBUILD_ID_LEN], *real;
+	int err;
+
+	if (!source)
+		return buildid_cache__add(c, name, bid, BUILDID_CACHE_ELF);
+	if (!c || !c->root || !name || !bid || !bid->size || bid->size > BUILD_ID_MAX)
+		return -EINVAL;
+	real = realpath(name, NULL);
+	if (real && file_has_id(real, bid)) {
+		free(real);
+		return buildid_cache__add(c, name, bid, BUILDID_CACHE_ELF);
+	}
+	free(real);
+	if (!abs_path_ok(name))
+		return -EINVAL;
+	buildid__snprintf(bid, sbid, sizeof(sbid));
+	p = malloc(sizeof(*p));
+	err = p ? buildid_cache__paths(c->root, name, sbid, BUILDID_CACHE_ELF, p) : -ENOMEM;
+	if (!err && access(p->file, F_OK) && !file_has_id(source, bid))
+		err = -ESTALE;
+	/* No debuginfo: the distribution's is for the host's file, not this. */
+	if (!err)
+		err = add_entry(c, p, NULL, source, sbid, bid, BUILDID_CACHE_ELF);
+	free(p);
 	return err;
 }
 
@@ -448,7 +490,9 @@ uint32_t buildid_cache__add_list(const struct buildid_cache *c, const struct wri
 			continue;
 		}
 		memcpy(bid.data, v[i].id, sizeof(bid.data));
-		err = buildid_cache__add(c, v[i].filename, &bid, kind);
+		err = kind == BUILDID_CACHE_ELF && v[i].source ?
+			      buildid_cache__add_from(c, v[i].filename, v[i].source, &bid) :
+			      buildid_cache__add(c, v[i].filename, &bid, kind);
 		if (!err) {
 			added++;
 			if (fetch && kind == BUILDID_CACHE_ELF)

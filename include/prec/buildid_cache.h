@@ -106,6 +106,19 @@ void buildid_cache__init(struct buildid_cache *c, const char *root);
 int buildid_cache__add(const struct buildid_cache *c, const char *name, const struct build_id *bid,
 		       enum buildid_cache_kind kind);
 
+/* Every missing directory of path, 0755 as perf's mkdir_p. 0 or -errno. */
+int buildid_cache__mkdir(const char *path);
+
+/*
+ * buildid_cache__add of an ELF whose bytes are read from source (a kept
+ * descriptor, "/proc/self/fd/N") whenever name does not hold a file of id
+ * bid (gone, replaced, or only in a container's mounts): the entry is
+ * filed under name as it is, which must be absolute and clean. source
+ * NULL: buildid_cache__add. Same returns.
+ */
+int buildid_cache__add_from(const struct buildid_cache *c, const char *name, const char *source,
+			    const struct build_id *bid);
+
 /*
  * --debuginfod: the debug file of name's entry (made by buildid_cache__add)
  * fetched from c->debuginfod_urls and linked (or copied) as

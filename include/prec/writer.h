@@ -99,6 +99,10 @@ struct writer_buildid {
 	uint8_t size; /* 1..20 */
 	uint8_t id[20];
 	const char *filename; /* "[kernel.kallsyms]", "[vdso]", a path */
+	/* Where the build-id cache reads the file's bytes when filename may
+	 * not hold them (a container's file, one deleted or replaced since it
+	 * was mapped: "/proc/self/fd/N"); NULL: filename. Not in the file. */
+	const char *source;
 };
 
 /* One entry of the AUXTRACE index. */

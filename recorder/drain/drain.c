@@ -31,7 +31,7 @@ int drain__init(struct drain *d, struct ring *rings, int nr_rings, struct writer
 	d->wake_pfd = -1;
 	d->rewriter = -1;
 	d->batch_bytes = DRAIN_BATCH_BYTES;
-	d->iov = calloc(2 * (size_t)nr_rings + 1, sizeof(*d->iov));
+	d->iov = calloc(2 * (size_t)nr_rings + 1 + DRAIN_MAX_HOOKS, sizeof(*d->iov));
 	d->pending = calloc((size_t)nr_rings, sizeof(*d->pending));
 	if (!d->iov || !d->pending) {
 		drain__exit(d);
@@ -134,12 +134,14 @@ static void drain__scan(struct drain *d, struct ring *r)
 
 /*
  * Writes the windows of rings [from, to) gathered in d->iov[0..cnt) (the
- * unwinder's copy of them with --unwind=record), FINISHED_ROUND after them
- * when round, and gives the space back to the kernel. 0 or the writer's
+ * unwinder's copy of them with --unwind=record); at the pass's end (last)
+ * the hooks' appended records after them, then FINISHED_ROUND unless
+ * no_round; and gives the space back to the kernel. 0 or the writer's
  * -errno (then nothing is released: the records stay in the rings).
  */
-static int drain__flush(struct drain *d, int from, int to, int cnt, bool round)
+static int drain__flush(struct drain *d, int from, int to, int cnt, bool last)
 {
+	bool round = last && !d->no_round;
 	int ret;
 
 	if (d->rewriter >= 0 && cnt) {
@@ -149,6 +151,11 @@ static int drain__flush(struct drain *d, int from, int to, int cnt, bool round)
 		if (cnt < 0)
 			return cnt;
 	}
+	/* Records made from this pass's own (JIT code's names): in the same
+	 * round as the records they follow, so a reader sorts them first. */
+	for (int k = 0; last && k < d->nr_hooks; k++)
+		if (d->hooks[k].append && d->hooks[k].append(d->hooks[k].arg, &d->iov[cnt]))
+			cnt++;
 	/* Everything before this marker may be sorted and flushed by the reader. */
 	if (round) {
 		d->iov[cnt].iov_base = (void *)&finished_round;
@@ -226,7 +233,7 @@ int64_t drain__pass(struct drain *d)
 	}
 	if (!bytes)
 		goto out;
-	ret = drain__flush(d, from, d->nr_rings, cnt, !d->no_round);
+	ret = drain__flush(d, from, d->nr_rings, cnt, true);
 	if (!ret)
 		d->pass.bytes = bytes;
 out:

@@ -62,12 +62,18 @@ struct drain_hook {
 	 * start of every pass, before the rings' records, it writes them to
 	 * w. 0 or -errno (the pass stops with it). */
 	int (*produce)(void *arg, struct writer *w);
+	/* A hook with records made from this pass's (the names of JIT code,
+	 * names/names_hook.c): at the end of a pass that wrote, after the
+	 * rings' records and before FINISHED_ROUND, the hook points *iov at
+	 * them (valid until its on_pass) and returns true; false: none. */
+	bool (*append)(void *arg, struct iovec *iov);
 	void *arg;
 };
 
 /* A drain has room for this many hooks: the size cut, the build-id
- * tracker, the unwinder, the side-band log, the counts and --off-cpu's. */
-#define DRAIN_MAX_HOOKS 6
+ * tracker, the unwinder, the side-band log, the counts, --off-cpu's and
+ * the JIT names'. */
+#define DRAIN_MAX_HOOKS 7
 
 /* What after_pass answers between passes. */
 enum drain_next {

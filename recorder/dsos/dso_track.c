@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "prec/buildid.h"
 #include "dsos/dso_track.h"
@@ -127,20 +128,61 @@ static uint64_t record_time(const struct dso_track *t, const uint8_t *rec, size_
 	return rd64(rec + size - back);
 }
 
-static void on_mmap(struct dso_track *t, uint32_t pid, uint16_t misc, uint64_t start, uint64_t len,
-		    uint64_t pgoff, const char *name, uint64_t time, const struct build_id *bid)
+bool dso_track__is_anon_name(const char *name)
+{
+	return !strcmp(name, "//anon") || !strncmp(name, "/dev/zero", 9) ||
+	       !strncmp(name, "/anon_hugepage", 14) || !strncmp(name, "[stack", 6) ||
+	       !strncmp(name, "/SYSV", 5) || !strcmp(name, "[heap]");
+}
+
+void dso_track__set_namer(struct dso_track *t, const struct dso_track_namer *n)
+{
+	if (n)
+		t->namer = *n;
+	else
+		memset(&t->namer, 0, sizeof(t->namer));
+}
+
+/* The DSO of a user mapping: JIT code gets its ELF's name; a file seen the
+ * first time has its build-id read through the mapping. */
+static struct dso *user_dso(struct dso_track *t, const struct dso_track_mapping *m)
+{
+	const struct dso_track_namer *nm = &t->namer;
+	const char *name = m->name;
+	uint32_t before = t->nr_dsos;
+	struct build_id bid;
+	struct dso *d;
+
+	if (nm->anon_name && m->exec && dso_track__is_anon_name(name)) {
+		const char *jit = nm->anon_name(nm->arg, m->pid);
+
+		name = jit ? jit : name;
+	}
+	d = dso_track_dso(t, name, false);
+	if (d && t->nr_dsos != before && d->kind == DSO_FILE && m->exec && name == m->name &&
+	    nm->file_bid && t->which != DSO_TRACK_BUILDIDS_NONE &&
+	    !nm->file_bid(nm->arg, m, &bid)) {
+		d->bid = bid;
+		d->has_bid = true;
+	}
+	return d;
+}
+
+static void on_mmap(struct dso_track *t, uint16_t misc, const struct dso_track_mapping *m,
+		    uint64_t time, const struct build_id *bid)
 {
 	uint16_t cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	bool kernel_space = cpumode == PERF_RECORD_MISC_KERNEL;
-	uint64_t end = start + len < start ? UINT64_MAX : start + len;
+	uint64_t start = m->start, end = m->start + m->len < m->start ? UINT64_MAX : m->start + m->len;
 	struct proc *p;
-	struct dso *d;
+	struct dso *d = NULL;
 
-	if (!len || (cpumode != PERF_RECORD_MISC_KERNEL && cpumode != PERF_RECORD_MISC_USER))
+	if (!m->len || (cpumode != PERF_RECORD_MISC_KERNEL && cpumode != PERF_RECORD_MISC_USER))
 		return; /* guests and hypervisors are not followed */
-	p = kernel_space ? &t->kernel : dso_track_proc_findnew(t, pid);
-	d = p ? dso_track_dso(t, name, kernel_space) : NULL;
-	if (!d || dso_maps__insert_file(&p->maps, start, end, pgoff, time, d)) {
+	p = kernel_space ? &t->kernel : dso_track_proc_findnew(t, m->pid);
+	if (p)
+		d = kernel_space || bid ? dso_track_dso(t, m->name, kernel_space) : user_dso(t, m);
+	if (!d || dso_maps__insert_file(&p->maps, start, end, m->pgoff, time, d)) {
 		t->st.nomem++;
 		return;
 	}
@@ -240,30 +282,54 @@ void dso_track__event(struct dso_track *t, const void *rec, size_t len)
 			dso_track__sample(t, h.misc, pid, rd64(r + 8 + t->l.ip_off));
 		}
 		break;
-	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP: {
 		/* pid, tid, start, len, pgoff, filename */
+		struct dso_track_mapping m;
+
 		if (h.size <= 40 ||
 		    (n = strnlen((const char *)r + 40, h.size - 40u)) == h.size - 40u)
 			break;
-		on_mmap(t, rd32(r + 8), h.misc, rd64(r + 16), rd64(r + 24), rd64(r + 32),
-			(const char *)r + 40, record_time(t, r, h.size, 40 + n + 1), NULL);
+		m = (struct dso_track_mapping){
+			.pid = rd32(r + 8),
+			.start = rd64(r + 16),
+			.len = rd64(r + 24),
+			.pgoff = rd64(r + 32),
+			.exec = !(h.misc & PERF_RECORD_MISC_MMAP_DATA),
+			.name = (const char *)r + 40,
+		};
+		on_mmap(t, h.misc, &m, record_time(t, r, h.size, 40 + n + 1), NULL);
 		break;
+	}
 	case PERF_RECORD_MMAP2: {
 		/* pid, tid, start, len, pgoff, {maj, min, ino, ino_generation |
 		 * build_id_size, 3 reserved, build_id[20]}, prot, flags, filename */
 		struct build_id bid, *pbid = NULL;
+		struct dso_track_mapping m;
 
 		if (h.size <= 72 ||
 		    (n = strnlen((const char *)r + 72, h.size - 72u)) == h.size - 72u)
 			break;
+		m = (struct dso_track_mapping){
+			.pid = rd32(r + 8),
+			.start = rd64(r + 16),
+			.len = rd64(r + 24),
+			.pgoff = rd64(r + 32),
+			.exec = rd32(r + 64) & PROT_EXEC,
+			.name = (const char *)r + 72,
+		};
 		if ((h.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && r[40] && r[40] <= BUILD_ID_MAX) {
 			memset(&bid, 0, sizeof(bid));
 			bid.size = r[40];
 			memcpy(bid.data, r + 44, bid.size);
 			pbid = &bid;
+		} else if (!(h.misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+			m.has_ino = true;
+			m.maj = rd32(r + 40);
+			m.min = rd32(r + 44);
+			m.ino = rd64(r + 48);
+			m.ino_generation = rd64(r + 56);
 		}
-		on_mmap(t, rd32(r + 8), h.misc, rd64(r + 16), rd64(r + 24), rd64(r + 32),
-			(const char *)r + 72, record_time(t, r, h.size, 72 + n + 1), pbid);
+		on_mmap(t, h.misc, &m, record_time(t, r, h.size, 72 + n + 1), pbid);
 		break;
 	}
 	case PERF_RECORD_COMM:
@@ -468,6 +534,9 @@ int dso_track__finish(struct dso_track *t, const struct writer_buildid **out, ui
 		/* --vmlinux: perf names the kernel by that file (its id stays
 		 * the running kernel's). */
 		w->filename = d->kind == DSO_KERNEL && t->kernel_name ? t->kernel_name : d->name;
+		w->source = d->kind == DSO_FILE && t->namer.source ?
+				    t->namer.source(t->namer.arg, &bid) :
+				    NULL;
 		t->nr_out++;
 	}
 	*out = t->out;

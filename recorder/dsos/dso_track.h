@@ -36,6 +36,7 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
+struct build_id;
 struct dso_track;
 struct ring;
 struct writer_buildid;
@@ -116,6 +117,46 @@ void dso_track__stream(void *arg, const void *buf, size_t len);
  */
 void dso_track__ring_record(struct dso_track *t, const struct ring *r, uint64_t pos,
 			    const struct perf_event_header *h);
+
+/* A mapping as its MMAP or MMAP2 record gave it. */
+struct dso_track_mapping {
+	uint32_t pid;
+	uint64_t start, len, pgoff;
+	bool has_ino; /* an MMAP2 with device and inode (not a build-id) */
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
+	bool exec; /* PROT_EXEC (MMAP2), or not MMAP_DATA (MMAP) */
+	const char *name;
+};
+
+/*
+ * What the tracker asks the names layer (names/names.h) so that samples keep
+ * their names after the process is gone. Every member may be NULL; each is
+ * called on the tracker's thread and must be safe from several trackers.
+ */
+struct dso_track_namer {
+	/* The DSO name of pid's anonymous executable memory (JIT code: an ELF
+	 * of its symbols, written before dso_track__finish), or NULL to leave
+	 * it anonymous. The string lives until dso_track__delete. */
+	const char *(*anon_name)(void *arg, uint32_t pid);
+	/* A DSO file mapped for the first time: the build-id of the mapped
+	 * file itself (0), read through the mapping, not the path; or -errno
+	 * (it is read by its path at the end, as before). */
+	int (*file_bid)(void *arg, const struct dso_track_mapping *m, struct build_id *bid);
+	/* At dso_track__finish: a path the bytes of the file of this id can be
+	 * read from when its own path may not hold them (a container's, a
+	 * deleted or replaced file: "/proc/self/fd/N"), or NULL. */
+	const char *(*source)(void *arg, const struct build_id *bid);
+	void *arg;
+};
+
+/* Sets (copies) the namer; NULL: none. */
+void dso_track__set_namer(struct dso_track *t, const struct dso_track_namer *n);
+
+/* Whether name is memory without a file that perf names by the process's
+ * /tmp/perf-PID.map when executable (perf 6.1's is_anon_memory and
+ * is_no_dso_memory). */
+bool dso_track__is_anon_name(const char *name);
 
 /* The end of one drain pass: pending samples are looked up again if maps
  * changed, and processes whose EXIT came in an earlier pass are dropped.

@@ -92,6 +92,8 @@ struct dso_track {
 	bool stream_broken;
 	uint8_t *scratch; /* a ring record that wraps */
 
+	struct dso_track_namer namer;
+
 	struct writer_buildid *out;
 	uint32_t nr_out;
 	struct dso_track_stats st;

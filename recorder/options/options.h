@@ -82,6 +82,7 @@ struct record_opts {
 	bool no_buildid; /* -B: no HEADER_BUILD_ID, no build-id cache */
 	bool no_buildid_cache; /* -N: HEADER_BUILD_ID but no build-id cache */
 	bool buildid_all; /* --buildid-all: every mapped DSO's build-id */
+	bool no_keep_names; /* --no-keep-names: no JIT ELFs, binaries read by path */
 	bool buildid_mmap; /* --buildid-mmap: attr.build_id, synthesized MMAP2 ids;
 			    * implies no HEADER_BUILD_ID and no cache, as perf */
 	bool pipe_output; /* set by options__validate: -o -, or no -o and stdout a FIFO */

@@ -194,6 +194,8 @@ const struct opt_def opt_table[] = {
 	  "give up reading one process's maps after this long (default 500)",
 	  .group = OPT_GROUP_SIDEBAND },
 	FLAG(0, "no-bpf-event", no_bpf_event, SIDEBAND, "do not record BPF program loads (no BPF side-band)"),
+	FLAG(0, "no-keep-names", no_keep_names, BUILDID,
+	     "do not keep JIT code's names and mapped binaries for after the process is gone"),
 	FLAG(0, "kcore", kcore, BUILDID, "copy /proc/kcore's kernel text into a perf.data directory"),
 	STRING_C(0, "vmlinux", vmlinux, BUILDID, "file", "vmlinux pathname (its build-id cached)",
 		 "@file"),

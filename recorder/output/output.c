@@ -22,6 +22,9 @@
 
 #include "bpf/off_cpu.h"
 #include "dsos/dso_track.h"
+#include "names/names.h"
+#include "names/names_hook.h"
+#include "output/output_names.h"
 #include "prec/event.h"
 #include "evlist/evlist.h"
 #include "prec/log.h"
@@ -189,6 +192,11 @@ static int output__begin_file(struct output *o, enum synth_when when)
 		dso_track__set_kernel_name(o->track, opts->vmlinux);
 		o->sout.tap = o->src.stream_files ? output__tap_dir : dso_track__stream;
 		o->sout.tap_arg = o->src.stream_files ? (void *)o : o->track;
+		dso_track__set_namer(o->track, &o->tracks.namer);
+	}
+	if (o->names) {
+		o->sout.anon_name = names__anon_name;
+		o->sout.anon_arg = o->names;
 	}
 	unwinder__set_track(o->unw, o->track);
 	stream_tracks__follow(&o->tracks, o->track);
@@ -199,7 +207,8 @@ static int output__begin_file(struct output *o, enum synth_when when)
 		 * follows (output__synth_join). */
 		ret = synth__sideband_front(&o->sout, evlist, opts, o->src.pid);
 		if (!ret)
-			ret = synth_bg__start(&o->bg, evlist, o->src.si, opts, o->src.wake);
+			ret = synth_bg__start(&o->bg, evlist, o->src.si, opts, o->src.wake,
+					      &o->sout);
 		o->tracks.late = o->bg != NULL; /* its streams' unwinders hold */
 		unwinder__hold(o->unw, o->bg && !o->src.stream_files);
 	} else {
@@ -225,8 +234,11 @@ static int output__begin_file(struct output *o, enum synth_when when)
 
 int output__begin(struct output *o, struct unwinder *unw)
 {
+	int ret = output_names__new(&o->names, o->src.opts);
+
 	o->unw = unw;
-	return output__begin_file(o, SYNTH_START);
+	names__namer(o->names, &o->tracks.namer);
+	return ret ? ret : output__begin_file(o, SYNTH_START);
 }
 
 /* --off-cpu's summed samples, as the side-band is written. */
@@ -290,6 +302,10 @@ static int output__end_file(struct output *o, struct writer **next)
 				  sizeof(o->final_name));
 	if (ret)
 		return ret; /* said; o->w is kept by output__abort */
+	/* The JIT ELFs first: the build-ids are read from them. */
+	if (names__write_elfs(o->names))
+		pr_warn("some JIT code's names could not be written below %s: its samples keep only addresses",
+			o->src.opts->buildid_dir ? o->src.opts->buildid_dir : "~/.debug/jit");
 	ret = output_meta__finish(&o->rm, o->w, &o->file, o->track);
 	o->w = NULL;
 	o->sout = (struct synth_out){ 0 };
@@ -447,6 +463,8 @@ static int output__attach_stream(struct output *o, int i, struct drain *d)
 		ret = drain__add_hook(d, &count);
 	if (!ret && i == 0 && o->src.off_cpu)
 		ret = drain__add_hook(d, &off_cpu);
+	if (!ret && o->names)
+		ret = names_hook__attach(&o->nhooks[i], o->names, d);
 	return ret;
 }
 
@@ -455,7 +473,8 @@ int output__attach_streams(struct output *o, struct streams *ss)
 	int ret;
 
 	o->shares = calloc((size_t)ss->nr, sizeof(*o->shares));
-	if (!o->shares)
+	o->nhooks = calloc((size_t)ss->nr, sizeof(*o->nhooks));
+	if (!o->shares || !o->nhooks)
 		return -ENOMEM;
 	o->nr_shares = ss->nr;
 	ret = o->src.stream_files ? output__open_streams(o, ss->nr) :
@@ -573,6 +592,12 @@ void output__exit(struct output *o)
 	synth_bg__delete(o->bg);
 	o->bg = NULL;
 	stream_tracks__exit(&o->tracks);
+	for (int i = 0; o->nhooks && i < o->nr_shares; i++)
+		names_hook__exit(&o->nhooks[i]);
+	free(o->nhooks);
+	o->nhooks = NULL;
+	names__delete(o->names);
+	o->names = NULL;
 	free(o->shares);
 	o->shares = NULL;
 	o->nr_shares = 0;

@@ -49,6 +49,8 @@
 #include "synth/synthesize.h"
 
 struct dso_track;
+struct names;
+struct names_hook;
 struct synth_bg;
 struct evlist;
 struct record_opts;
@@ -112,6 +114,10 @@ struct output {
 	 * background.h): written between passes once done, FINISHED_ROUND
 	 * held back until then; NULL when none runs. */
 	struct synth_bg *bg;
+	/* The names kept for after the processes are gone (names/names.h):
+	 * NULL when off; each stream's hook (names_hook.h). */
+	struct names *names;
+	struct names_hook *nhooks;
 };
 
 /*

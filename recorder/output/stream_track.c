@@ -86,6 +86,7 @@ int stream_tracks__open(struct stream_tracks *ts, int nr, const struct dso_track
 			break;
 		/* Only the hits are merged: the file's tracker reads the ids. */
 		dso_track__set_buildids(s->t, which);
+		dso_track__set_namer(s->t, &ts->namer);
 		dso_track__stream(s->t, ts->synth, ts->synth_len);
 		unwinder__set_track(s->unw, s->t);
 		unwinder__hold(s->unw, ts->late);

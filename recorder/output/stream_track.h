@@ -67,6 +67,7 @@ struct stream_tracks {
 	size_t late_len;
 	atomic_bool late_ready;
 	atomic_int late_left; /* streams that have not taken it yet */
+	struct dso_track_namer namer; /* every tracker's (names/names.h) */
 };
 
 /* The synthesized side-band's tap (a synth_out tap, arg the stream_tracks):

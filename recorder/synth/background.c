@@ -55,6 +55,8 @@ struct synth_bg {
 	unsigned nr_threads;
 	pthread_t coord;
 	struct wake *wake; /* the main loop's, poked when done (NULL: none) */
+	const char *(*anon_name)(void *arg, uint32_t pid); /* the output's naming */
+	void *anon_arg;
 	uint64_t t0_ns, t1_ns; /* started, done (mono_clock__ns; said under -v) */
 	bool started, finished;
 };
@@ -73,7 +75,7 @@ unsigned synth_bg__nr_threads(unsigned n)
 /* One chunk's records into its buffer. */
 static void bg__run_chunk(struct synth_bg *bg, struct bg_chunk *c, size_t i)
 {
-	struct synth_out w = { .buf = &c->buf };
+	struct synth_out w = { .buf = &c->buf, .anon_name = bg->anon_name, .anon_arg = bg->anon_arg };
 	const struct thread_map *threads = bg->evlist->threads;
 	int ret;
 
@@ -174,7 +176,7 @@ out:
 }
 
 int synth_bg__start(struct synth_bg **out, const struct evlist *evlist, const struct sysinfo *si,
-		    const struct record_opts *opts, struct wake *wake)
+		    const struct record_opts *opts, struct wake *wake, const struct synth_out *like)
 {
 	struct synth_bg *bg = calloc(1, sizeof(*bg));
 	int ret;
@@ -187,6 +189,8 @@ int synth_bg__start(struct synth_bg **out, const struct evlist *evlist, const st
 	bg->opts = opts;
 	bg->nr_threads = synth_bg__nr_threads(opts->nr_threads_synthesize);
 	bg->wake = wake;
+	bg->anon_name = like ? like->anon_name : NULL;
+	bg->anon_arg = like ? like->anon_arg : NULL;
 	bg->t0_ns = mono_clock__ns(false);
 	if (bg->nr_threads > BG_MAX_THREADS)
 		bg->nr_threads = BG_MAX_THREADS;

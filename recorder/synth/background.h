@@ -29,10 +29,11 @@ unsigned synth_bg__nr_threads(unsigned n);
 
 /* Starts the synthesis; evlist, si, opts and wake must outlive it. When it
  * is done it pokes wake (drain/wake.h; NULL: none), so the main loop leaves
- * its ppoll. 0 and *out (the caller's, synth_bg__delete), or -errno
+ * its ppoll. The records name JIT code as like does (its anon_name; NULL:
+ * "//anon"). 0 and *out (the caller's, synth_bg__delete), or -errno
  * (-ENOMEM, pthread_create's): nothing runs then. */
 int synth_bg__start(struct synth_bg **out, const struct evlist *evlist, const struct sysinfo *si,
-		    const struct record_opts *opts, struct wake *wake);
+		    const struct record_opts *opts, struct wake *wake, const struct synth_out *like);
 
 /* Whether every worker is done (synth_bg__finish will not wait). */
 bool synth_bg__done(const struct synth_bg *bg);

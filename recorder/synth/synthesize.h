@@ -41,6 +41,11 @@ struct synth_out {
 	void (*tap)(void *arg, const void *buf, size_t len);
 	void *tap_arg;
 	struct synth_buf *buf; /* set: records go here instead (no writer, no tap) */
+	/* The DSO name of pid's anonymous executable memory (its JIT ELF,
+	 * names/names.h), mapped with pgoff = start; NULL (or a NULL answer):
+	 * perf's "//anon". */
+	const char *(*anon_name)(void *arg, uint32_t pid);
+	void *anon_arg;
 };
 
 /* Records kept in memory (a background synthesis worker's share), written
@@ -85,6 +90,7 @@ struct proc_status {
 	char comm[16]; /* the Name line, cut to 15 bytes */
 	pid_t tgid, ppid; /* -1 when missing */
 	bool kernel; /* no VmPeak but a Threads line: a kernel thread */
+	pid_t nstgid; /* the last NStgid (its own PID namespace's); tgid without one */
 };
 
 /*
@@ -93,6 +99,10 @@ struct proc_status {
  * after PPid, as perf finds them. Pure. 0, or -ESRCH without a Tgid.
  */
 int proc_status__parse(const char *buf, struct proc_status *st);
+
+/* Reads the status file rel below procfd (the first 4095 bytes, in one
+ * read, as perf) and parses it. 0, or -errno / -ESRCH without Tgid. */
+int proc_status__read(int procfd, const char *rel, struct proc_status *st);
 
 /* One parsed /proc/modules line: name, size and load address. Pure. */
 int modules__parse_line(const char *line, char *name, size_t name_len, uint64_t *size,

@@ -75,7 +75,7 @@ static pid_t status_int(const char *p)
 
 int proc_status__parse(const char *buf, struct proc_status *st)
 {
-	const char *name, *tgid, *ppid, *vmpeak, *threads;
+	const char *name, *tgid, *ppid, *vmpeak, *threads, *ns;
 
 	memset(st, 0, sizeof(*st));
 	st->tgid = st->ppid = -1;
@@ -100,12 +100,21 @@ int proc_status__parse(const char *buf, struct proc_status *st)
 	if (ppid)
 		st->ppid = status_int(ppid + 5);
 	st->kernel = !vmpeak && threads;
+	st->nstgid = st->tgid;
+	ns = strstr(tgid ? tgid : buf, "NStgid:");
+	if (ns) {
+		/* The innermost namespace's is the last of the line. */
+		const char *end = ns + 7 + strcspn(ns + 7, "\n"), *last = end;
+
+		while (last > ns + 7 && last[-1] != ' ' && last[-1] != '\t')
+			last--;
+		if (last < end && status_int(last) > 0)
+			st->nstgid = status_int(last);
+	}
 	return st->tgid < 0 ? -ESRCH : 0;
 }
 
-/* Reads one status file (the first 4095 bytes, in one read, as perf) and
- * parses it. 0, or -errno / -ESRCH without Tgid. */
-static int read_status(int procfd, const char *rel, struct proc_status *st)
+int proc_status__read(int procfd, const char *rel, struct proc_status *st)
 {
 	char buf[4096];
 	ssize_t n;
@@ -220,7 +229,11 @@ static int synth_maps(struct synth_ctx *c, pid_t pid, pid_t tgid)
 			flags |= MAP_HUGETLB;
 			nlen = 0;
 		}
-		if (!nlen) { /* perf's name for anonymous and hugetlbfs memory */
+		if (!nlen && (m.prot & PROT_EXEC) && c->w->anon_name &&
+		    (name = c->w->anon_name(c->w->anon_arg, (uint32_t)tgid))) {
+			nlen = strnlen(name, MAP_NAME_MAX);
+			m.pgoff = m.start; /* its JIT ELF's symbols are absolute */
+		} else if (!nlen) { /* perf's name for anonymous and hugetlbfs memory */
 			name = "//anon";
 			nlen = 6;
 		}
@@ -273,7 +286,7 @@ static int synth_process(struct synth_ctx *c, pid_t pid)
 		if (de->d_name[0] < '0' || de->d_name[0] > '9' || *end || tid <= 0 || tid > INT_MAX)
 			continue;
 		snprintf(rel, sizeof(rel), "%d/task/%ld/status", (int)pid, tid);
-		if (read_status(c->procfd, rel, &st))
+		if (proc_status__read(c->procfd, rel, &st))
 			continue; /* this thread has gone */
 		/* The leader's parent is PPid; perf makes every other thread a child
 		 * of its leader. */
@@ -304,7 +317,7 @@ static int synth_thread(struct synth_ctx *c, pid_t tid, pid_t *tgid)
 
 	*tgid = -1;
 	snprintf(rel, sizeof(rel), "%d/status", (int)tid);
-	if (read_status(c->procfd, rel, &st))
+	if (proc_status__read(c->procfd, rel, &st))
 		return 0; /* gone: the others still count */
 	*tgid = st.tgid;
 	ret = synth__comm(c->w, st.tgid, tid, st.comm, idh);

@@ -398,8 +398,8 @@ static void test_cmdline_reduced(void **state)
 static void test_buildids_at_end(void **state)
 {
 	struct writer_buildid b[2] = {
-		{ -1, PERF_RECORD_MISC_KERNEL, 20, { 1, 2, 3 }, "[kernel.kallsyms]" },
-		{ -1, PERF_RECORD_MISC_USER, 20, { 4, 5, 6 }, "/usr/bin/true" },
+		{ -1, PERF_RECORD_MISC_KERNEL, 20, { 1, 2, 3 }, "[kernel.kallsyms]", NULL },
+		{ -1, PERF_RECORD_MISC_USER, 20, { 4, 5, 6 }, "/usr/bin/true", NULL },
 	};
 	uint64_t rec[3] = { 0 };
 	struct perf_event_header *h = (struct perf_event_header *)rec;

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The drain hook that places JIT ELFs over anonymous code (names_hook.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <linux/perf_event.h>
+
+#include "prec/event.h"
+#include "drain/drain.h"
+#include "drain/ring.h"
+#include "dsos/dso_track.h"
+#include "names/names.h"
+#include "names/names_hook.h"
+
+#define RECORD_MAX 65536
+#define ALIGN8(x) (((x) + 7) & ~(size_t)7)
+
+static int hook_room(struct names_hook *h, size_t need)
+{
+	size_t cap;
+	uint8_t *p;
+
+	if (h->len + need <= h->cap)
+		return 0;
+	if (h->len + need > NAMES_HOOK_MAX)
+		return -ENOSPC;
+	cap = h->cap ? h->cap : 16384;
+	while (cap < h->len + need)
+		cap *= 2;
+	p = realloc(h->buf, cap);
+	if (!p)
+		return -ENOMEM;
+	h->buf = p;
+	h->cap = cap;
+	return 0;
+}
+
+/* The record placing name over the kernel's MMAP2 k (size bytes). */
+static void place(struct names_hook *h, const struct prec_mmap2_event *k, size_t size,
+		  const char *name)
+{
+	size_t kname = strnlen(k->filename, size - sizeof(*k));
+	size_t trailer, nlen = strlen(name), out;
+	struct prec_mmap2_event *ev;
+
+	if (kname == size - sizeof(*k))
+		return; /* no NUL: not a record to copy */
+	trailer = sizeof(*k) + ALIGN8(kname + 1) <= size ? size - sizeof(*k) - ALIGN8(kname + 1) :
+							       0;
+	out = sizeof(*k) + ALIGN8(nlen + 1) + trailer;
+	if (out > UINT16_MAX || hook_room(h, out)) {
+		h->dropped++;
+		return;
+	}
+	ev = (struct prec_mmap2_event *)(h->buf + h->len);
+	memset(ev, 0, out);
+	ev->header.type = PERF_RECORD_MMAP2;
+	ev->header.misc = k->header.misc & ~PERF_RECORD_MISC_MMAP_BUILD_ID;
+	ev->header.size = (uint16_t)out;
+	ev->pid = k->pid;
+	ev->tid = k->tid;
+	ev->start = k->start;
+	ev->len = k->len;
+	/* The ELF's symbols are absolute: perf's map_ip (ip - start + pgoff)
+	 * must be ip. */
+	ev->pgoff = k->start;
+	ev->prot = k->prot;
+	ev->flags = k->flags;
+	memcpy(ev->filename, name, nlen);
+	memcpy((uint8_t *)ev + out - trailer, (const uint8_t *)k + size - trailer, trailer);
+	h->len += out;
+	h->placed++;
+}
+
+static enum drain_verdict hook_record(void *arg, const struct ring *r, uint64_t pos,
+				      const struct perf_event_header *hdr)
+{
+	struct names_hook *h = arg;
+	const struct prec_mmap2_event *k;
+	const char *name;
+	uint64_t v;
+
+	if (hdr->type == PERF_RECORD_EXIT && hdr->size >= 24) {
+		uint64_t ids = ring__peek_u64(r, pos + 8); /* pid, ppid */
+		uint64_t tids = ring__peek_u64(r, pos + 16); /* tid, ptid */
+
+		if ((uint32_t)ids == (uint32_t)tids)
+			names__proc_exit(h->n, (uint32_t)ids);
+		return DRAIN_KEEP;
+	}
+	if (hdr->type != PERF_RECORD_MMAP2 || hdr->size <= sizeof(*k) ||
+	    (hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
+		return DRAIN_KEEP;
+	v = ring__peek_u64(r, pos + offsetof(struct prec_mmap2_event, prot));
+	if (!((uint32_t)v & PROT_EXEC))
+		return DRAIN_KEEP;
+	ring__copy(r, pos, h->rec, hdr->size);
+	k = (const struct prec_mmap2_event *)h->rec;
+	if (strnlen(k->filename, hdr->size - sizeof(*k)) == hdr->size - sizeof(*k) ||
+	    !dso_track__is_anon_name(k->filename))
+		return DRAIN_KEEP;
+	name = names__anon_name(h->n, k->pid);
+	if (name)
+		place(h, k, hdr->size, name);
+	return DRAIN_KEEP;
+}
+
+static bool hook_append(void *arg, struct iovec *iov)
+{
+	struct names_hook *h = arg;
+
+	if (!h->len)
+		return false;
+	iov->iov_base = h->buf;
+	iov->iov_len = h->len;
+	return true;
+}
+
+static void hook_pass(void *arg, const struct drain_stats *pass)
+{
+	struct names_hook *h = arg;
+
+	(void)pass;
+	h->len = 0;
+}
+
+int names_hook__attach(struct names_hook *h, struct names *n, struct drain *d)
+{
+	struct drain_hook hk = {
+		.on_record = hook_record,
+		.append = hook_append,
+		.on_pass = hook_pass,
+		.arg = h,
+	};
+
+	memset(h, 0, sizeof(*h));
+	h->n = n;
+	h->rec = malloc(RECORD_MAX);
+	if (!h->rec)
+		return -ENOMEM;
+	return drain__add_hook(d, &hk);
+}
+
+void names_hook__exit(struct names_hook *h)
+{
+	free(h->buf);
+	free(h->rec);
+	h->buf = h->rec = NULL;
+	h->len = h->cap = 0;
+}

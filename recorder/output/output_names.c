@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The recording's names layer, from the options (output_names.h). */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "prec/buildid_cache.h"
+#include "prec/log.h"
+#include "names/names.h"
+#include "options/options.h"
+#include "output/output_names.h"
+
+int output_names__new(struct names **out, const struct record_opts *opts)
+{
+	struct names_config cfg = { .binaries = true };
+	char root[PATH_MAX], dir[PATH_MAX];
+	int err;
+
+	*out = NULL;
+	if (opts->pipe_output || opts->no_keep_names)
+		return 0;
+	if (!buildid_cache__root(opts->buildid_dir, root, sizeof(root)) &&
+	    snprintf(dir, sizeof(dir), "%s/jit/prec-%d-%lld", root, (int)getpid(),
+		     (long long)time(NULL)) < (int)sizeof(dir))
+		cfg.jit_dir = dir;
+	err = names__new(out, &cfg);
+	if (err)
+		pr_err("cannot keep the names of JIT code and binaries: %s (record with --no-keep-names)",
+		       strerror(-err));
+	return err;
+}

@@ -1,0 +1,17 @@
+#ifndef PREC_RECORDER_OUTPUT_NAMES_H
+#define PREC_RECORDER_OUTPUT_NAMES_H
+/*
+ * The names layer (names/names.h) as the output uses it: made from the
+ * options, its JIT ELFs in a directory of their own below the build-id
+ * cache's root ("jit/prec-PID-TIME", as perf inject's jitted files sit in
+ * the cache's jit/ directory).
+ */
+struct names;
+struct record_opts;
+
+/* The names of this recording: off (*out NULL) for a stream (its reader
+ * resolves while it records, before the ELFs exist) and with
+ * --no-keep-names. 0, or -errno (said). */
+int output_names__new(struct names **out, const struct record_opts *opts);
+
+#endif
