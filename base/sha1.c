@@ -80,6 +80,8 @@ void sha1__update(struct sha1_ctx *ctx, const void *data, size_t len)
 {
 	const uint8_t *p = data;
 
+	if (!len) /* data may be NULL: memcpy must not see it */
+		return;
 	ctx->bytes += len;
 	if (ctx->fill) {
 		size_t n = SHA1_BLOCK_LEN - ctx->fill;
