@@ -43,3 +43,16 @@ bool mono_clock__left(uint64_t deadline_ns, struct timespec *left)
 	*left = mono_clock__timespec(now <= deadline_ns ? deadline_ns - now : 0);
 	return now <= deadline_ns;
 }
+
+int mono_clock__cond_init(pthread_cond_t *c)
+{
+	pthread_condattr_t ca;
+	int err = pthread_condattr_init(&ca);
+
+	if (!err)
+		err = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	if (!err)
+		err = pthread_cond_init(c, &ca);
+	pthread_condattr_destroy(&ca);
+	return err;
+}

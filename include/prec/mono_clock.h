@@ -8,6 +8,7 @@
  * no caller does timespec arithmetic of its own.
  */
 #include <stdbool.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -30,5 +31,9 @@ bool mono_clock__left(uint64_t deadline_ns, struct timespec *left);
 
 /* ns as a timespec (seconds and the nanoseconds below one). Pure. */
 struct timespec mono_clock__timespec(uint64_t ns);
+
+/* Initializes c so that pthread_cond_timedwait takes an absolute
+ * mono_clock__timespec(mono_clock__deadline_ns(ms)). 0 or an errno value. */
+int mono_clock__cond_init(pthread_cond_t *c);
 
 #endif

@@ -18,6 +18,7 @@
 #include "prec/buildid_cache.h"
 #include "prec/jit_elf.h"
 #include "prec/log.h"
+#include "prec/mono_clock.h"
 #include "prec/thread.h"
 #include "prec/write_all.h"
 #include "names/names_int.h"
@@ -174,12 +175,9 @@ static void *names__worker(void *arg)
 
 	pthread_mutex_lock(&n->lock);
 	while (!n->stop) {
-		struct timespec until;
+		/* The condition waits on the monotonic clock (names__new). */
+		struct timespec until = mono_clock__timespec(mono_clock__deadline_ns(n->cfg.poll_ms));
 
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_nsec += (long)(n->cfg.poll_ms % 1000) * 1000000L;
-		until.tv_sec += n->cfg.poll_ms / 1000 + until.tv_nsec / 1000000000L;
-		until.tv_nsec %= 1000000000L;
 		while (!n->stop && !n->poke &&
 		       pthread_cond_timedwait(&n->cond, &n->lock, &until) == 0)
 			;
@@ -218,7 +216,7 @@ int names__new(struct names **out, const struct names_config *cfg)
 			     NAMES_BINS_MAX;
 	pthread_mutex_init(&n->lock, NULL);
 	pthread_mutex_init(&n->io, NULL);
-	pthread_cond_init(&n->cond, NULL);
+	mono_clock__cond_init(&n->cond);
 	if (n->proc_fd < 0 || (cfg->jit_dir && !(n->jit_dir = strdup(cfg->jit_dir)))) {
 		err = n->proc_fd < 0 ? -errno : -ENOMEM;
 		names__delete(n);
