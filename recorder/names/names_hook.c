@@ -36,24 +36,29 @@ static int hook_room(struct names_hook *h, size_t need)
 	return 0;
 }
 
-/* The record placing name over the kernel's MMAP2 k (size bytes). */
-static void place(struct names_hook *h, const struct prec_mmap2_event *k, size_t size,
-		  const char *name)
+bool names_hook__is_anon_exec(const struct prec_mmap2_event *k, size_t size)
+{
+	return size > sizeof(*k) && k->header.type == PERF_RECORD_MMAP2 &&
+	       (k->header.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER &&
+	       (k->prot & PROT_EXEC) &&
+	       strnlen(k->filename, size - sizeof(*k)) < size - sizeof(*k) &&
+	       dso_track__is_anon_name(k->filename);
+}
+
+size_t names_hook__place(void *dst, size_t room, const struct prec_mmap2_event *k, size_t size,
+			 const char *name)
 {
 	size_t kname = strnlen(k->filename, size - sizeof(*k));
 	size_t trailer, nlen = strlen(name), out;
-	struct prec_mmap2_event *ev;
+	struct prec_mmap2_event *ev = dst;
 
-	if (kname == size - sizeof(*k))
-		return; /* no NUL: not a record to copy */
+	if (size <= sizeof(*k) || kname == size - sizeof(*k))
+		return 0; /* no NUL: not a record to copy */
 	trailer = sizeof(*k) + ALIGN8(kname + 1) <= size ? size - sizeof(*k) - ALIGN8(kname + 1) :
 							       0;
 	out = sizeof(*k) + ALIGN8(nlen + 1) + trailer;
-	if (out > UINT16_MAX || hook_room(h, out)) {
-		h->dropped++;
-		return;
-	}
-	ev = (struct prec_mmap2_event *)(h->buf + h->len);
+	if (out > UINT16_MAX || out > room)
+		return 0;
 	memset(ev, 0, out);
 	ev->header.type = PERF_RECORD_MMAP2;
 	ev->header.misc = k->header.misc & ~PERF_RECORD_MISC_MMAP_BUILD_ID;
@@ -69,6 +74,24 @@ static void place(struct names_hook *h, const struct prec_mmap2_event *k, size_t
 	ev->flags = k->flags;
 	memcpy(ev->filename, name, nlen);
 	memcpy((uint8_t *)ev + out - trailer, (const uint8_t *)k + size - trailer, trailer);
+	return out;
+}
+
+/* The record placing name over the kernel's MMAP2 k, into the pass's. */
+static void place(struct names_hook *h, const struct prec_mmap2_event *k, size_t size,
+		  const char *name)
+{
+	size_t out;
+
+	if (hook_room(h, sizeof(*k) + ALIGN8(strlen(name) + 1) + size)) {
+		h->dropped++;
+		return;
+	}
+	out = names_hook__place(h->buf + h->len, h->cap - h->len, k, size, name);
+	if (!out) {
+		h->dropped++;
+		return;
+	}
 	h->len += out;
 	h->placed++;
 }
@@ -97,8 +120,7 @@ static enum drain_verdict hook_record(void *arg, const struct ring *r, uint64_t 
 		return DRAIN_KEEP;
 	ring__copy(r, pos, h->rec, hdr->size);
 	k = (const struct prec_mmap2_event *)h->rec;
-	if (strnlen(k->filename, hdr->size - sizeof(*k)) == hdr->size - sizeof(*k) ||
-	    !dso_track__is_anon_name(k->filename))
+	if (!names_hook__is_anon_exec(k, hdr->size))
 		return DRAIN_KEEP;
 	name = names__anon_name(h->n, k->pid);
 	if (name)

@@ -11,6 +11,7 @@
  * sources a last time. Nothing is allocated per record; the pass's records
  * share one buffer, bounded (what passes it is counted, not written).
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,6 +27,19 @@ struct names_hook {
 	uint8_t *rec; /* the kernel's record, copied out of the ring */
 	uint64_t placed, dropped;
 };
+
+struct prec_mmap2_event;
+
+/* Whether the MMAP2 k of size bytes maps anonymous executable user memory
+ * (perf names it by /tmp/perf-PID.map). Pure. */
+bool names_hook__is_anon_exec(const struct prec_mmap2_event *k, size_t size);
+
+/* The MMAP2 placing the ELF name over the mapping of k (size bytes) into
+ * dst (room bytes): k's range, prot, flags, misc and sample_id (so its
+ * time), pgoff = start (the ELF's symbols are absolute), no device or
+ * inode. Its size, or 0 when k is not whole or it does not fit. Pure. */
+size_t names_hook__place(void *dst, size_t room, const struct prec_mmap2_event *k, size_t size,
+			 const char *name);
 
 /* h follows d's records for n. 0, -ENOMEM or -ENOSPC (d's hooks full). */
 int names_hook__attach(struct names_hook *h, struct names *n, struct drain *d);

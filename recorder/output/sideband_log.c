@@ -6,7 +6,9 @@
 #include <string.h>
 #include <linux/perf_event.h>
 
+#include "prec/event.h"
 #include "drain/ring.h"
+#include "names/names_hook.h"
 #include "output/sideband_log.h"
 #include "synth/synthesize.h"
 
@@ -83,6 +85,41 @@ static bool in_set(const uint32_t *set, size_t n, uint32_t v)
 	return false;
 }
 
+/* The log to out, JIT code's mappings named by out's names (the ELFs the
+ * names layer writes), as the rings' were. 0 or the writer's -errno. */
+static int replay_named(struct sideband_log *l, struct synth_out *out)
+{
+	size_t from = 0, off = 0;
+	uint8_t *named = NULL;
+	int ret = 0;
+
+	while (!ret && out->anon_name && off + sizeof(struct perf_event_header) <= l->len) {
+		const struct prec_mmap2_event *k = (const void *)(l->buf + off);
+		size_t sz = k->header.size, n;
+		const char *name;
+
+		if (sz < sizeof(struct perf_event_header) || off + sz > l->len)
+			break;
+		off += sz;
+		if (!names_hook__is_anon_exec(k, sz) ||
+		    !(name = out->anon_name(out->anon_arg, k->pid)))
+			continue;
+		if (!named && !(named = malloc(UINT16_MAX)))
+			break; /* unnamed: as perf record writes them */
+		n = names_hook__place(named, UINT16_MAX, k, sz, name);
+		if (!n)
+			continue;
+		ret = off - sz > from ? synth_out__write(out, l->buf + from, off - sz - from) : 0;
+		if (!ret)
+			ret = synth_out__write(out, named, n);
+		from = off;
+	}
+	free(named);
+	if (!ret && l->len > from)
+		ret = synth_out__write(out, l->buf + from, l->len - from);
+	return ret;
+}
+
 int sideband_log__replay(struct sideband_log *l, struct synth_out *out)
 {
 	uint32_t *dead = NULL;
@@ -128,7 +165,7 @@ int sideband_log__replay(struct sideband_log *l, struct synth_out *out)
 	}
 	l->len = kept;
 	free(dead);
-	return kept ? synth_out__write(out, l->buf, kept) : 0;
+	return replay_named(l, out);
 }
 
 void sideband_log__exit(struct sideband_log *l)
