@@ -48,7 +48,7 @@
 struct perf_map_entry {
 	uint64_t start, size;
 	const char *name; /* points into the caller's buffer, NOT NUL-terminated */
-	size_t name_len; /* >= 1; no NUL, '\n' or trailing '\r' inside */
+	size_t name_len; /* >= 1; no NUL or '\n' inside */
 };
 
 struct perf_map_stats {
