@@ -167,6 +167,18 @@ static void test_move(void **state)
 	assert_int_equal(jit_syms__sorted(&t, &s, &nr), 0);
 	assert_string_equal(s[nr - 1].name, "s2");
 	jit_syms__exit(&t);
+
+	/* still the latest after the hash of start addresses grew and was rebuilt */
+	jit_syms__init(&t);
+	assert_int_equal(jit_syms__add(&t, 0x1000, 16, "old", 3), 0);
+	assert_int_equal(jit_syms__add(&t, 0x1000, 16, "new", 3), 0);
+	for (uint64_t i = 0; i < 1000; i++)
+		assert_int_equal(jit_syms__add(&t, 0x10000 + 32 * i, 16, "x", 1), 0);
+	assert_int_equal(jit_syms__move(&t, 0x1000, 0x2000, 16), 0);
+	assert_int_equal(jit_syms__sorted(&t, &s, &nr), 0);
+	assert_int_equal(s[1].addr, 0x2000);
+	assert_string_equal(s[1].name, "new");
+	jit_syms__exit(&t);
 }
 
 static void test_edges(void **state)
