@@ -225,16 +225,23 @@ static void jit_syms__heap_pop(uint32_t *h, size_t *n)
 		h[i] = v;
 }
 
-/* Adds [from, to) of entry idx to the view, joining the piece before it when it continues it. */
-static int jit_syms__emit(struct jit_syms *t, size_t *alloc, uint32_t *last_idx, uint64_t from,
-			  uint64_t to, uint32_t idx)
+/*
+ * Adds [from, to) of entry idx to the view; a piece right after one of the
+ * same name joins it (a symbol split by an overlap and healed, a move next
+ * to its source, one function compiled twice): the name is all a reader
+ * gets from it.
+ */
+static int jit_syms__emit(struct jit_syms *t, size_t *alloc, uint64_t from, uint64_t to,
+			  uint32_t idx)
 {
 	const struct jit_syms_entry *e = &t->entries[idx];
+	const char *name = t->names + e->name_off;
 	struct jit_sym *s;
 
-	if (t->nr_sorted && *last_idx == idx) {
+	if (t->nr_sorted) {
 		s = &t->sorted[t->nr_sorted - 1];
-		if (s->addr + s->size == from) {
+		if (s->addr + s->size == from && s->name_len == e->name_len &&
+		    (s->name == name || !memcmp(s->name, name, e->name_len))) {
 			s->size = to - s->addr;
 			return 0;
 		}
@@ -244,9 +251,8 @@ static int jit_syms__emit(struct jit_syms *t, size_t *alloc, uint32_t *last_idx,
 	s = &t->sorted[t->nr_sorted++];
 	s->addr = from;
 	s->size = to - from;
-	s->name = t->names + e->name_off;
+	s->name = name;
 	s->name_len = e->name_len;
-	*last_idx = idx;
 	return 0;
 }
 
@@ -259,7 +265,7 @@ static int jit_syms__emit(struct jit_syms *t, size_t *alloc, uint32_t *last_idx,
 static int jit_syms__sweep(struct jit_syms *t, size_t *alloc)
 {
 	struct jit_syms_start *starts = malloc((size_t)t->nr * sizeof(*starts));
-	uint32_t *heap = malloc((size_t)t->nr * sizeof(*heap)), last_idx = 0;
+	uint32_t *heap = malloc((size_t)t->nr * sizeof(*heap));
 	size_t i = 0, nh = 0;
 	uint64_t cur = 0, next;
 	int err = -ENOMEM;
@@ -286,7 +292,7 @@ static int jit_syms__sweep(struct jit_syms *t, size_t *alloc)
 		next = top->addr + top->size;
 		if (i < t->nr && starts[i].addr < next)
 			next = starts[i].addr;
-		err = jit_syms__emit(t, alloc, &last_idx, cur, next, heap[0]);
+		err = jit_syms__emit(t, alloc, cur, next, heap[0]);
 		if (err)
 			goto out;
 		cur = next;
@@ -300,7 +306,7 @@ out:
 int jit_syms__sorted(struct jit_syms *t, const struct jit_sym **syms, size_t *nr)
 {
 	size_t alloc = 0;
-	uint32_t i, last_idx = 0;
+	uint32_t i;
 	int err = 0;
 
 	if (t->sorted_valid)
@@ -313,7 +319,7 @@ int jit_syms__sorted(struct jit_syms *t, const struct jit_sym **syms, size_t *nr
 		err = jit_syms__sweep(t, &alloc);
 	} else {
 		for (i = 0; i < t->nr && !err; i++)
-			err = jit_syms__emit(t, &alloc, &last_idx, t->entries[i].addr,
+			err = jit_syms__emit(t, &alloc, t->entries[i].addr,
 					     t->entries[i].addr + t->entries[i].size, i);
 	}
 	if (err) {

@@ -70,8 +70,9 @@ int jit_syms__move(struct jit_syms *t, uint64_t old_addr, uint64_t new_addr, uin
 
 /*
  * The table resolved: non-overlapping symbols sorted by address, each
- * carrying the name of the latest symbol added over those bytes (adjacent
- * bytes of one symbol form one piece). *syms stays valid until the next add,
+ * carrying the name of the latest symbol added over those bytes; no two
+ * adjacent ones (the end of one the start of the next) share a name: such
+ * pieces are joined, whichever symbols they came from. *syms stays valid until the next add,
  * move or exit. Returns 0 or -ENOMEM.
  */
 int jit_syms__sorted(struct jit_syms *t, const struct jit_sym **syms, size_t *nr);

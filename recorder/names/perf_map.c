@@ -72,8 +72,8 @@ int perf_map__parse_line(const char *line, size_t len, struct perf_map_entry *e)
 		name_len = (size_t)(nul - name);
 	if (!name_len)
 		return -EINVAL;
-	/* end == 0 after a wrap is 2^64 exactly: not representable either. */
-	if (__builtin_add_overflow(start, size, &end) || (size && !end))
+	/* An end of exactly 2^64 wraps to 0 and counts as an overflow too. */
+	if (__builtin_add_overflow(start, size, &end))
 		return -EINVAL;
 	e->start = start;
 	e->size = size;

@@ -14,11 +14,13 @@
  * because the file grows while the JIT runs: the caller reads it in chunks
  * and hands back what a call did not consume.
  *
- * What perf 6.1 (dso__load_perf_map) accepts and this does too: the fields
- * as strtoull(,16) reads them (blanks first, 0x optional), any run of blanks
- * between START and SIZE, names of any length of 3 bytes or more. Deliberate
- * decisions where it differs or is silent:
+ * Every line perf 6.1's reader (dso__load_perf_map) takes from a real
+ * writer is an entry here too: the fields as strtoull(,16) reads them
+ * (blanks first, 0x optional, either case), any run of blanks between START
+ * and SIZE, a name of 3 bytes or more after one blank. Deliberate decisions
+ * where perf differs or is silent:
  * - Names of 1 or 2 bytes are entries (perf drops them by an off-by-two).
+ * - A last line without '\n' keeps its last byte (perf cuts it off).
  * - A name ends at its first NUL, as perf's C string does; a line whose name
  *   is then empty is malformed. A '\r' right before the '\n' (CRLF files) is
  *   not part of the name (perf would keep it).
@@ -48,7 +50,7 @@
 struct perf_map_entry {
 	uint64_t start, size;
 	const char *name; /* points into the caller's buffer, NOT NUL-terminated */
-	size_t name_len; /* >= 1; no NUL, '\n' or trailing '\r' inside */
+	size_t name_len; /* >= 1; no NUL or '\n' inside */
 };
 
 struct perf_map_stats {

@@ -308,6 +308,13 @@ static void test_long_line_without_newline_at_eof(void **state)
 	assert_int_equal(p.stats.malformed, 1);
 	assert_int_equal(perf_map__parse(&p, "1 1 a\n", 6, false, seen__cb, &s), 6);
 	assert_int_equal(p.stats.entries, 1);
+	/* a long line cut by EOF exactly at a chunk's end: EOF alone ends the skip */
+	assert_int_equal(perf_map__parse(&p, buf, PERF_MAP_LINE_MAX + 5, false, seen__cb, &s),
+			 PERF_MAP_LINE_MAX + 5);
+	assert_true(p.skipping);
+	assert_int_equal(perf_map__parse(&p, buf, 0, true, seen__cb, &s), 0);
+	assert_false(p.skipping);
+	assert_int_equal(p.stats.malformed, 2);
 	free(buf);
 }
 

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The JIT symbol table against a model that paints each byte of a small
+ * address space with the latest symbol over it: every arrangement of two
+ * symbols, random tables of many, moves; then the edges (zero sizes, the
+ * top of the address space, names cut at their NUL and at the bound, the
+ * symbol and name-byte bounds) and 100k-symbol tables in the orders JITs
+ * and hostile files produce (correctness only: no timing is asserted).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "recorder/names/jit_syms.h"
+
+#define SPACE 48 /* the model's addresses: [BASE, BASE + SPACE) */
+
+/* Each symbol gets a unique name "sN"; the model paints bytes with N + 1. */
+struct model {
+	uint32_t owner[SPACE];
+	uint32_t nr;
+};
+
+static uint64_t base_addr = 0x7f0000000000ULL;
+
+static void both_add(struct jit_syms *t, struct model *m, uint64_t off, uint64_t size)
+{
+	char name[16];
+	int n = snprintf(name, sizeof(name), "s%u", m->nr);
+
+	assert_int_equal(jit_syms__add(t, base_addr + off, size, name, (size_t)n), 0);
+	m->nr++;
+	for (uint64_t a = off; a < off + size && a < SPACE; a++)
+		m->owner[a] = m->nr;
+}
+
+/* The table's view must be the model's bytes, in maximal pieces per name. */
+static void check(struct jit_syms *t, const struct model *m, const char *what)
+{
+	const struct jit_sym *s;
+	size_t nr, k = 0;
+	uint64_t a = 0;
+	char name[16];
+
+	assert_int_equal(jit_syms__sorted(t, &s, &nr), 0);
+	while (a < SPACE) {
+		uint64_t from;
+
+		if (!m->owner[a]) {
+			a++;
+			continue;
+		}
+		from = a;
+		while (a < SPACE && m->owner[a] == m->owner[from])
+			a++;
+		snprintf(name, sizeof(name), "s%u", m->owner[from] - 1);
+		if (k >= nr || s[k].addr != base_addr + from || s[k].size != a - from ||
+		    strcmp(s[k].name, name) || s[k].name_len != strlen(name))
+			fail_msg("%s: piece %zu: want [%llu, %llu) %s, got %s", what, k,
+				 (unsigned long long)from, (unsigned long long)a, name,
+				 k < nr ? s[k].name : "nothing");
+		k++;
+	}
+	if (k != nr)
+		fail_msg("%s: %zu pieces, want %zu", what, nr, k);
+}
+
+static void test_two_symbols_every_arrangement(void **state)
+{
+	char what[64];
+
+	(void)state;
+	for (uint64_t a1 = 0; a1 < 6; a1++)
+		for (uint64_t s1 = 1; s1 < 6; s1++)
+			for (uint64_t a2 = 0; a2 < 8; a2++)
+				for (uint64_t s2 = 1; s2 < 8; s2++) {
+					struct jit_syms t;
+					struct model m = { 0 };
+
+					jit_syms__init(&t);
+					both_add(&t, &m, a1, s1);
+					both_add(&t, &m, a2, s2);
+					snprintf(what, sizeof(what), "[%llu+%llu] then [%llu+%llu]",
+						 (unsigned long long)a1, (unsigned long long)s1,
+						 (unsigned long long)a2, (unsigned long long)s2);
+					check(&t, &m, what);
+					jit_syms__exit(&t);
+				}
+}
+
+static uint64_t rng_state = 0x2545F4914F6CDD1DULL;
+
+static uint64_t rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static void test_random_tables(void **state)
+{
+	char what[64];
+
+	(void)state;
+	for (int round = 0; round < 3000; round++) {
+		struct jit_syms t;
+		struct model m = { 0 };
+		int n = 1 + (int)(rng() % 12);
+
+		jit_syms__init(&t);
+		for (int i = 0; i < n; i++) {
+			uint64_t off = rng() % SPACE, size = 1 + rng() % 16;
+
+			if (off + size > SPACE)
+				size = SPACE - off;
+			both_add(&t, &m, off, size);
+			/* the view asked for in the middle must not change what comes after */
+			if (rng() % 4 == 0) {
+				snprintf(what, sizeof(what), "round %d after %d", round, i);
+				check(&t, &m, what);
+			}
+		}
+		snprintf(what, sizeof(what), "round %d", round);
+		check(&t, &m, what);
+		jit_syms__exit(&t);
+	}
+}
+
+static void test_move(void **state)
+{
+	struct jit_syms t;
+	struct model m = { 0 };
+	const struct jit_sym *s;
+	size_t nr;
+
+	(void)state;
+	jit_syms__init(&t);
+	assert_int_equal(jit_syms__move(&t, base_addr, base_addr + 8, 4), -ENOENT);
+	both_add(&t, &m, 0, 8); /* s0 */
+	both_add(&t, &m, 4, 8); /* s1 trims s0 */
+	/* s0's code moves to [20, 28): the old range stays */
+	assert_int_equal(jit_syms__move(&t, base_addr, base_addr + 20, 8), 0);
+	for (int a = 20; a < 28; a++)
+		m.owner[a] = 1;
+	check(&t, &m, "move of a trimmed symbol");
+	/* by start address only, and the range is checked like an add */
+	assert_int_equal(jit_syms__move(&t, base_addr + 1, base_addr + 30, 1), -ENOENT);
+	assert_int_equal(jit_syms__move(&t, base_addr + 4, base_addr + 30, 0), -EINVAL);
+	assert_int_equal(jit_syms__move(&t, base_addr + 4, UINT64_MAX, 1), -ERANGE);
+	/* a move lands under what came before it: it wins there */
+	assert_int_equal(jit_syms__move(&t, base_addr + 4, base_addr + 2, 2), 0);
+	m.owner[2] = m.owner[3] = 2;
+	check(&t, &m, "move over older code");
+	/* the latest symbol at an address is the one moved */
+	both_add(&t, &m, 20, 2); /* s2 */
+	assert_int_equal(jit_syms__move(&t, base_addr + 20, base_addr + 40, 2), 0);
+	m.owner[40] = m.owner[41] = 3;
+	check(&t, &m, "move of the latest at an address");
+	assert_int_equal(jit_syms__sorted(&t, &s, &nr), 0);
+	assert_string_equal(s[nr - 1].name, "s2");
+	jit_syms__exit(&t);
+
+	/* still the latest after the hash of start addresses grew and was rebuilt */
+	jit_syms__init(&t);
+	assert_int_equal(jit_syms__add(&t, 0x1000, 16, "old", 3), 0);
+	assert_int_equal(jit_syms__add(&t, 0x1000, 16, "new", 3), 0);
+	for (uint64_t i = 0; i < 1000; i++)
+		assert_int_equal(jit_syms__add(&t, 0x10000 + 32 * i, 16, "x", 1), 0);
+	assert_int_equal(jit_syms__move(&t, 0x1000, 0x2000, 16), 0);
+	assert_int_equal(jit_syms__sorted(&t, &s, &nr), 0);
+	assert_int_equal(s[1].addr, 0x2000);
+	assert_string_equal(s[1].name, "new");
+	jit_syms__exit(&t);
+}
+
+static void test_edges(void **state)
+{
+	struct jit_syms t;
+	const struct jit_sym *s, *again;
+	size_t nr, nr2;
+	char *big = malloc(JIT_SYMS_NAME_MAX + 10);
+
+	(void)state;
+	assert_non_null(big);
+	jit_syms__init(&t);
+	assert_int_equal(jit_syms__sorted(&t, &s, &nr), 0);
+	assert_int_equal(nr, 0);
+	assert_int_equal(jit_syms__add(&t, 0x1000, 0, "zero", 4), -EINVAL);
+	assert_int_equal(jit_syms__add(&t, 0x1000, 1, "", 0), -EINVAL);
+	assert_int_equal(jit_syms__add(&t, 0x1000, 1, "\0x", 2), -EINVAL);
+	/* the top of the address space: the end must be representable */
+	assert_int_equal(jit_syms__add(&t, UINT64_MAX, 1, "x", 1), -ERANGE);
+	assert_int_equal(jit_syms__add(&t, UINT64_MAX - 15, 16, "x", 1), -ERANGE);
+	assert_int_equal(jit_syms__add(&t, 1, UINT64_MAX, "x", 1), -ERANGE);
+	assert_int_equal(jit_syms__add(&t, 0, UINT64_MAX, "all", 3), 0);
+	assert_int_equal(jit_syms__add(&t, UINT64_MAX - 16, 16, "top", 3), 0);
+	assert_int_equal(jit_syms__add(&t, UINT64_MAX - 20, 8, "below", 5), 0);
+	/* names: cut at the NUL, at the bound; copied */
+	memcpy(big, "ab\0cd", 5);
+	assert_int_equal(jit_syms__add(&t, 0x1000, 0x10, big, 5), 0);
+	memset(big, 'n', JIT_SYMS_NAME_MAX + 10);
+	assert_int_equal(jit_syms__add(&t, 0x2000, 0x10, big, JIT_SYMS_NAME_MAX + 10), 0);
+	memset(big, 'X', JIT_SYMS_NAME_MAX + 10);
+	assert_int_equal(jit_syms__sorted(&t, &s, &nr), 0);
+	assert_int_equal(nr, 7);
+	assert_int_equal(s[0].addr, 0);
+	assert_int_equal(s[0].size, 0x1000);
+	assert_string_equal(s[0].name, "all");
+	assert_string_equal(s[1].name, "ab");
+	assert_int_equal(s[1].name_len, 2);
+	assert_int_equal(s[3].name_len, JIT_SYMS_NAME_MAX);
+	assert_int_equal(strlen(s[3].name), JIT_SYMS_NAME_MAX);
+	assert_int_equal(s[3].name[0], 'n');
+	assert_string_equal(s[5].name, "below");
+	assert_int_equal(s[5].addr, UINT64_MAX - 20);
+	assert_string_equal(s[6].name, "top");
+	assert_int_equal(s[6].addr + s[6].size, UINT64_MAX);
+	assert_int_equal(s[4].addr + s[4].size, UINT64_MAX - 20);
+	/* unchanged: the same view */
+	assert_int_equal(jit_syms__sorted(&t, &again, &nr2), 0);
+	assert_ptr_equal(again, s);
+	assert_int_equal(nr2, nr);
+	jit_syms__exit(&t);
+	jit_syms__exit(&t);
+	jit_syms__exit(NULL);
+	free(big);
+}
+
+static void test_bounds(void **state)
+{
+	struct jit_syms t;
+	const struct jit_sym *s;
+	size_t nr;
+	char *name = malloc(JIT_SYMS_NAME_MAX);
+	uint32_t i;
+	int err = 0;
+
+	(void)state;
+	assert_non_null(name);
+	jit_syms__init(&t);
+	for (i = 0; i < JIT_SYMS_MAX; i++)
+		assert_int_equal(jit_syms__add(&t, 32ULL * i, 16, "f", 1), 0);
+	assert_int_equal(jit_syms__add(&t, 0, 1, "f", 1), -ENOSPC);
+	assert_int_equal(jit_syms__move(&t, 0, 1ULL << 40, 1), -ENOSPC);
+	assert_int_equal(jit_syms__sorted(&t, &s, &nr), 0);
+	assert_int_equal(nr, JIT_SYMS_MAX);
+	jit_syms__exit(&t);
+
+	/* name bytes: the add that would pass the bound fails and changes nothing */
+	memset(name, 'n', JIT_SYMS_NAME_MAX);
+	jit_syms__init(&t);
+	for (i = 0; i < JIT_SYMS_NAMES_MAX / JIT_SYMS_NAME_MAX + 1 && !err; i++)
+		err = jit_syms__add(&t, 4096ULL * i, 16, name, JIT_SYMS_NAME_MAX);
+	assert_int_equal(err, -E2BIG);
+	assert_int_equal(i - 1, JIT_SYMS_NAMES_MAX / (JIT_SYMS_NAME_MAX + 1));
+	assert_int_equal(jit_syms__add(&t, 1ULL << 50, 16, "short", 5), 0);
+	assert_int_equal(jit_syms__sorted(&t, &s, &nr), 0);
+	assert_int_equal(nr, i);
+	assert_string_equal(s[nr - 1].name, "short");
+	jit_syms__exit(&t);
+	free(name);
+}
+
+static void test_100k(void **state)
+{
+	enum { N = 100000 };
+	struct jit_syms t;
+	const struct jit_sym *s;
+	size_t nr;
+	char name[32];
+	int n;
+
+	(void)state;
+	/* increasing, as JITs write: stays sorted, one piece each */
+	jit_syms__init(&t);
+	for (uint64_t i = 0; i < N; i++) {
+		n = snprintf(name, sizeof(name), "f%llu", (unsigned long long)i);
+		assert_int_equal(jit_syms__add(&t, 0x1000 + 64 * i, 48, name, (size_t)n), 0);
+	}
+	assert_false(t.unsorted);
+	assert_int_equal(jit_syms__sorted(&t, &s, &nr), 0);
+	assert_int_equal(nr, N);
+	assert_string_equal(s[N - 1].name, "f99999");
+	jit_syms__exit(&t);
+
+	/* decreasing, each overlapping the one before by half: the later half wins */
+	jit_syms__init(&t);
+	for (uint64_t i = 0; i < N; i++) {
+		n = snprintf(name, sizeof(name), "g%llu", (unsigned long long)i);
+		assert_int_equal(jit_syms__add(&t, 64ULL * (N - i), 128, name, (size_t)n), 0);
+	}
+	assert_true(t.unsorted);
+	assert_int_equal(jit_syms__sorted(&t, &s, &nr), 0);
+	assert_int_equal(nr, N);
+	assert_string_equal(s[0].name, "g99999");
+	assert_int_equal(s[0].size, 128);
+	for (size_t i = 1; i < nr; i++)
+		assert_true(s[i].addr == s[i - 1].addr + s[i - 1].size && s[i].size == 64);
+	jit_syms__exit(&t);
+
+	/* the same address again and again, and nested ranges shrinking inward */
+	jit_syms__init(&t);
+	for (uint64_t i = 0; i < N; i++) {
+		assert_int_equal(jit_syms__add(&t, 0x1000, 32, "same", 4), 0);
+		assert_int_equal(jit_syms__add(&t, 0x100000 + i, 2 * (N - i), "nest", 4), 0);
+		assert_int_equal(jit_syms__move(&t, 0x1000, 0x1000 + 16 * (i % 8), 32), 0);
+	}
+	/* one piece each: adjacent pieces of one name are joined */
+	assert_int_equal(jit_syms__sorted(&t, &s, &nr), 0);
+	assert_int_equal(nr, 2);
+	assert_int_equal(s[0].addr, 0x1000);
+	assert_int_equal(s[0].size, 16 * 7 + 32);
+	assert_int_equal(s[1].addr, 0x100000);
+	assert_int_equal(s[1].size, 2 * N);
+	jit_syms__exit(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_two_symbols_every_arrangement),
+		cmocka_unit_test(test_random_tables),
+		cmocka_unit_test(test_move),
+		cmocka_unit_test(test_edges),
+		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_100k),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
