@@ -18,7 +18,37 @@
 #include "names/jitdump.h"
 #include "names/names_int.h"
 #include "names/perf_map.h"
+#include "prec/log.h"
 #include "synth/synthesize.h"
+
+/* Why a source was not read, in the user's words. */
+static const char *refusal(int err)
+{
+	switch (err) {
+	case -ELOOP:
+		return "a symbolic link";
+	case -EPERM:
+		return "owned by neither root nor the process's user";
+	case -EFBIG:
+		return "over the size bound";
+	case -EINVAL:
+	case -ENXIO:
+		return "not a regular file";
+	default:
+		return strerror(-err);
+	}
+}
+
+/* The one line a refused or hostile source gets: each source is given up
+ * once (its failed flag), so a process warns at most once per file. */
+static void src_warn(const struct names_proc *p, bool is_dump, const char *what, const char *why)
+{
+	if (is_dump)
+		pr_warn("JIT names of pid %u: its jitdump %s: %s", p->pid, what, why);
+	else
+		pr_warn("JIT names of pid %u: /tmp/perf-%d.map %s: %s", p->pid, (int)p->nspid, what,
+			why);
+}
 
 int names_src__open_proc(struct names *n, struct names_proc *p)
 {
@@ -79,14 +109,21 @@ int names_src__open_dump(struct names *n, struct names_proc *p, const char *path
 		fd = -1;
 	}
 	if (fd < 0 && p->root_fd >= 0) {
+		int err;
+
 		fd = names_open__in_root(p->root_fd, path);
-		if (fd >= 0 && names_open__check(fd, p->uid, n->cfg.max_file)) {
+		err = fd >= 0 ? names_open__check(fd, p->uid, n->cfg.max_file) : 0;
+		if (err) { /* its own reason, for the warning */
 			close(fd);
-			fd = -EPERM;
+			fd = err;
 		}
 	}
 	if (fd < 0) {
 		p->dump.failed = fd != -ENOENT;
+		if (p->dump.failed) {
+			n->st.refused++;
+			src_warn(p, true, "not read", refusal(fd));
+		}
 		return fd;
 	}
 	p->dump.fd = fd;
@@ -118,8 +155,8 @@ static int on_dump_record(const struct jitdump_record *r, void *arg)
 	int err = 0;
 
 	if (r->id == JITDUMP_CODE_LOAD)
-		err = jit_syms__add(&f->p->syms, r->load.code_addr, r->load.code_size,
-				    r->load.name, r->load.name_len);
+		err = jit_syms__add(&f->p->syms, r->load.code_addr, r->load.code_size, r->load.name,
+				    r->load.name_len);
 	else if (r->id == JITDUMP_CODE_MOVE)
 		err = jit_syms__move(&f->p->syms, r->move.old_code_addr, r->move.new_code_addr,
 				     r->move.code_size);
@@ -207,6 +244,7 @@ static void src_read(struct feed *f, struct names_src *s, bool is_dump, bool at_
 		if (used < 0 || s->carry_len > limit) {
 			s->failed = true; /* hostile: what was read stays */
 			f->n->st.malformed++;
+			src_warn(f->p, is_dump, "is malformed", "the rest of it is skipped");
 		}
 	}
 }
@@ -231,6 +269,7 @@ void names_src__poll(struct names *n, struct names_proc *p)
 		} else if (fd != -ENOENT) {
 			p->map.failed = true;
 			n->st.refused++;
+			src_warn(p, false, "not read", refusal(fd));
 		}
 	}
 	src_read(&f, &p->map, false, last);
