@@ -178,8 +178,8 @@ int bpf_filters__attach(struct evlist *evlist)
 
 		if (!evsel->filter || !evsel->filter_bpf)
 			continue;
-		ret = bpf_filter__attach(evsel, log__level() >= LOG_VERBOSE, &evsel->bpf_filter,
-					 err, sizeof(err));
+		ret = bpf_filter__attach(evsel, log__level() >= LOG_VERBOSE, &evsel->bpf_filter, err,
+					 sizeof(err));
 		if (ret) {
 			pr_err("%s", err);
 			return ret;
