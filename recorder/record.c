@@ -511,14 +511,18 @@ static int recording__go(struct recording *r, bool *stopped)
 	if (r->clk.use)
 		clock__snapshot(r->clk.id, &r->clk.res_ns, &r->clk.tod_ns, &r->clk.clock_ns);
 	status_line__init(&r->status, opts, STDERR_FILENO, streams__main_drain(&r->streams));
-	/* Off-CPU time counts from here, -D or not, as perf's record_start hook. */
-	off_cpu__enable(r->oc);
+	/* Off-CPU time counts from where perf 6.1 calls its record_start
+	 * hook: at once, or at the end of a -D delay. */
+	if (opts->delay_ms <= 0)
+		off_cpu__enable(r->oc);
 	ret = opts->argc ? workload__start(&r->wl) : 0;
 	if (ret) {
 		pr_err("cannot run '%s': %s", opts->argv[0], strerror(-ret));
 		return ret == -ENOENT ? PREC_EXIT_NOTFOUND : PREC_EXIT_NOEXEC;
 	}
 	*stopped = start_events(&r->evlist, opts, &r->orig) != 0;
+	if (opts->delay_ms > 0 && !*stopped)
+		off_cpu__enable(r->oc);
 	return 0;
 }
 

@@ -146,47 +146,97 @@ void off_cpu__disable(struct off_cpu *oc)
 		__atomic_store_n(&oc->skel->bss->enabled, 0, __ATOMIC_RELAXED);
 }
 
-int off_cpu__write_totals(struct off_cpu *oc,
-			  int (*emit)(void *arg, const void *rec, size_t len), void *arg)
+/* The blocks that made no sample: the program's, the direct rings'. */
+static uint64_t off_cpu__lost_blocks(const struct off_cpu *oc)
+{
+	const struct off_cpu_bpf__bss *bss = oc->skel->bss;
+
+	return oc->direct_lost + __atomic_load_n(&bss->direct_lost, __ATOMIC_RELAXED) +
+	       __atomic_load_n(&bss->lost_blocks, __ATOMIC_RELAXED);
+}
+
+/* One sample per total, or (emit said the size limit is reached: > 0) the
+ * count of those not written. */
+static int off_cpu__emit_totals(struct off_cpu *oc, int fd,
+				int (*emit)(void *arg, const void *rec, size_t len), void *arg)
 {
 	uint64_t frames[OFF_CPU_MAX_STACK];
 	uint64_t rec[OFF_CPU_SAMPLE_MAX_BYTES(OFF_CPU_MAX_STACK) / 8];
 	struct off_cpu_key key, prev;
 	uint64_t time = OFF_CPU_TOTALS_TIME;
-	int fd, ret;
 	void *at = NULL;
+	int ret = 0;
 
-	if (!oc)
-		return 0;
-	off_cpu__disable(oc);
-	fd = bpf_map__fd(oc->skel->maps.totals);
 	while (!bpf_map_get_next_key(fd, at, &key)) {
-		struct off_cpu_sample s = { .pid = key.pid, .tgid = key.tgid, .time = time++,
-					    .cgroup_id = key.cgroup_id, .frames = frames };
+		struct off_cpu_sample s = { .pid = key.pid,
+					    .tgid = key.tgid,
+					    .time = time++,
+					    .cgroup_id = key.cgroup_id,
+					    .frames = frames };
 		size_t n;
 
 		prev = key;
 		at = &prev;
 		if (bpf_map_lookup_elem(fd, &key, &s.period))
 			continue;
+		if (ret > 0) { /* past the limit: counted, not written */
+			oc->totals_cut++;
+			continue;
+		}
 		s.nr_frames = off_cpu__stack(oc, key.stack_id, frames);
 		n = off_cpu_sample__encode(rec, sizeof(rec), oc->sample_type, oc->id, &s);
 		if (!n)
 			continue;
 		ret = emit(arg, rec, n);
-		if (ret)
+		if (ret < 0)
 			return ret;
-		oc->totals_written++;
+		if (ret > 0)
+			oc->totals_cut++;
+		else
+			oc->totals_written++;
 	}
 	return 0;
 }
 
-void off_cpu__counts(const struct off_cpu *oc, uint64_t *totals, uint64_t *direct,
-		     uint64_t *lost)
+int off_cpu__write_totals(struct off_cpu *oc, int (*emit)(void *arg, const void *rec, size_t len),
+			  void *arg)
+{
+	uint64_t rec[OFF_CPU_LOST_MAX_BYTES / 8];
+	uint64_t lost;
+	size_t n;
+	int ret;
+
+	if (!oc)
+		return 0;
+	off_cpu__disable(oc);
+	/* The loss first: after the summed samples a size limit would cut it. */
+	lost = off_cpu__lost_blocks(oc);
+	n = lost ? off_cpu_sample__lost(rec, sizeof(rec), oc->sample_type, oc->id, lost) : 0;
+	ret = n ? emit(arg, rec, n) : 0;
+	if (ret < 0)
+		return ret;
+	return off_cpu__emit_totals(oc, bpf_map__fd(oc->skel->maps.totals), emit, arg);
+}
+
+void off_cpu__counts(const struct off_cpu *oc, uint64_t *totals, uint64_t *direct, uint64_t *lost)
 {
 	*totals = oc ? oc->totals_written : 0;
 	*direct = oc ? __atomic_load_n(&oc->direct_written, __ATOMIC_RELAXED) : 0;
 	*lost = oc ? oc->direct_lost + oc->skel->bss->direct_lost : 0;
+}
+
+void off_cpu__losses(const struct off_cpu *oc, struct off_cpu_losses *l)
+{
+	const struct off_cpu_bpf__bss *bss = oc ? oc->skel->bss : NULL;
+
+	memset(l, 0, sizeof(*l));
+	if (!oc)
+		return;
+	l->blocks = __atomic_load_n(&bss->lost_blocks, __ATOMIC_RELAXED);
+	l->stacks = __atomic_load_n(&bss->lost_stacks, __ATOMIC_RELAXED);
+	l->children = __atomic_load_n(&bss->lost_children, __ATOMIC_RELAXED);
+	l->late = __atomic_load_n(&bss->late_ends, __ATOMIC_RELAXED);
+	l->cut = oc->totals_cut;
 }
 
 void off_cpu__delete(struct off_cpu *oc)
@@ -215,16 +265,20 @@ void off_cpu__disable(struct off_cpu *oc)
 {
 }
 
-int off_cpu__write_totals(struct off_cpu *oc,
-			  int (*emit)(void *arg, const void *rec, size_t len), void *arg)
+int off_cpu__write_totals(struct off_cpu *oc, int (*emit)(void *arg, const void *rec, size_t len),
+			  void *arg)
 {
 	return 0;
 }
 
-void off_cpu__counts(const struct off_cpu *oc, uint64_t *totals, uint64_t *direct,
-		     uint64_t *lost)
+void off_cpu__counts(const struct off_cpu *oc, uint64_t *totals, uint64_t *direct, uint64_t *lost)
 {
 	*totals = *direct = *lost = 0;
+}
+
+void off_cpu__losses(const struct off_cpu *oc, struct off_cpu_losses *l)
+{
+	memset(l, 0, sizeof(*l));
 }
 
 void off_cpu__delete(struct off_cpu *oc)

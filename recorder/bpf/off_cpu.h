@@ -68,17 +68,30 @@ void off_cpu__disable(struct off_cpu *oc);
 int off_cpu__drain(struct off_cpu *oc, struct writer *w);
 
 /*
- * Writes one sample per (thread, stack, state, cgroup) summed, with perf
- * 6.1's times after every other sample, through emit(arg, rec, len).
- * 0 or emit's -errno.
+ * Writes a LOST_SAMPLES record of the blocks that made no sample (when any),
+ * then one sample per (thread, stack, state, cgroup) summed, with perf 6.1's
+ * times after every other sample, through emit(arg, rec, len). emit returns
+ * 0, -errno (returned), or 1: the size limit is reached, the rest are
+ * counted (off_cpu_losses.cut), not written. 0 or emit's -errno.
  */
-int off_cpu__write_totals(struct off_cpu *oc,
-			  int (*emit)(void *arg, const void *rec, size_t len), void *arg);
+int off_cpu__write_totals(struct off_cpu *oc, int (*emit)(void *arg, const void *rec, size_t len),
+			  void *arg);
 
 /* Samples written (summed, direct), and direct ones the kernel could not
  * hand over (a full ring). */
-void off_cpu__counts(const struct off_cpu *oc, uint64_t *totals, uint64_t *direct,
-		     uint64_t *lost);
+void off_cpu__counts(const struct off_cpu *oc, uint64_t *totals, uint64_t *direct, uint64_t *lost);
+
+/* What --off-cpu could not keep, for the summary. */
+struct off_cpu_losses {
+	uint64_t blocks; /* no sample: a full map, or an end not found */
+	uint64_t stacks; /* a sample without its callchain: the stack map's
+			  * bucket taken by another stack, or the map full */
+	uint64_t children; /* forked, not followed: the task filter full */
+	uint64_t late; /* blocks whose end was found at the next switch out */
+	uint64_t cut; /* summed samples past --max-size, not written */
+};
+
+void off_cpu__losses(const struct off_cpu *oc, struct off_cpu_losses *l);
 
 void off_cpu__delete(struct off_cpu *oc);
 

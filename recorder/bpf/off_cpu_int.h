@@ -29,6 +29,7 @@ struct off_cpu {
 	int nr_rings;
 	uint64_t *buf; /* the converted samples of one drain (DIRECT_BUF_BYTES) */
 	uint64_t totals_written;
+	uint64_t totals_cut; /* summed samples past --max-size */
 	uint64_t direct_written; /* atomic: the draining stream adds, the summary reads */
 	uint64_t direct_lost; /* PERF_RECORD_LOST of those rings */
 };

@@ -36,4 +36,16 @@ struct off_cpu_sample {
 size_t off_cpu_sample__encode(void *buf, size_t cap, uint64_t sample_type, uint64_t id,
 			      const struct off_cpu_sample *s);
 
+/* The largest record off_cpu_sample__lost writes. */
+#define OFF_CPU_LOST_MAX_BYTES 64
+
+/*
+ * Writes a PERF_RECORD_LOST_SAMPLES of lost samples for the offcpu-time event
+ * (sample_type, id) into buf: the id trailer holds the id alone, as prec's
+ * --filter drops. Its size, or 0 for a sample_type outside
+ * OFF_CPU_SAMPLE_TYPES or cap under OFF_CPU_LOST_MAX_BYTES.
+ */
+size_t off_cpu_sample__lost(void *buf, size_t cap, uint64_t sample_type, uint64_t id,
+			    uint64_t lost);
+
 #endif

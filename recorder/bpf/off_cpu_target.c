@@ -2,9 +2,12 @@
 /*
  * --off-cpu for a recording (off_cpu__open_for): which tasks, CPUs and
  * cgroup count, from the options and the opened events, as perf's
- * off_cpu_prepare chooses them; then the offcpu-time event's layout and id.
+ * off_cpu_prepare chooses them (a -p thread id stands for its process);
+ * then the offcpu-time event's layout and id.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +16,7 @@
 #include "events/parse_events.h"
 #include "options/options.h"
 #include "prec/log.h"
+#include "synth/synthesize.h"
 #include "targets/cpu_map.h"
 #include "targets/target.h"
 #include "targets/thread_map.h"
@@ -33,6 +37,30 @@ static void off_cpu__find_event(struct off_cpu *oc, const struct evlist *evlist)
 				return;
 			}
 		}
+	}
+}
+
+/* -p takes thread ids too (perf lists the whole process then): the filter
+ * holds processes, so each id becomes its tgid. One gone keeps its id. */
+static void off_cpu__to_tgids(struct thread_map *pids)
+{
+	for (int i = 0; i < pids->nr; i++) {
+		char path[64], buf[4096];
+		struct proc_status st;
+		ssize_t n;
+		int fd;
+
+		snprintf(path, sizeof(path), "/proc/%d/status", (int)pids->pid[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		if (!proc_status__parse(buf, &st) && st.tgid > 0)
+			pids->pid[i] = st.tgid;
 	}
 }
 
@@ -58,6 +86,7 @@ int off_cpu__open_for(struct off_cpu **oc, const struct record_opts *opts,
 	 * threads and children started later count too). -t, -u: the threads.
 	 * A command without -a/-C: it and what it forks. */
 	if (opts->pid_list && !thread_map__parse(&pids, opts->pid_list)) {
+		off_cpu__to_tgids(pids);
 		p.tasks = pids->pid;
 		p.nr_tasks = pids->nr;
 		p.by_tgid = true;
@@ -70,9 +99,10 @@ int off_cpu__open_for(struct off_cpu **oc, const struct record_opts *opts,
 		p.by_tgid = true;
 	}
 	if (cgroup_fd >= 0 && target__cgroup_id(cgroup_fd, &p.cgroup_id)) {
-		snprintf(err, len,
-			 "--off-cpu: cannot read the id of cgroup '%s': %s (-G with --off-cpu needs the cgroup v2 hierarchy)",
-			 opts->cgroup, strerror(errno));
+		snprintf(
+			err, len,
+			"--off-cpu: cannot read the id of cgroup '%s': %s (-G with --off-cpu needs the cgroup v2 hierarchy)",
+			opts->cgroup, strerror(errno));
 		thread_map__delete(pids);
 		return -1;
 	}

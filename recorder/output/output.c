@@ -241,11 +241,15 @@ int output__begin(struct output *o, struct unwinder *unw)
 	return ret ? ret : output__begin_file(o, SYNTH_START);
 }
 
-/* --off-cpu's summed samples, as the side-band is written. */
+/* --off-cpu's summed samples, as the side-band is written; 1 (stop) where
+ * one would pass --max-size. */
 static int output__off_cpu_write(void *arg, const void *rec, size_t len)
 {
 	struct output *o = arg;
+	uint64_t max = o->src.opts->max_size;
 
+	if (max && writer__file_size(o->w) + len > max)
+		return 1;
 	return synth_out__write(&o->sout, rec, len);
 }
 

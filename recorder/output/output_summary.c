@@ -11,6 +11,30 @@
 #include "output/output.h"
 #include "unwind/unwind.h"
 
+/* What --off-cpu's program could not keep (bpf/off_cpu.h), one line each. */
+static void output__off_cpu_losses(const struct off_cpu *oc)
+{
+	struct off_cpu_losses l;
+
+	off_cpu__losses(oc, &l);
+	if (l.blocks)
+		pr_warn("%llu off-CPU blocks lost: the program's maps were full or their end was not seen (fewer tasks, or a higher --off-cpu-thresh)",
+			(unsigned long long)l.blocks);
+	if (l.stacks)
+		pr_warn("%llu off-CPU blocks kept without their callchain: the stack map was full or two stacks shared a bucket",
+			(unsigned long long)l.stacks);
+	if (l.children)
+		pr_warn("%llu forked processes not followed by --off-cpu: its task filter was full",
+			(unsigned long long)l.children);
+	if (l.cut)
+		pr_warn("%llu summed off-CPU samples not written: --max-size reached",
+			(unsigned long long)l.cut);
+	if (l.late)
+		pr_verbose(
+			"%llu off-CPU blocks ended without a switch naming the task: timed from its next switch out\n",
+			(unsigned long long)l.late);
+}
+
 void output__summary(struct output *o)
 {
 	struct drain_stats st = o->total;
@@ -48,6 +72,7 @@ void output__summary(struct output *o)
 		if (lost)
 			pr_warn("%llu direct off-CPU samples lost: their ring was full (raise --off-cpu-thresh)",
 				(unsigned long long)lost);
+		output__off_cpu_losses(o->src.off_cpu);
 	}
 	if (comp_out)
 		/* perf's wording; "original" is what the data would have taken. */

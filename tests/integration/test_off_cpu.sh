@@ -5,6 +5,9 @@
 #    pipe, a mutex, waitpid on a child; prec_offcpu) within 15 % of what it
 #    waited, in the function that blocked, summed at the end and, with a
 #    threshold under it, as direct samples with their real times;
+#  - nothing lost in silence: as many blocks, children and stacks as the
+#    workload made (prec_blocks), or the loss said; -D, -p of a thread,
+#    --off-cpu-thresh 0 and --max-size as perf;
 #  - the command's children, -p attach, -a; pipe mode, -z, --threads and
 #    --switch-output carry the direct samples;
 #  - perf 6.1's own record_offcpu.sh passes with prec as `perf record`;
@@ -14,7 +17,8 @@ source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 need_root "loading BPF programs needs CAP_BPF and CAP_PERFMON"
 
 OFFCPU=$WORKLOAD_DIR/prec_offcpu
-[[ -x $OFFCPU ]] || fail "workload $OFFCPU not built"
+BLOCKS=$WORKLOAD_DIR/prec_blocks
+[[ -x $OFFCPU && -x $BLOCKS ]] || fail "workload $OFFCPU or $BLOCKS not built"
 
 # A prec built without its BPF programs (no clang, bpftool or libbpf) or a
 # kernel without BTF cannot do any of this: skip, saying which.
@@ -52,6 +56,18 @@ expect_sym()
 	[[ "$sym" =~ $3 ]] || fail "$1: $2 blocked in '$sym', expected /$3/"
 }
 
+# count_comm DATA COMM: COMM's off-CPU samples.
+count_comm()
+{
+	"$PERF" script -i "$1" -F comm 2>/dev/null | awk -v c="$2" '$1 == c { n++ } END { print n + 0 }'
+}
+
+# lost WHAT: the count in the summary's line about WHAT (0 without one).
+lost()
+{
+	grep -o "[0-9]* $1" "$PREC_ERR" | awk '{ s += $1 } END { print s + 0 }'
+}
+
 check_waits()
 {
 	local data=$1 ms=$2
@@ -84,12 +100,17 @@ n=$("$PERF" script -i "$TMP/direct.data" -F comm,time 2>/dev/null |
 ((n >= 7)) || fail "direct samples with real times: $n, expected one per oc- thread (7)"
 grep -q 'off-CPU samples: .*, [1-9][0-9]* direct' "$PREC_ERR" || fail "summary: $(grep off-CPU "$PREC_ERR")"
 
-# -D: off-CPU time counts from the start, as perf's (newer perf's own test
-# records its direct sample so): blocks that began during the delay count.
-prec_record_ok -D 200 --off-cpu -e dummy -o "$TMP/delay.data" -- "$OFFCPU" 600
-n=$("$PERF" script -i "$TMP/delay.data" -F comm,time,period 2>/dev/null |
-	awk '$1 == "oc-sleep" { sub(":", "", $2); if ($2 + 0 < 18446744069 && $3 > 550000000) n++ } END { print n + 0 }')
-((n == 1)) || fail "-D 200: oc-sleep's 600 ms block is not a direct sample ($n)"
+# -D: off-CPU time counts from the end of the delay, as perf 6.1's
+# record_start hook (issue 33 row 7): of 8 blocks of 100 ms, those that begin
+# after 500 ms (about 3; up to 5 when the command starts late on a busy
+# machine), never all 8.
+for delay in 500 300; do
+	prec_record_ok -D "$delay" --off-cpu --off-cpu-thresh 1 -e dummy -o "$TMP/delay.data" -- \
+		"$BLOCKS" sleeps 8 100
+	n=$(count_comm "$TMP/delay.data" ob-sleep)
+	max=$(((800 - delay) / 100 + 2))
+	((n >= 1 && n <= max)) || fail "-D $delay: $n of 8 blocks counted, expected 1..$max"
+done
 
 # Newer perf's record_offcpu.sh, its direct case: its workload (perf test -w
 # offcpu) sleeps 1 s past the delay, then 2 s to be caught as one sample.
@@ -143,7 +164,63 @@ if [[ -f $perf_test ]]; then
 		fail "perf's record_offcpu.sh did not run its cases: $(cat "$TMP/perf_test.log")"
 fi
 
-# 7. Where BPF cannot load: one line naming the fix, 1..125, no file.
+# 8. Nothing lost in silence (issue 33). Counts, not durations: a busy
+# machine changes how long blocks take, never how many there are.
+# Each block of a thread sleeping N times is a direct sample with
+# --off-cpu-thresh 1, as perf 6.1's sched_switch tracepoint sees N; a lost
+# one is said. (Linux 6.18 misses a switch in now and then.)
+for run in "600 5" "300 15"; do
+	set -- $run
+	prec_record_ok --off-cpu --off-cpu-thresh 1 -e dummy -o "$TMP/blocks.data" -- "$BLOCKS" sleeps "$1" "$2"
+	n=$(count_comm "$TMP/blocks.data" ob-sleep)
+	l=$(lost 'off-CPU blocks lost')
+	((n + l == $1 && n >= $1 * 9 / 10)) || fail "sleeps $run: $n direct samples, $l said lost"
+done
+# --off-cpu-thresh 0: every block a direct sample (real times, none summed).
+prec_record_ok --off-cpu --off-cpu-thresh 0 -e dummy -o "$TMP/t0.data" -- "$BLOCKS" sleeps 50 2
+n=$("$PERF" script -i "$TMP/t0.data" -F comm,time 2>/dev/null |
+	awk '$1 == "ob-sleep" { sub(":", "", $2); if ($2 + 0 < 18446744069) n++ } END { print n + 0 }')
+((n == 50)) || fail "--off-cpu-thresh 0: $n direct samples of 50 blocks"
+# Every child of a fork-heavy command, each with its block.
+for kids in 2000 500; do
+	prec_record_ok --off-cpu -e dummy -o "$TMP/kids.data" -- "$BLOCKS" kids "$kids" 1
+	n=$("$PERF" script -i "$TMP/kids.data" -F comm,pid 2>/dev/null |
+		awk '$1 == "ob-kid" { k[$2] = 1 } END { print length(k) }')
+	l=$(($(lost 'off-CPU blocks lost') + $(lost 'forked processes not followed')))
+	((n + l >= kids && n >= kids * 9 / 10)) || fail "kids $kids: $n children's blocks, $l said lost"
+done
+# Distinct stacks: each a summed sample of its own, but for those whose
+# hash bucket another took (said; merged into one chainless sample). A
+# 1 us sleep whose timer fires before the task leaves the CPU is no block:
+# up to 1 % may be missing for that.
+for stacks in 3000 20000; do
+	prec_record_ok --off-cpu -e dummy -o "$TMP/stacks.data" -- "$BLOCKS" stacks "$stacks"
+	n=$(count_comm "$TMP/stacks.data" ob-stack)
+	l=$(lost 'off-CPU blocks kept without their callchain')
+	((n + l >= stacks - stacks / 100 && l <= stacks / 10)) || fail "stacks $stacks: $n samples, $l said chainless"
+done
+# -p of a thread that is not the leader: its process, as perf's thread map.
+"$BLOCKS" thread 1000 3 >/dev/null &
+victim=$!
+track_pid "$victim"
+sleep 0.3
+tid=$(grep -l '^ob-worker$' /proc/"$victim"/task/*/comm | head -n 1 | cut -d/ -f5)
+[[ -n $tid && $tid != "$victim" ]] || fail "no worker thread in $victim"
+prec_record_ok --off-cpu --off-cpu-thresh 1 -e dummy -p "$tid" -o "$TMP/tid.data" -- sleep 0.5
+kill "$victim"
+n=$(count_comm "$TMP/tid.data" ob-worker)
+((n >= 10)) || fail "-p $tid (a thread): $n off-CPU samples of its process"
+# --max-size: the summed samples stop at the limit, and the rest are said.
+for max in 8 16; do
+	prec_record_ok --off-cpu --max-size "${max}K" -e dummy -o "$TMP/max.data" -- "$BLOCKS" stacks 1000
+	size=$(stat -c %s "$TMP/max.data")
+	# The header and features follow the data, as perf's: a few KB over.
+	((size <= (max + 8) * 1024)) || fail "--max-size ${max}K: $size bytes"
+	(($(lost 'summed off-CPU samples not written') > 0)) || fail "--max-size ${max}K: cut not said"
+	"$PERF" script -i "$TMP/max.data" >/dev/null 2>&1 || fail "--max-size ${max}K: perf cannot read it"
+done
+
+# 9. Where BPF cannot load: one line naming the fix, 1..125, no file.
 refused()
 {
 	local what=$1 pat=$2 out=$3

@@ -33,7 +33,14 @@ struct css_set {
 	struct cgroup *dfl_cgrp;
 };
 
+/* The CPU time a task had when it was last picked, and has now. */
+struct sched_entity {
+	u64 sum_exec_runtime;
+	u64 prev_sum_exec_runtime;
+};
+
 struct task_struct {
+	struct sched_entity se;
 	unsigned int flags;
 	int pid;
 	int tgid;

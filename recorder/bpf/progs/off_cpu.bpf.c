@@ -11,6 +11,9 @@
  *     CPU (a direct sample: prec rewrites it into perf 6.1's layout), or
  *   - shorter: added to the total of its (pid, tgid, stack, state, cgroup)
  *     key, which prec writes as samples when the recording ends.
+ * A thresh_ns of 0 makes every block a direct sample. Whatever cannot be
+ * kept (a full map, a stack whose bucket is taken) is counted for prec's
+ * summary and LOST_SAMPLES record, never dropped in silence.
  * Which tasks count: the task filter (by tgid for a command and -p, which
  * also takes in the children those fork; by tid for -t), the CPU filter (-C)
  * and the cgroup filter (-G), each on only when prec fills it.
@@ -100,8 +103,15 @@ const volatile __u64 thresh_ns;
 
 /* Set by prec while recording. */
 int enabled;
-/* Direct samples the perf ring refused (full): prec reports them. */
+/* What prec reports: direct samples the perf ring refused (full); blocks
+ * not written (a full map, an end not found); blocks kept without their
+ * stack (its bucket taken by another stack, or the map full); blocks whose
+ * end was found late (ended_unseen); children the filter could not take. */
 __u64 direct_lost;
+__u64 lost_blocks;
+__u64 lost_stacks;
+__u64 late_ends;
+__u64 lost_children;
 
 static __always_inline unsigned int task_state(struct task_struct *t)
 {
@@ -118,16 +128,30 @@ static __always_inline u64 task_cgroup(struct task_struct *t)
 	return BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
 }
 
-static __always_inline bool counts(struct task_struct *t, unsigned int state)
+/* A block of tid begins: its stack and time, until it runs again. */
+static __always_inline void start_block(void *ctx, u32 tid, unsigned int state, u64 now)
+{
+	struct blocked b = {
+		.since = now,
+		.state = state & (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE),
+	};
+	long id = bpf_get_stackid(ctx, &stacks, BPF_F_FAST_STACK_CMP | BPF_F_USER_STACK);
+
+	/* -EEXIST: another stack holds its hash bucket; -ENOMEM: the map is
+	 * full (-EFAULT: no user stack at all, not a loss). */
+	if (id == -17 || id == -12)
+		__sync_fetch_and_add(&lost_stacks, 1);
+	b.stack_id = (u32)id;
+	if (bpf_map_update_elem(&blocked, &tid, &b, BPF_ANY))
+		__sync_fetch_and_add(&lost_blocks, 1);
+}
+
+/* Whose blocks count: user tasks of the filters (state aside). */
+static __always_inline bool followed(struct task_struct *t)
 {
 	u32 key;
 
 	if (BPF_CORE_READ(t, flags) & PF_KTHREAD)
-		return false;
-	/* Asleep, whatever else the state says: since Linux 6.1 most sleeps
-	 * (nanosleep, futex, poll) add TASK_FREEZABLE, killable ones
-	 * TASK_WAKEKILL. A preempted task is running, not blocked. */
-	if (!(state & (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)))
 		return false;
 	if (has_cpu) {
 		key = bpf_get_smp_processor_id();
@@ -148,24 +172,20 @@ static __always_inline bool counts(struct task_struct *t, unsigned int state)
 	return true;
 }
 
-static __always_inline void came_back(void *ctx, struct task_struct *next, u64 now)
+/* One block of t, delta ns long: a direct sample or added to its total. */
+static __always_inline void block_ended(void *ctx, struct task_struct *t, u32 stack_id, u32 state,
+					u64 delta)
 {
-	u32 tid = BPF_CORE_READ(next, pid);
-	struct blocked *b = bpf_map_lookup_elem(&blocked, &tid);
-	struct off_cpu_key key = {};
-	u64 delta, *total;
+	struct off_cpu_key key = {
+		.pid = BPF_CORE_READ(t, pid),
+		.tgid = BPF_CORE_READ(t, tgid),
+		.stack_id = stack_id,
+		.state = state,
+	};
+	u64 *total;
 
-	if (!b)
-		return;
-	/* Copied out before the delete lets the element be reused. */
-	delta = now - b->since;
-	key.stack_id = b->stack_id;
-	key.state = b->state;
-	bpf_map_delete_elem(&blocked, &tid);
-	key.pid = tid;
-	key.tgid = BPF_CORE_READ(next, tgid);
-	key.cgroup_id = needs_cgroup ? task_cgroup(next) : 0;
-	if (thresh_ns && delta >= thresh_ns) {
+	key.cgroup_id = needs_cgroup ? task_cgroup(t) : 0;
+	if (delta >= thresh_ns) {
 		struct off_cpu_direct d = { .key = key, .period = delta };
 
 		if (bpf_perf_event_output(ctx, &direct, BPF_F_CURRENT_CPU, &d, sizeof(d)))
@@ -175,8 +195,50 @@ static __always_inline void came_back(void *ctx, struct task_struct *next, u64 n
 	total = bpf_map_lookup_elem(&totals, &key);
 	if (total)
 		__sync_fetch_and_add(total, delta);
-	else
-		bpf_map_update_elem(&totals, &key, &delta, BPF_ANY);
+	else if (bpf_map_update_elem(&totals, &key, &delta, BPF_NOEXIST) &&
+		 !((total = bpf_map_lookup_elem(&totals, &key))))
+		__sync_fetch_and_add(&lost_blocks, 1); /* the map is full */
+	else if (total) /* another CPU added the key first */
+		__sync_fetch_and_add(total, delta);
+}
+
+static __always_inline void came_back(void *ctx, struct task_struct *next, u64 now)
+{
+	u32 tid = BPF_CORE_READ(next, pid);
+	struct blocked *b = bpf_map_lookup_elem(&blocked, &tid);
+	u32 stack_id, state;
+	u64 delta;
+
+	if (!b)
+		return;
+	/* Copied out before the delete lets the element be reused. */
+	delta = now - b->since;
+	stack_id = b->stack_id;
+	state = b->state;
+	bpf_map_delete_elem(&blocked, &tid);
+	block_ended(ctx, next, stack_id, state, delta);
+}
+
+/*
+ * prev leaves the CPU still holding a block: the switch that brought it back
+ * was not seen (Linux 6.18 runs a task again now and then without a
+ * sched_switch naming it next: seen as two switches out, one voluntary
+ * switch apart, with none in between). It ran since for the CPU time it
+ * gained since it was last picked, so the block ended about that long ago.
+ */
+static __always_inline void ended_unseen(void *ctx, struct task_struct *prev, struct blocked *b,
+					 u64 now)
+{
+	u64 ran = BPF_CORE_READ(prev, se.sum_exec_runtime) -
+		  BPF_CORE_READ(prev, se.prev_sum_exec_runtime);
+	u64 since = b->since;
+
+	if (ran > now - since) {
+		__sync_fetch_and_add(&lost_blocks, 1); /* no end to trust */
+		return;
+	}
+	__sync_fetch_and_add(&late_ends, 1);
+	block_ended(ctx, prev, b->stack_id, b->state, now - ran - since);
 }
 
 SEC("tp_btf/sched_switch")
@@ -190,16 +252,21 @@ int on_switch(u64 *ctx)
 		return 0;
 	now = bpf_ktime_get_ns();
 	state = has_prev_state ? (unsigned int)ctx[3] : task_state(prev);
-	if (counts(prev, state)) {
+	if (followed(prev)) {
 		u32 tid = BPF_CORE_READ(prev, pid);
-		struct blocked b = {
-			.since = now,
-			.state = state & (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE),
-			.stack_id = bpf_get_stackid(ctx, &stacks,
-						    BPF_F_FAST_STACK_CMP | BPF_F_USER_STACK),
-		};
+		struct blocked *old = bpf_map_lookup_elem(&blocked, &tid);
+		/* Asleep, whatever else the state says: since Linux 6.1 most
+		 * sleeps (nanosleep, futex, poll) add TASK_FREEZABLE, killable
+		 * ones TASK_WAKEKILL. A preempted task is running, not blocked. */
+		bool asleep = state & (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE);
 
-		bpf_map_update_elem(&blocked, &tid, &b, BPF_ANY);
+		if (old) {
+			ended_unseen(ctx, prev, old, now);
+			if (!asleep)
+				bpf_map_delete_elem(&blocked, &tid);
+		}
+		if (asleep)
+			start_block(ctx, tid, state, now);
 	}
 	came_back(ctx, next, now);
 	return 0;
@@ -215,6 +282,7 @@ int on_newtask(u64 *ctx)
 	u64 clone_flags = ctx[1];
 	u32 pid;
 	u8 one = 1;
+	long err;
 
 	if (!has_task || !uses_tgid || (clone_flags & CLONE_THREAD))
 		return 0;
@@ -222,7 +290,11 @@ int on_newtask(u64 *ctx)
 	if (!bpf_map_lookup_elem(&task_filter, &pid))
 		return 0;
 	pid = BPF_CORE_READ(child, tgid);
-	bpf_map_update_elem(&task_filter, &pid, &one, BPF_NOEXIST);
+	/* -EEXIST: a reused pid, already followed; anything else (the
+	 * filter full): the child is not followed, and prec says so. */
+	err = bpf_map_update_elem(&task_filter, &pid, &one, BPF_NOEXIST);
+	if (err && err != -17)
+		__sync_fetch_and_add(&lost_children, 1);
 	return 0;
 }
 

@@ -18,9 +18,14 @@ static const uint64_t frames[] = { 0x7f0000001234, 0x55550000abcd, 0x55550000100
 
 static struct off_cpu_sample sample(int nr_frames)
 {
-	return (struct off_cpu_sample){ .pid = 1235, .tgid = 1234, .period = 400000000,
-					 .time = 99, .cpu = 3, .cgroup_id = 77,
-					 .frames = frames, .nr_frames = nr_frames };
+	return (struct off_cpu_sample){ .pid = 1235,
+					.tgid = 1234,
+					.period = 400000000,
+					.time = 99,
+					.cpu = 3,
+					.cgroup_id = 77,
+					.frames = frames,
+					.nr_frames = nr_frames };
 }
 
 static void every_field(void **state)
@@ -55,8 +60,8 @@ static void default_layout(void **state)
 {
 	uint64_t buf[64];
 	struct off_cpu_sample s = sample(2);
-	uint64_t st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-		      PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
+	uint64_t st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+		      PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
 	size_t n = off_cpu_sample__encode(buf, sizeof(buf), st, 7, &s);
 
 	(void)state;
@@ -73,8 +78,8 @@ static void no_stack(void **state)
 {
 	uint64_t buf[64];
 	struct off_cpu_sample s = sample(0);
-	size_t n = off_cpu_sample__encode(buf, sizeof(buf),
-					  PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN, 1, &s);
+	size_t n = off_cpu_sample__encode(buf, sizeof(buf), PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN,
+					  1, &s);
 
 	(void)state;
 	assert_int_equal(n, 4 * 8);
@@ -90,8 +95,9 @@ static void refused(void **state)
 	struct off_cpu_sample s = sample(3);
 
 	(void)state;
-	assert_int_equal(off_cpu_sample__encode(buf, sizeof(buf),
-						PERF_SAMPLE_IP | PERF_SAMPLE_RAW, 1, &s), 0);
+	assert_int_equal(off_cpu_sample__encode(buf, sizeof(buf), PERF_SAMPLE_IP | PERF_SAMPLE_RAW,
+						1, &s),
+			 0);
 	assert_int_equal(off_cpu_sample__encode(buf, sizeof(buf), PERF_SAMPLE_READ, 1, &s), 0);
 	assert_int_equal(off_cpu_sample__encode(buf, 8 * 8, OFF_CPU_SAMPLE_TYPES, 1, &s), 0);
 }
@@ -121,12 +127,40 @@ static void the_event(void **state)
 	event_specs__exit(&specs);
 }
 
+/* The LOST_SAMPLES of the blocks lost: the count, then the id where the
+ * trailer has it (TID, TIME, CPU zero); hostile types and room refused. */
+static void lost_record(void **state)
+{
+	uint64_t buf[OFF_CPU_LOST_MAX_BYTES / 8];
+	const struct perf_event_header *h = (const void *)buf;
+	uint64_t all = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+		       PERF_SAMPLE_ID | PERF_SAMPLE_CPU;
+	size_t n;
+
+	(void)state;
+	memset(buf, 0xff, sizeof(buf));
+	n = off_cpu_sample__lost(buf, sizeof(buf), all, 42, 7);
+	assert_int_equal(n, 7 * 8);
+	assert_int_equal(h->type, PERF_RECORD_LOST_SAMPLES);
+	assert_int_equal(h->size, n);
+	assert_int_equal(buf[1], 7);
+	assert_int_equal(buf[2], 0); /* TID */
+	assert_int_equal(buf[3], 0); /* TIME */
+	assert_int_equal(buf[4], 42); /* ID */
+	assert_int_equal(buf[5], 0); /* CPU */
+	assert_int_equal(buf[6], 42); /* IDENTIFIER, last */
+	assert_int_equal(off_cpu_sample__lost(buf, sizeof(buf), PERF_SAMPLE_ID, 9, 1), 3 * 8);
+	assert_int_equal(buf[2], 9);
+	assert_int_equal(off_cpu_sample__lost(buf, sizeof(buf), PERF_SAMPLE_REGS_USER, 9, 1), 0);
+	assert_int_equal(off_cpu_sample__lost(buf, OFF_CPU_LOST_MAX_BYTES - 8, all, 9, 1), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_field), cmocka_unit_test(default_layout),
-		cmocka_unit_test(no_stack), cmocka_unit_test(refused),
-		cmocka_unit_test(the_event),
+		cmocka_unit_test(no_stack),    cmocka_unit_test(refused),
+		cmocka_unit_test(the_event),   cmocka_unit_test(lost_record),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
