@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -40,37 +41,41 @@ int names_open__check(int fd, uid_t uid, uint64_t max)
 	return 0;
 }
 
+/*
+ * path below dir_fd resolved as resolve says, checked as names_open__check
+ * before it is opened for reading: the first open is O_PATH, which runs no
+ * driver's or filesystem's open (a device node never sees us), and the
+ * read handle is that very file, reopened through /proc/self/fd.
+ */
+static int open_checked(int dir_fd, const char *path, uint64_t resolve, uid_t uid, uint64_t max)
+{
+	char self[32];
+	int pfd, fd = -1, err;
+
+	pfd = openat2_fd(dir_fd, path, O_PATH | O_CLOEXEC, resolve);
+	if (pfd < 0)
+		return pfd;
+	err = names_open__check(pfd, uid, max);
+	if (!err) {
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+		fd = open(self, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+		err = fd < 0 ? -errno : 0;
+	}
+	close(pfd);
+	return err ? err : fd;
+}
+
 int names_open__beneath(int dir_fd, const char *rel, uid_t uid, uint64_t max)
 {
-	int fd, err;
-
-	fd = openat2_fd(dir_fd, rel, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
-			RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS |
-				RESOLVE_NO_XDEV);
-	if (fd < 0)
-		return fd;
-	err = names_open__check(fd, uid, max);
-	if (err) {
-		close(fd);
-		return err;
-	}
-	return fd;
+	return open_checked(dir_fd, rel,
+			    RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS |
+				    RESOLVE_NO_XDEV,
+			    uid, max);
 }
 
 int names_open__in_root(int root_fd, const char *path)
 {
-	int fd, err;
-
-	fd = openat2_fd(root_fd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY,
-			RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
-	if (fd < 0)
-		return fd;
-	err = names_open__check(fd, (uid_t)-1, 0);
-	if (err) {
-		close(fd);
-		return err;
-	}
-	return fd;
+	return open_checked(root_fd, path, RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS, (uid_t)-1, 0);
 }
 
 int names_open__dir_in_root(int root_fd, const char *path)
