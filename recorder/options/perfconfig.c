@@ -199,9 +199,11 @@ static int resolve_record_mode(struct perfconfig *cfg, const struct perfconfig_i
 	if (!strcmp(it->value, "no") || callchain__parse(it->value, &p, why, sizeof(why)))
 		return bad_value(
 			cfg, it, var, "not a call-graph mode prec records",
-			"give fp, dwarf, dwarf,SIZE with SIZE 8 to 65528, or lbr; for a depth after fp, -e EVENT/max-stack=N/",
+			"give fp, fp,DEPTH with DEPTH 0 to 65535, dwarf, dwarf,SIZE with SIZE 8 to 65528, or lbr",
 			err, errlen);
 	cfg->callchain_mode = (int)p.mode;
+	if (p.has_max_stack)
+		cfg->callchain_max_stack = p.max_stack;
 	if (p.mode == CALLCHAIN_DWARF)
 		cfg->callchain_dump = p.dump_size;
 	return 0;
@@ -323,6 +325,7 @@ void perfconfig__apply(const struct perfconfig *cfg, struct record_opts *opts)
 		opts->buildid_mmap = true;
 	opts->callchain_default = cfg->callchain_mode;
 	opts->callchain_default_dump = cfg->callchain_dump;
+	opts->callchain_max_stack = cfg->callchain_max_stack;
 	if (cfg->aio >= 0) {
 		opts->nr_cblocks = cfg->aio;
 		opts->aio_from_config = true;

@@ -66,6 +66,9 @@ struct perfconfig {
 	int buildid; /* enum perfconfig_buildid */
 	int callchain_mode; /* -g's enum callchain_mode; CALLCHAIN_NONE: not set (fp) */
 	uint32_t callchain_dump; /* -g's dwarf dump size; 0: not set (8192) */
+	/* fp,N's depth: every callchain's, whatever its mode (perf keeps it when
+	 * a later key names another mode); 0: not set (the sysctl's) */
+	uint32_t callchain_max_stack;
 	int aio; /* record.aio: -1 not set, 0 none, else the count (1..PREC_AIO_MAX) */
 	int debuginfod; /* record.debuginfod: -1 not set, 0 off (""), 1 on */
 	const char *debuginfod_urls; /* on: its URLs, NULL for "system" */
