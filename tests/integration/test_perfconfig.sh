@@ -99,6 +99,18 @@ if (($(cat /proc/sys/kernel/perf_event_max_stack) < 65535)); then
 		fail "fp,65535: no warning naming the sysctl in: $(cat "$PREC_ERR")"
 fi
 
+# Any number of keys and any size, as perf reads them (issue 33 row 10: 1,025
+# keys or 16 MiB were refused): 2,000 keys, then 17 MiB of comments, and the
+# key read after them all.
+{
+	printf '[call-graph]\n'
+	for ((i = 0; i < 2000; i++)); do printf 'k%d = %d\n' "$i" "$i"; done
+	head -c $((17 << 20)) /dev/zero | tr '\0' '#' | fold -w 63
+	printf '\n[call-graph]\nrecord-mode = dwarf,1024\n'
+} >"$cfg"
+a=$(same_attrs bigfile -g)
+[[ "$a" == *"sample_stack_user=1024 "* ]] || fail "a file of 2,000 keys and 17 MiB: $a"
+
 # record.build-id: skip (no BUILD_ID feature), mmap (attr build_id), no-cache
 # (no ~/.debug), cache; and buildid.dir, where the cache goes.
 features()
