@@ -132,11 +132,16 @@ static int start_events(struct evlist *evlist, const struct record_opts *opts,
 }
 
 /* The one line for a write that failed: a reader gone, a full disk, a
- * limit; output__hint names the fix for each errno. */
+ * limit; output__hint names the fix for each errno. -E2BIG is no write's:
+ * write(2) never says it, only a record built larger than its u16 size,
+ * and then the path is not the cause. */
 static void write_error(const char *verb, const char *output, int err)
 {
 	if (err == -EPIPE)
 		pr_err("the reader of the output pipe exited: recording stopped (keep the reader running until prec ends, or record to a file with -o)");
+	else if (err == -E2BIG)
+		pr_err("cannot %s '%s': a record would pass the 64 KiB a perf record can hold, and prec has no way to split it (a bug in prec: report the command line; fewer threads or CPUs avoid it)",
+		       verb, output);
 	else
 		pr_err("cannot %s '%s': %s (%s)", verb, output, strerror(-err),
 		       output__hint(output, err));

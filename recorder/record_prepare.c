@@ -231,6 +231,22 @@ size_t options__default_ring_bytes(const struct evlist *evlist, uint64_t mem_tot
 	return size;
 }
 
+/* fp,N's depth as the attr takes it: perf drops one past the sysctl
+ * silently (the kernel's depth then); prec does the same, but says so. */
+static uint32_t callchain_depth(const struct record_opts *opts)
+{
+	long max;
+
+	if (!opts->callchain_max_stack || !opts->callchain_mode)
+		return opts->callchain_max_stack;
+	max = sysinfo__sysctl_or("kernel/perf_event_max_stack", 127);
+	if (max <= 0 || opts->callchain_max_stack <= (uint32_t)max)
+		return opts->callchain_max_stack;
+	pr_warn("call-graph depth %u is above kernel.perf_event_max_stack: callchains keep %ld frames, as perf's (raise it with 'sysctl -w kernel.perf_event_max_stack=%u' for more)",
+		opts->callchain_max_stack, max, opts->callchain_max_stack);
+	return 0;
+}
+
 void evlist_config__init(struct evlist_config *cfg, const struct record_opts *opts, uint64_t freq,
 			 int cgroup_fd)
 {
@@ -270,6 +286,7 @@ void evlist_config__init(struct evlist_config *cfg, const struct record_opts *op
 		.intr_regs = opts->intr_regs,
 		.callchain_mode = opts->callchain_mode,
 		.callchain_dump = opts->callchain_dump,
+		.callchain_max_stack = callchain_depth(opts),
 		.user_callchains = opts->user_callchains,
 		.kernel_callchains = opts->kernel_callchains,
 		.overwrite = opts->overwrite,

@@ -36,6 +36,7 @@ struct evlist_config {
 	uint64_t user_regs, intr_regs; /* --user-regs, -I masks; 0 none */
 	int callchain_mode; /* enum callchain_mode (recorder/options/callchain.h), 0 none */
 	uint32_t callchain_dump; /* --call-graph dwarf,SIZE; 0: the default */
+	uint32_t callchain_max_stack; /* fp,N's depth, of every callchain; 0: the sysctl's */
 	bool user_callchains, kernel_callchains;
 	/* The rings and the privilege levels. */
 	bool overwrite; /* --overwrite: backward rings */

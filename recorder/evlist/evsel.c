@@ -368,8 +368,12 @@ static void evsel__config_sample(struct evsel *evsel, const struct evlist_config
 		attr->branch_sample_type = cfg->branch_filter;
 	}
 	{
-		struct callchain_param cp = { .mode = (enum callchain_mode)cfg->callchain_mode,
-					      .dump_size = cfg->callchain_dump };
+		/* A configured depth without -g or --call-graph records none. */
+		struct callchain_param cp = {
+			.mode = (enum callchain_mode)cfg->callchain_mode,
+			.dump_size = cfg->callchain_dump,
+			.max_stack = cfg->callchain_mode ? cfg->callchain_max_stack : 0,
+		};
 
 		callchain__config(attr, &cp, regs__default_mask(), cfg->user_callchains,
 				  cfg->kernel_callchains);

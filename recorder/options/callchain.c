@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Call-graph options as perf record reads and applies them (callchain.h). */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,17 +25,38 @@ int callchain__parse(const char *str, struct callchain_param *p, char *err, size
 		p->mode = CALLCHAIN_NONE;
 	else {
 		snprintf(err, errlen,
-			 "unknown --call-graph mode '%.*s' (use fp, dwarf[,size], lbr or no)", (int)len,
-			 str);
+			 "unknown --call-graph mode '%.*s' (use fp, dwarf[,size], lbr or no)",
+			 (int)len, str);
 		return -EINVAL;
 	}
-	if (comma) {
+	if (comma && p->mode == CALLCHAIN_FP) {
+		char *end;
+		unsigned long v;
+
+		/* perf's fp,N: the depth of each callchain (sample_max_stack).
+		 * perf takes "32x" as 32 and drops a depth at or past the
+		 * sysctl without a word; prec takes a whole number only, and
+		 * a depth past kernel.perf_event_max_stack is said at open. */
+		errno = 0;
+		v = strtoul(comma + 1, &end, 0);
+		if (!comma[1] || *end || errno || comma[1] == '-' || v > UINT16_MAX) {
+			snprintf(
+				err, errlen,
+				"incorrect --call-graph fp depth '%s' (give the frames to keep, 1 to %d; 0 is kernel.perf_event_max_stack)",
+				comma + 1, (int)UINT16_MAX);
+			return -EINVAL;
+		}
+		p->max_stack = (uint32_t)v;
+		p->has_max_stack = true;
+	} else if (comma) {
 		char *end;
 		unsigned long v;
 
 		if (p->mode != CALLCHAIN_DWARF) {
-			snprintf(err, errlen, "only --call-graph dwarf takes a stack dump size ('%s')",
-				 str);
+			snprintf(
+				err, errlen,
+				"only --call-graph dwarf takes a stack dump size, and fp a depth ('%s')",
+				str);
 			return -EINVAL;
 		}
 		v = strtoul(comma + 1, &end, 0);
@@ -66,7 +88,8 @@ void callchain__config(struct perf_event_attr *attr, const struct callchain_para
 		attr->sample_type |= PERF_SAMPLE_BRANCH_STACK;
 		attr->branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
 					   PERF_SAMPLE_BRANCH_NO_CYCLES |
-					   PERF_SAMPLE_BRANCH_NO_FLAGS | PERF_SAMPLE_BRANCH_HW_INDEX;
+					   PERF_SAMPLE_BRANCH_NO_FLAGS |
+					   PERF_SAMPLE_BRANCH_HW_INDEX;
 	} else if (p->mode == CALLCHAIN_DWARF) {
 		/* The stack copy and registers a reader unwinds from; perf 6.1
 		 * samples data addresses with a dwarf mode it parsed (-g with a

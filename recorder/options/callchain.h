@@ -13,6 +13,7 @@ struct callchain_param {
 	enum callchain_mode mode;
 	uint32_t dump_size; /* dwarf: bytes of user stack per sample (perf: 8192) */
 	uint32_t max_stack; /* sample_max_stack; 0: the kernel's sysctl */
+	bool has_max_stack; /* callchain__parse: "fp,N" gave max_stack */
 	/* dwarf: the data addresses too (ADDR, DATA_SRC), as perf's
 	 * --call-graph dwarf and call-graph=dwarf terms; callchain__parse sets it */
 	bool data_addr;
@@ -22,8 +23,10 @@ struct callchain_param {
 #define CALLCHAIN_MAX_DUMP 65528 /* the u16 record size, 8-aligned, as perf */
 
 /*
- * Parses "fp", "dwarf[,SIZE]", "lbr" or "no" as perf's --call-graph does
- * (SIZE rounded up to 8, at most 65528). Pure. 0, or -EINVAL with one line.
+ * Parses "fp[,DEPTH]", "dwarf[,SIZE]", "lbr" or "no" as perf's --call-graph
+ * does (SIZE rounded up to 8, at most 65528; DEPTH a whole number to 65535,
+ * sample_max_stack, with has_max_stack set). Pure. 0, or -EINVAL with one
+ * line.
  */
 int callchain__parse(const char *str, struct callchain_param *p, char *err, size_t errlen);
 

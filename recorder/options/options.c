@@ -119,6 +119,8 @@ static int opt__apply_sampling(struct record_opts *opts, const struct opt_def *o
 			return -EINVAL;
 		opts->callchain_mode = (int)p.mode;
 		opts->callchain_dump = p.dump_size;
+		if (p.has_max_stack)
+			opts->callchain_max_stack = p.max_stack;
 		if (p.mode == CALLCHAIN_DWARF)
 			opts->callchain_sample_addr = true;
 		return 0;

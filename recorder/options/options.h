@@ -122,6 +122,9 @@ struct record_opts {
 	const char *debuginfod_urls;
 	int callchain_mode; /* -g / --call-graph: enum callchain_mode, 0 none */
 	uint32_t callchain_dump; /* --call-graph dwarf,SIZE */
+	/* --call-graph fp,N, else call-graph.record-mode's fp,N: the depth of
+	 * every callchain -g or --call-graph records, as perf; 0: the sysctl's */
+	uint32_t callchain_max_stack;
 	/* --call-graph dwarf given: perf samples data addresses with it
 	 * (options__validate: -d); -g with a dwarf default does not */
 	bool callchain_sample_addr;

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@ void perfconfig__exit(struct perfconfig *cfg)
 		free(cfg->items[i].value);
 	}
 	free(cfg->items);
+	free(cfg->index);
 	for (int i = 0; i < cfg->nr_files; i++)
 		free(cfg->files[i]);
 	perfconfig__init(cfg);
@@ -40,9 +42,72 @@ void perfconfig__exit(struct perfconfig *cfg)
 struct collect {
 	struct perfconfig *cfg;
 	int file;
-	char *err;
-	size_t errlen;
 };
+
+/* The keys perf record reads (perfconfig__resolve): the only ones the
+ * passes visit. */
+static bool key_read(const char *var)
+{
+	static const char *const keys[] = {
+		"buildid.dir",		 "call-graph.dump-size", "call-graph.record-mode",
+		"core.proc-map-timeout", "record.aio",		 "record.build-id",
+		"record.call-graph",	 "record.debuginfod",
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(var, keys[i]))
+			return true;
+	return false;
+}
+
+/* The set holds any number of names, as perf's: an index by name hash
+ * (open addressing; item number + 1, 0 empty) finds one at once, so a
+ * file of 100,000 keys is read in its length's time. */
+static size_t name_hash(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL; /* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+static size_t *index_slot(size_t *index, size_t cap, const struct perfconfig_item *items,
+			  const char *var)
+{
+	size_t i = name_hash(var) & (cap - 1);
+
+	while (index[i] && strcmp(items[index[i] - 1].var, var))
+		i = (i + 1) & (cap - 1);
+	return &index[i];
+}
+
+/* Room in the index and the items for one more name. */
+static int set__reserve(struct perfconfig *cfg)
+{
+	if (cfg->nr_items == cfg->items_cap) {
+		size_t cap = cfg->items_cap ? cfg->items_cap * 2 : 16;
+		struct perfconfig_item *items = realloc(cfg->items, cap * sizeof(*items));
+
+		if (!items)
+			return -ENOMEM;
+		cfg->items = items;
+		cfg->items_cap = cap;
+	}
+	if ((cfg->nr_items + 1) * 2 > cfg->index_cap) {
+		size_t cap = cfg->index_cap ? cfg->index_cap * 2 : 64;
+		size_t *index = calloc(cap, sizeof(*index));
+
+		if (!index)
+			return -ENOMEM;
+		for (size_t i = 0; i < cfg->nr_items; i++)
+			*index_slot(index, cap, cfg->items, cfg->items[i].var) = i + 1;
+		free(cfg->index);
+		cfg->index = index;
+		cfg->index_cap = cap;
+	}
+	return 0;
+}
 
 static int collect_item(const char *var, const char *value, int line, void *data)
 {
@@ -50,34 +115,25 @@ static int collect_item(const char *var, const char *value, int line, void *data
 	struct perfconfig *cfg = c->cfg;
 	const char *dot = strchr(var, '.');
 	struct perfconfig_item *it = NULL;
+	size_t *slot;
 	char *v;
 
 	/* perf's set wants a section and a value: else the line is bad. */
 	if (!dot || !value)
 		return -EINVAL;
-	for (size_t i = 0; i < cfg->nr_items && !it; i++)
-		if (!strcmp(cfg->items[i].var, var))
-			it = &cfg->items[i];
-	if (!it) {
-		struct perfconfig_item *items;
-
-		if (cfg->nr_items >= PERFCONFIG_MAX_ITEMS) {
-			return perfconfig__error(
-				c->err, c->errlen, -E2BIG,
-				"perf's configuration %s: more than %d settings (is it a perf config file? point PERF_CONFIG at one, or set PERF_CONFIG=/dev/null for none)",
-				cfg->files[c->file], PERFCONFIG_MAX_ITEMS);
-		}
-		items = realloc(cfg->items, (cfg->nr_items + 1) * sizeof(*items));
-		if (!items)
-			return -ENOMEM;
-		cfg->items = items;
-		it = &items[cfg->nr_items];
+	if (set__reserve(cfg))
+		return -ENOMEM;
+	slot = index_slot(cfg->index, cfg->index_cap, cfg->items, var);
+	if (*slot) {
+		it = &cfg->items[*slot - 1];
+	} else {
+		it = &cfg->items[cfg->nr_items];
 		memset(it, 0, sizeof(*it));
 		it->var = strdup(var);
 		if (!it->var)
 			return -ENOMEM;
 		it->section_len = (size_t)(dot - var);
-		cfg->nr_items++;
+		*slot = ++cfg->nr_items;
 	}
 	v = strdup(value);
 	if (!v)
@@ -123,7 +179,7 @@ int perfconfig__error(char *err, size_t errlen, int ret, const char *fmt, ...)
 int perfconfig__add_text(struct perfconfig *cfg, const char *name, const char *text, size_t len,
 			 char *err, size_t errlen)
 {
-	struct collect c = { .cfg = cfg, .file = cfg->nr_files, .err = err, .errlen = errlen };
+	struct collect c = { .cfg = cfg, .file = cfg->nr_files };
 	int ret, line = 0;
 
 	err[0] = '\0';
@@ -148,32 +204,38 @@ int perfconfig__add_text(struct perfconfig *cfg, const char *name, const char *t
 
 /* ---- what perf record takes from it ---- */
 
-/* Visits the set as perf_config_set does: by section, in the order each
- * section and then each name first appeared. */
+/* Visits the keys perf record reads as perf_config_set visits the set: by
+ * section, in the order each section and then each name first appeared.
+ * The passes look at no other key, so only these few are ordered, each by
+ * its section's first item and then its own place. */
 static int set__for_each(struct perfconfig *cfg,
 			 int (*fn)(struct perfconfig *, size_t, char *, size_t), char *err,
 			 size_t errlen)
 {
-	for (size_t i = 0; i < cfg->nr_items; i++) {
-		const struct perfconfig_item *first = &cfg->items[i];
-		bool seen = false;
+	size_t at[16], first[16], n = 0;
 
-		for (size_t k = 0; k < i && !seen; k++)
-			seen = cfg->items[k].section_len == first->section_len &&
-			       !strncmp(cfg->items[k].var, first->var, first->section_len);
-		if (seen)
+	for (size_t i = 0; i < cfg->nr_items && n < 16; i++) {
+		const struct perfconfig_item *it = &cfg->items[i];
+		size_t k = 0, j;
+
+		if (!key_read(it->var))
 			continue;
-		for (size_t j = i; j < cfg->nr_items; j++) {
-			const struct perfconfig_item *it = &cfg->items[j];
-			int ret;
-
-			if (it->section_len != first->section_len ||
-			    strncmp(it->var, first->var, first->section_len))
-				continue;
-			ret = fn(cfg, j, err, errlen);
-			if (ret)
-				return ret;
+		while (cfg->items[k].section_len != it->section_len ||
+		       strncmp(cfg->items[k].var, it->var, it->section_len))
+			k++; /* stops at i at the latest */
+		for (j = n; j > 0 && first[j - 1] > k; j--) {
+			at[j] = at[j - 1];
+			first[j] = first[j - 1];
 		}
+		at[j] = i;
+		first[j] = k;
+		n++;
+	}
+	for (size_t j = 0; j < n; j++) {
+		int ret = fn(cfg, at[j], err, errlen);
+
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -199,9 +261,11 @@ static int resolve_record_mode(struct perfconfig *cfg, const struct perfconfig_i
 	if (!strcmp(it->value, "no") || callchain__parse(it->value, &p, why, sizeof(why)))
 		return bad_value(
 			cfg, it, var, "not a call-graph mode prec records",
-			"give fp, dwarf, dwarf,SIZE with SIZE 8 to 65528, or lbr; for a depth after fp, -e EVENT/max-stack=N/",
+			"give fp, fp,DEPTH with DEPTH 0 to 65535, dwarf, dwarf,SIZE with SIZE 8 to 65528, or lbr",
 			err, errlen);
 	cfg->callchain_mode = (int)p.mode;
+	if (p.has_max_stack)
+		cfg->callchain_max_stack = p.max_stack;
 	if (p.mode == CALLCHAIN_DWARF)
 		cfg->callchain_dump = p.dump_size;
 	return 0;
@@ -323,6 +387,7 @@ void perfconfig__apply(const struct perfconfig *cfg, struct record_opts *opts)
 		opts->buildid_mmap = true;
 	opts->callchain_default = cfg->callchain_mode;
 	opts->callchain_default_dump = cfg->callchain_dump;
+	opts->callchain_max_stack = cfg->callchain_max_stack;
 	if (cfg->aio >= 0) {
 		opts->nr_cblocks = cfg->aio;
 		opts->aio_from_config = true;

@@ -34,8 +34,6 @@
 struct record_opts;
 
 #define PERFCONFIG_SYSTEM "/etc/perfconfig" /* perf's $(sysconfdir)/perfconfig on Debian */
-#define PERFCONFIG_MAX_ITEMS 1024 /* distinct names in all the files together */
-#define PERFCONFIG_FILE_MAX (16u << 20) /* bytes of one file */
 #define PERFCONFIG_MAX_FILES 2
 #define PERFCONFIG_MAX_WARNINGS 4
 #define PERFCONFIG_WARNING_LEN 512
@@ -59,13 +57,18 @@ struct perfconfig_item {
 
 struct perfconfig {
 	struct perfconfig_item *items; /* perf's set, in first-appearance order */
-	size_t nr_items;
+	size_t nr_items, items_cap;
+	size_t *index; /* the items by name (perfconfig.c); index_cap a power of 2 */
+	size_t index_cap;
 	char *files[PERFCONFIG_MAX_FILES]; /* the names of the files read */
 	int nr_files;
 	/* What prec takes from the set (perfconfig__resolve). */
 	int buildid; /* enum perfconfig_buildid */
 	int callchain_mode; /* -g's enum callchain_mode; CALLCHAIN_NONE: not set (fp) */
 	uint32_t callchain_dump; /* -g's dwarf dump size; 0: not set (8192) */
+	/* fp,N's depth: every callchain's, whatever its mode (perf keeps it when
+	 * a later key names another mode); 0: not set (the sysctl's) */
+	uint32_t callchain_max_stack;
 	int aio; /* record.aio: -1 not set, 0 none, else the count (1..PREC_AIO_MAX) */
 	int debuginfod; /* record.debuginfod: -1 not set, 0 off (""), 1 on */
 	const char *debuginfod_urls; /* on: its URLs, NULL for "system" */
@@ -99,8 +102,8 @@ void perfconfig_env__read(struct perfconfig_env *env);
  * Adds the settings of one file's text (name: its name, for the messages) to
  * the set, as perf collects a file. Pure. 0; -EINVAL when a line perf cannot
  * read ended it (a warning is added, the settings before the line stand);
- * -E2BIG past PERFCONFIG_MAX_ITEMS names or PERFCONFIG_MAX_FILES files, or
- * -ENOMEM, with one line in err.
+ * -E2BIG past PERFCONFIG_MAX_FILES files, or -ENOMEM, with one line in err.
+ * Any number of settings, as perf.
  */
 int perfconfig__add_text(struct perfconfig *cfg, const char *name, const char *text, size_t len,
 			 char *err, size_t errlen);

@@ -81,7 +81,8 @@ static int not_regular(struct perfconfig *cfg, const char *path, mode_t mode, en
 	return 0;
 }
 
-/* The whole of a regular file, opened without blocking. 0 and *text
+/* The whole of a regular file, opened without blocking, of any size, as
+ * perf reads one (a file too big for memory is -ENOMEM). 0 and *text
  * (malloc'ed, len bytes); -errno; -ENODEV when it turned out not to be a
  * regular file after all (replaced since it was looked at; *mode says what
  * it is now). */
@@ -124,10 +125,6 @@ static int read_text(const char *path, char **text, size_t *len, mode_t *mode)
 		if (!r)
 			break;
 		n += (size_t)r;
-		if (n > PERFCONFIG_FILE_MAX) {
-			ret = -EFBIG;
-			break;
-		}
 	}
 	close(fd);
 	if (ret) {
@@ -165,17 +162,14 @@ static int load_file(struct perfconfig *cfg, const char *path, enum cfg_kind kin
 	ret = read_text(path, &text, &len, &mode);
 	if (ret == -ENODEV)
 		return not_regular(cfg, path, mode, kind, err, errlen);
-	if (ret == -EFBIG)
+	if (ret == -ENOMEM)
 		return perfconfig__error(
 			err, errlen, ret,
-			"perf's configuration %s is over %u MiB: not a perf config file (%s)", path,
-			PERFCONFIG_FILE_MAX >> 20,
+			"perf's configuration %s does not fit in memory (%s, or free some memory)",
+			path,
 			kind == CFG_EXCLUSIVE ?
-				"point PERF_CONFIG at one, or set PERF_CONFIG=/dev/null" :
+				"point PERF_CONFIG at a smaller file, or set PERF_CONFIG=/dev/null" :
 				"remove it, or set PERF_CONFIG=/dev/null");
-	if (ret == -ENOMEM)
-		return perfconfig__error(err, errlen, ret, "perf's configuration %s: out of memory",
-					 path);
 	if (ret) {
 		perfconfig__warn(
 			cfg, "cannot read perf's configuration %s: %s: ignored, as perf ignores it",

@@ -5,10 +5,13 @@
  * the start and at each --switch-output file).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <linux/fs.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +28,46 @@ static bool old_in_way(const char *output, char *old, size_t len)
 
 	snprintf(old, len, "%s.old", output);
 	return !lstat(old, &st) && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode);
+}
+
+/* The chattr letter that keeps path from being removed or renamed
+ * (immutable, append-only), or 0. */
+static char pinned(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	int flags = 0;
+
+	if (fd < 0)
+		return 0;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags))
+		flags = 0;
+	close(fd);
+	return flags & FS_IMMUTABLE_FL ? 'i' : flags & FS_APPEND_FL ? 'a' : 0;
+}
+
+/* -EPERM where the earlier recording cannot be moved: X.old (which perf and
+ * prec remove first) or X itself pinned by chattr, which root meets too.
+ * perf 6.1 names X.old: "Can't remove old data". Filled hint, or false. */
+static bool output__hint_pinned(const char *output, char *hint, size_t len)
+{
+	char old[PATH_MAX + 8];
+	const char *who = old;
+	char c;
+
+	snprintf(old, sizeof(old), "%s.old", output);
+	c = pinned(old);
+	if (!c) {
+		c = pinned(output);
+		who = output;
+	}
+	if (!c)
+		return false;
+	/* a path cut short still leaves the fix readable */
+	return snprintf(
+		       hint, len,
+		       "'%s' cannot be %s, and prec keeps the previous recording at %s.old: it is %s ('lsattr -d %s' shows '%c'): clear it with 'chattr -%c %s', or choose another path with -o",
+		       who, who == old ? "removed" : "moved", output,
+		       c == 'i' ? "immutable" : "append-only", who, c, c, who) > 0;
 }
 
 /* -EBUSY: another prec (or perf-like writer) holds the output's lock. */
@@ -107,6 +150,8 @@ const char *output__hint(const char *output, int err)
 		return output__hint_busy(output, hint, sizeof(hint));
 	case EACCES:
 	case EPERM:
+		if (output__hint_pinned(output, hint, sizeof(hint)))
+			return hint;
 		return "this user may not write there: choose a writable place, e.g. -o /tmp/perf.data";
 	case EROFS:
 		return "its filesystem is read-only: choose a writable place, e.g. -o /tmp/perf.data";

@@ -192,8 +192,9 @@ int synth__thread_map(struct synth_out *w, pid_t tid);
 
 /*
  * PERF_RECORD_THREAD_MAP of nr threads, -1 meaning "any"; comms may be NULL
- * (empty, as perf record writes them) or nr names (15 chars kept). -E2BIG
- * past 2729 threads (the u16 record size), -EINVAL for nr 0.
+ * (empty, as perf record writes them) or nr names (15 chars kept). Past
+ * 2729 threads (the u16 record size) the map is split into several
+ * records, in order, each full but the last. -EINVAL for nr 0.
  */
 int synth__thread_map_n(struct synth_out *w, const pid_t *tids, const char *const *comms,
 			size_t nr);

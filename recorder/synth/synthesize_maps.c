@@ -74,16 +74,19 @@ int synth__id_index(struct synth_out *w, const struct evlist *evlist, pid_t tid)
 		for (int c = 0; c < nc; c++) {
 			for (int t = 0; t < nt; t++) {
 				uint64_t id = evsel->id[(size_t)c * (size_t)nt + (size_t)t];
-				pid_t thr = evsel->open_tids		  ? evsel->open_tids[t] :
+				pid_t thr = evsel->open_tids	       ? evsel->open_tids[t] :
 					    threads && t < threads->nr ? threads->pid[t] :
-									  tid;
+									 tid;
 
 				if (!id)
 					continue; /* not open: the thread had gone */
 				ids[n].id = id;
-				ids[n].idx = (uint64_t)(int64_t)(evsel->open_cpus ?
-									 evlist__ring_idx(evlist, evsel, c, t) :
-									 per_thread ? t : c);
+				ids[n].idx =
+					(uint64_t)(int64_t)(evsel->open_cpus ?
+								    evlist__ring_idx(evlist, evsel,
+										     c, t) :
+							    per_thread ? t :
+									 c);
 				ids[n].cpu = (uint64_t)(int64_t)ecpus[c];
 				ids[n].tid = (uint64_t)(int64_t)thr;
 				n++;
@@ -102,28 +105,40 @@ int synth__thread_map(struct synth_out *w, pid_t tid)
 
 int synth__thread_map_n(struct synth_out *w, const pid_t *tids, const char *const *comms, size_t nr)
 {
-	size_t size =
-		sizeof(struct prec_thread_map_event) + nr * sizeof(struct prec_thread_map_entry);
+	/* header.size is a u16: a longer map goes out as several records, each
+	 * of as many threads as fit. perf 6.1 writes one record whose size wraps
+	 * (a record of garbage, or of size 0 that stops its reader), so any
+	 * reader that takes perf's files takes a map in pieces: perf script
+	 * keeps the first piece, as it keeps the first of any two maps. */
+	const size_t per = (PERF_RECORD_MAX_SIZE - sizeof(struct prec_thread_map_event)) /
+			   sizeof(struct prec_thread_map_entry);
+	size_t cap = nr < per ? nr : per;
 	struct prec_thread_map_event *ev;
-	int ret;
+	int ret = 0;
 
 	if (!nr)
 		return -EINVAL;
-	if (size > PERF_RECORD_MAX_SIZE)
-		return -E2BIG;
-	ev = calloc(1, size);
+	ev = malloc(sizeof(*ev) + cap * sizeof(ev->entries[0]));
 	if (!ev)
 		return -ENOMEM;
-	ev->header.type = PERF_RECORD_THREAD_MAP;
-	ev->header.size = (uint16_t)size;
-	ev->nr = nr;
-	for (size_t i = 0; i < nr; i++) {
-		ev->entries[i].pid = (uint64_t)(int64_t)tids[i];
-		if (comms && comms[i])
-			memcpy(ev->entries[i].comm, comms[i],
-			       strnlen(comms[i], sizeof(ev->entries[i].comm) - 1));
+	for (size_t at = 0; at < nr && !ret; at += cap) {
+		size_t n = nr - at < cap ? nr - at : cap;
+		size_t size = sizeof(*ev) + n * sizeof(ev->entries[0]);
+
+		memset(ev, 0, size);
+		ev->header.type = PERF_RECORD_THREAD_MAP;
+		ev->header.size = (uint16_t)size;
+		ev->nr = n;
+		for (size_t i = 0; i < n; i++) {
+			const char *comm = comms ? comms[at + i] : NULL;
+
+			ev->entries[i].pid = (uint64_t)(int64_t)tids[at + i];
+			if (comm)
+				memcpy(ev->entries[i].comm, comm,
+				       strnlen(comm, sizeof(ev->entries[i].comm) - 1));
+		}
+		ret = synth_out__write(w, ev, size);
 	}
-	ret = synth_out__write(w, ev, size);
 	free(ev);
 	return ret;
 }

@@ -165,4 +165,26 @@ for t in "" --threads; do
 	((PREC_RC >= 1 && PREC_RC <= 125)) || fail "a deleted current directory $t: exit $PREC_RC"
 done
 cd "$TMP" || exit 1
+
+# 5. An earlier recording pinned by chattr (+i on X.old, which is removed
+# first, or on X, which is moved): perf 6.1 names X.old ("Can't remove old
+# data"); prec names the pinned file and the chattr that frees it, not a
+# place this user may not write (issue 33 row 11). Root, where the
+# filesystem takes chattr; the flag is cleared before anything can fail.
+if ((EUID == 0)) && command -v chattr >/dev/null; then
+	for pin in pin.data.old pin.data; do
+		rm -f pin.data pin.data.old
+		prec_record_ok -q -o pin.data -- true
+		prec_record_ok -q -o pin.data -- true
+		chattr +i "$pin" 2>/dev/null || continue
+		run_prec -o pin.data -- true
+		run_perf record -q -o pin.data -- true
+		chattr -i "$pin"
+		((PREC_RC >= 1 && PREC_RC <= 125)) || fail "$pin immutable: exit $PREC_RC"
+		((PERF_RC != 0)) || fail "$pin immutable: perf record took it (the reference changed?)"
+		grep -q "'$pin' cannot be .* it is immutable .*'chattr -i $pin'" "$PREC_ERR" ||
+			fail "$pin immutable: the file and its fix are not named: $(cat "$PREC_ERR")"
+		[[ $(wc -l <"$PREC_ERR") == 1 ]] || fail "$pin immutable: not one line: $(cat "$PREC_ERR")"
+	done
+fi
 pass

@@ -23,7 +23,8 @@ attrs()
 	local l f
 	l=$(evlist "$1" | head -n 1)
 	[[ -n "$l" ]] || fail "perf evlist -v -i $1 shows no event"
-	for f in sample_type sample_regs_user sample_stack_user mmap_data exclude_callchain_user build_id; do
+	for f in sample_type sample_regs_user sample_stack_user sample_max_stack mmap_data \
+		exclude_callchain_user build_id; do
 		printf '%s=%s ' "$f" "$(evlist_field "$l" "$f")"
 	done
 	echo
@@ -71,6 +72,44 @@ a=$(same_attrs oldkey -g)
 printf '[call-graph]\nrecord-mode = dwarf\n[record]\nbuild-id = cache\n[call-graph]\ndump-size = 512\n' >"$cfg"
 a=$(same_attrs merged -g)
 [[ "$a" == *"sample_stack_user=512 "* ]] || fail "a section seen twice: $a"
+# fp,N: the depth of every callchain -g or --call-graph records, as perf
+# (issue 33 row 9: prec refused every recording); a later mode keeps it;
+# --call-graph fp,N on the command line wins.
+printf '[call-graph]\nrecord-mode = fp,32\n' >"$cfg"
+a=$(same_attrs depth -g)
+[[ "$a" == *"sample_max_stack=32 "* && "$a" == *CALLCHAIN* ]] || fail "-g under record-mode = fp,32: $a"
+a=$(same_attrs depthnog)
+[[ "$a" != *CALLCHAIN* && "$a" != *"sample_max_stack=3"* ]] || fail "record-mode = fp,32 without -g: $a"
+a=$(same_attrs depthdwarf --call-graph dwarf)
+[[ "$a" == *"sample_max_stack=32 "* && "$a" == *STACK_USER* ]] || fail "--call-graph dwarf under fp,32: $a"
+a=$(same_attrs depthcmd --call-graph fp,8)
+[[ "$a" == *"sample_max_stack=8 "* ]] || fail "--call-graph fp,8 under fp,32: $a"
+printf '[call-graph]\nrecord-mode = fp,32\n[record]\ncall-graph = dwarf,4096\n' >"$cfg"
+a=$(same_attrs depthkept -g)
+[[ "$a" == *"sample_max_stack=32 "* && "$a" == *"sample_stack_user=4096 "* ]] ||
+	fail "record.call-graph = dwarf,4096 after fp,32: $a"
+# past kernel.perf_event_max_stack perf drops the depth without a word;
+# prec drops it too, and says so
+if (($(cat /proc/sys/kernel/perf_event_max_stack) < 65535)); then
+	printf '[call-graph]\nrecord-mode = fp,65535\n' >"$cfg"
+	a=$(same_attrs deep -g)
+	[[ "$a" == *CALLCHAIN* && "$a" != *sample_max_stack=6* ]] || fail "fp,65535: $a"
+	prec_record_ok -o deep2.prec -g -- "$WORKLOAD" 50
+	grep -q "call-graph depth 65535 is above kernel.perf_event_max_stack" "$PREC_ERR" ||
+		fail "fp,65535: no warning naming the sysctl in: $(cat "$PREC_ERR")"
+fi
+
+# Any number of keys and any size, as perf reads them (issue 33 row 10: 1,025
+# keys or 16 MiB were refused): 2,000 keys, then 17 MiB of comments, and the
+# key read after them all.
+{
+	printf '[call-graph]\n'
+	for ((i = 0; i < 2000; i++)); do printf 'k%d = %d\n' "$i" "$i"; done
+	head -c $((17 << 20)) /dev/zero | tr '\0' '#' | fold -w 63
+	printf '\n[call-graph]\nrecord-mode = dwarf,1024\n'
+} >"$cfg"
+a=$(same_attrs bigfile -g)
+[[ "$a" == *"sample_stack_user=1024 "* ]] || fail "a file of 2,000 keys and 17 MiB: $a"
 
 # record.build-id: skip (no BUILD_ID feature), mmap (attr build_id), no-cache
 # (no ~/.debug), cache; and buildid.dir, where the cache goes.

@@ -117,6 +117,40 @@ disown "$theirs"
 	kill "$theirs" 2>/dev/null
 fi
 
+# A process of 3,000 threads (issue 33 row 1): THREAD_MAP's size is a u16, so
+# one record holds at most 2,729 threads; perf 6.1 wraps the size (a record of
+# garbage, or none at 2,730). prec splits the map: -p, -t of its ids and -u
+# root record, and the records name every thread once, in perf's reading.
+coproc TASKS_CO { exec "$WORKLOAD_DIR/prec_tasks" 1 2999 60; }
+track_pid "$TASKS_CO_PID"
+read -r ready tasks_pid <&"${TASKS_CO[0]}" || true
+[[ "${ready:-}" == ready ]] || fail "prec_tasks did not start"
+many=$(pgrep -P "$tasks_pid")
+for t in /proc/"$many"/task/*; do echo "${t##*/}"; done | sort >many.want
+(($(wc -l <many.want) == 3000)) || fail "prec_tasks made $(wc -l <many.want) threads, not 3000"
+# map_tids FILE: the threads its THREAD_MAP records name, one a line, as read.
+map_tids()
+{
+	"$PERF" script -D -i "$1" 2>/dev/null |
+		awk '/PERF_RECORD_THREAD_MAP nr:/ { sub(/.*threads: /, ""); n = split($0, t, /, /); for (i = 1; i <= n; i++) print t[i] }'
+}
+for t in "-p $many" "-t $(paste -sd, many.want)" "-u root"; do
+	what=${t%% *}
+	# shellcheck disable=SC2086
+	prec_record_ok $t -o many.data -- sleep 0.2
+	require_valid --allow-empty many.data
+	map_tids many.data >many.got
+	if [[ $what == -u ]]; then
+		sort -u many.got | comm -13 - many.want >many.miss
+		[[ ! -s many.miss ]] || fail "-u root: $(wc -l <many.miss) of the 3000 threads missing from THREAD_MAP"
+	else
+		sort many.got | cmp -s - many.want || fail "$what: THREAD_MAP names $(wc -l <many.got) threads, not the 3000 of $many"
+	fi
+	(($(sort many.got | uniq -d | wc -l) == 0)) || fail "$what: a thread twice in THREAD_MAP"
+	log "$what with 3000 threads: $(wc -l <many.got) in $("$PERF" script -D -i many.data 2>/dev/null | grep -c 'PERF_RECORD_THREAD_MAP nr:') THREAD_MAP records"
+done
+kill "$TASKS_CO_PID" 2>/dev/null
+
 # A tracepoint, system-wide: every sample decoded with its fields.
 prec_record_ok -a -e sched:sched_switch -o tp.data -- sh -c 'for i in 1 2 3 4 5 6 7 8; do sleep 0.01; done'
 n=$(summary_samples "$PREC_ERR")

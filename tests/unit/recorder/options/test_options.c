@@ -403,7 +403,11 @@ static const struct reject_row reject_rows[] = {
 	/* options of later issues: refused, never ignored */
 	{ { "--call-graph=nosuch", "true" }, "unknown --call-graph mode" },
 	{ { "--call-graph", "dwarf,70000", "true" }, "stack dump size" },
-	{ { "--call-graph", "fp,100", "true" }, "only --call-graph dwarf" },
+	{ { "--call-graph", "lbr,100", "true" }, "only --call-graph dwarf" },
+	{ { "--call-graph", "fp,32x", "true" }, "incorrect --call-graph fp depth '32x'" },
+	{ { "--call-graph", "fp,", "true" }, "fp depth" },
+	{ { "--call-graph", "fp,-1", "true" }, "fp depth" },
+	{ { "--call-graph", "fp,65536", "true" }, "fp depth" },
 	{ { "--call-graph", "dwarf,", "true" }, "stack dump size" },
 	{ { "--call-graph", "dwarf,-8", "true" }, "stack dump size" },
 	{ { "-z", "0", "true" }, "compression-level" },
