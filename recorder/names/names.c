@@ -152,7 +152,7 @@ void names__namer(struct names *n, struct dso_track_namer *nm)
 /* ---- the worker ---- */
 
 /* Every process's sources read once (under io). */
-static void names__poll_all(struct names *n)
+static void names__poll_all(struct names *n, bool look)
 {
 	uint32_t nr;
 
@@ -165,7 +165,7 @@ static void names__poll_all(struct names *n)
 		pthread_mutex_lock(&n->lock);
 		p = n->procs[i];
 		pthread_mutex_unlock(&n->lock);
-		names_src__poll(n, p);
+		names_src__poll(n, p, look);
 	}
 }
 
@@ -186,7 +186,7 @@ static void *names__worker(void *arg)
 			break;
 		pthread_mutex_unlock(&n->lock);
 		pthread_mutex_lock(&n->io);
-		names__poll_all(n);
+		names__poll_all(n, false);
 		pthread_mutex_unlock(&n->io);
 		pthread_mutex_lock(&n->lock);
 	}
@@ -326,7 +326,7 @@ int names__write_elfs(struct names *n)
 	if (!n || !n->jit_dir)
 		return 0;
 	pthread_mutex_lock(&n->io);
-	names__poll_all(n);
+	names__poll_all(n, true);
 	for (uint32_t i = 0;; i++) {
 		struct names_proc *p;
 		int err;

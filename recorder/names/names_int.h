@@ -21,6 +21,7 @@
 #define NAMES_BUCKETS 1024
 #define NAMES_BINS_MAX 4096 /* binaries remembered (build-id and handle) */
 #define NAMES_READ_CHUNK (256u * 1024)
+#define NAMES_LOOK_EVERY 10 /* polls between looks for a map not there yet */
 
 /* One growing file of a process: its perf map or its jitdump. */
 struct names_src {
@@ -44,6 +45,7 @@ struct names_proc {
 	struct names_src map, dump;
 	struct jit_syms syms;
 	uint64_t gen, written_gen; /* symbol changes, and the last written */
+	uint32_t polls; /* looks for its map so far */
 	bool exited; /* its EXIT was seen: read a last time */
 	bool done; /* read after its exit: nothing more comes */
 	char *elf_name;
@@ -104,8 +106,8 @@ int names_open__in_root(int root_fd, const char *path);
 int names_src__open_proc(struct names *n, struct names_proc *p);
 
 /* Reads what p's sources gained since the last call into p->syms (under
- * n->io). */
-void names_src__poll(struct names *n, struct names_proc *p);
+ * n->io); look: look for a map not found yet now. */
+void names_src__poll(struct names *n, struct names_proc *p, bool look);
 
 /* A jitdump p mapped, at path in its root (the record's name), or through
  * the mapping [start, end). 0 or -errno. */

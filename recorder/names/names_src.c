@@ -249,14 +249,17 @@ static void src_read(struct feed *f, struct names_src *s, bool is_dump, bool at_
 	}
 }
 
-void names_src__poll(struct names *n, struct names_proc *p)
+void names_src__poll(struct names *n, struct names_proc *p, bool look)
 {
 	struct feed f = { .n = n, .p = p };
 	bool last = p->exited;
 
 	if (p->done)
 		return;
-	if (p->map.fd < 0 && !p->map.failed && p->tmp_fd >= 0) {
+	/* A map not there yet is looked for every NAMES_LOOK_EVERY polls, at
+	 * the exit (Java writes its map then) and when asked (a file's end). */
+	if (p->map.fd < 0 && !p->map.failed && p->tmp_fd >= 0 &&
+	    (last || look || p->polls++ % NAMES_LOOK_EVERY == 0)) {
 		char rel[32];
 		int fd;
 

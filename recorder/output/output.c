@@ -307,9 +307,7 @@ static int output__end_file(struct output *o, struct writer **next)
 	if (ret)
 		return ret; /* said; o->w is kept by output__abort */
 	/* The JIT ELFs first: the build-ids are read from them. */
-	if (names__write_elfs(o->names))
-		pr_warn("some JIT code's names could not be written below %s: its samples keep only addresses",
-			o->src.opts->buildid_dir ? o->src.opts->buildid_dir : "~/.debug/jit");
+	output_names__write(o->names, at_exit);
 	ret = output_meta__finish(&o->rm, o->w, &o->file, o->track);
 	o->w = NULL;
 	o->sout = (struct synth_out){ 0 };

@@ -32,3 +32,22 @@ int output_names__new(struct names **out, const struct record_opts *opts)
 		       strerror(-err));
 	return err;
 }
+
+void output_names__write(struct names *n, bool at_exit)
+{
+	struct names_stats st;
+	int err;
+
+	if (!n)
+		return;
+	err = names__write_elfs(n);
+	if (err)
+		pr_warn("some JIT code's names could not be written: %s (its samples keep only addresses; is the build-id cache's directory writable?)",
+			strerror(-err));
+	if (!at_exit)
+		return;
+	names__stats(n, &st);
+	pr_verbose("names: %u processes with JIT code (%u perf maps, %u jitdumps read, %u files refused, %llu bad lines or records), %u ELFs of %llu symbols; %u binaries read through their mappings, %u held for the build-id cache\n",
+		   st.procs, st.maps, st.dumps, st.refused, (unsigned long long)st.malformed,
+		   st.elfs, (unsigned long long)st.syms, st.bins, st.bins_kept);
+}

@@ -6,6 +6,8 @@
  * cache's root ("jit/prec-PID-TIME", as perf inject's jitted files sit in
  * the cache's jit/ directory).
  */
+#include <stdbool.h>
+
 struct names;
 struct record_opts;
 
@@ -13,5 +15,9 @@ struct record_opts;
  * resolves while it records, before the ELFs exist) and with
  * --no-keep-names. 0, or -errno (said). */
 int output_names__new(struct names **out, const struct record_opts *opts);
+
+/* At a file's end: n's JIT ELFs written (a failure said in one line), and
+ * at the recording's end (at_exit) its counts under -v. n NULL: nothing. */
+void output_names__write(struct names *n, bool at_exit);
 
 #endif
