@@ -211,9 +211,10 @@ int names__new(struct names **out, const struct names_config *cfg)
 		n->cfg.poll_ms = NAMES_POLL_MS;
 	n->proc_fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	/* Held binaries take a quarter of the descriptors at most. */
-	n->fds_max = !getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur / 4 < NAMES_BINS_MAX ?
-			     (uint32_t)(rl.rlim_cur / 4) :
-			     NAMES_BINS_MAX;
+	n->fd_limit = getrlimit(RLIMIT_NOFILE, &rl) ? 1024 :
+		      rl.rlim_cur > UINT32_MAX ? UINT32_MAX :
+						 (uint32_t)rl.rlim_cur;
+	n->fds_max = n->fd_limit / 4 < NAMES_BINS_MAX ? n->fd_limit / 4 : NAMES_BINS_MAX;
 	pthread_mutex_init(&n->lock, NULL);
 	pthread_mutex_init(&n->io, NULL);
 	mono_clock__cond_init(&n->cond);

@@ -100,7 +100,9 @@ static void bin_add(struct names *n, const struct dso_track_mapping *m, int err,
 		b->bid = *bid;
 		n->st.bins++;
 	}
-	if (!err && fd >= 0 && n->fds_held < n->fds_max) {
+	/* Descriptors are handed out lowest first: one this high means the
+	 * recording's own (events, files) need the rest of the limit. */
+	if (!err && fd >= 0 && n->fds_held < n->fds_max && (uint32_t)fd < n->fd_limit / 2) {
 		b->fd = fd;
 		snprintf(b->source, sizeof(b->source), "/proc/self/fd/%d", fd);
 		n->fds_held++;

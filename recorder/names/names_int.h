@@ -75,6 +75,7 @@ struct names {
 	struct names_bin *bins;
 	uint32_t nr_bins, cap_bins;
 	uint32_t fds_max; /* binaries held open at most */
+	uint32_t fd_limit; /* RLIMIT_NOFILE's soft limit at the start */
 	uint32_t fds_held;
 	struct names_stats st;
 };
