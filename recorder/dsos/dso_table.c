@@ -166,6 +166,7 @@ struct dso *dso_track_dso(struct dso_track *t, const char *name, bool kernel_spa
 		return NULL;
 	}
 	d->kind = (uint8_t)kind;
+	d->seq = t->nr_dsos;
 	htab__add(&t->dso_names, &d->node, h);
 	t->dsos[t->nr_dsos++] = d;
 	return d;

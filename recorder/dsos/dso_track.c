@@ -186,6 +186,8 @@ static void on_mmap(struct dso_track *t, uint16_t misc, const struct dso_track_m
 		t->st.nomem++;
 		return;
 	}
+	if (d->seq + 1 == t->nr_dsos && !d->first_time)
+		d->first_time = time; /* just made (or its first was timeless) */
 	if (bid && !d->has_bid) {
 		d->bid = *bid;
 		d->has_bid = true;
@@ -492,6 +494,8 @@ int dso_track__merge(struct dso_track *dst, struct dso_track *src)
 			continue;
 		}
 		d->hit |= s->hit;
+		if (!d->first_time || s->first_time < d->first_time)
+			d->first_time = s->first_time;
 		if (s->has_bid && !d->has_bid) {
 			d->bid = s->bid;
 			d->has_bid = true;
@@ -504,18 +508,41 @@ int dso_track__merge(struct dso_track *dst, struct dso_track *src)
 	return ret;
 }
 
+/* perf's order of HEADER_BUILD_ID, which its readers' ties follow: the
+ * kernel (made with the machine), then the DSOs as perf's ordered events
+ * meet their first mapping: synthesized ones (no time) as read, then by
+ * time; the rings' drain order is not time order across CPUs. */
+static int dso_order(const void *a, const void *b)
+{
+	const struct dso *x = *(const struct dso *const *)a, *y = *(const struct dso *const *)b;
+
+	if ((x->kind == DSO_KERNEL) != (y->kind == DSO_KERNEL))
+		return x->kind == DSO_KERNEL ? -1 : 1;
+	if (x->first_time != y->first_time)
+		return x->first_time < y->first_time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
 int dso_track__finish(struct dso_track *t, const struct writer_buildid **out, uint32_t *nr)
 {
+	struct dso **order;
+
 	*out = NULL;
 	*nr = 0;
 	dso_track_settle(t);
 	free(t->out);
 	t->nr_out = 0;
 	t->out = calloc(t->nr_dsos ? t->nr_dsos : 1, sizeof(*t->out));
-	if (!t->out)
+	order = malloc((t->nr_dsos ? t->nr_dsos : 1) * sizeof(*order));
+	if (!t->out || !order) {
+		free(order);
 		return -ENOMEM;
+	}
+	if (t->nr_dsos)
+		memcpy(order, t->dsos, t->nr_dsos * sizeof(*order));
+	qsort(order, t->nr_dsos, sizeof(*order), dso_order);
 	for (uint32_t i = 0; i < t->nr_dsos; i++) {
-		const struct dso *d = t->dsos[i];
+		const struct dso *d = order[i];
 		struct writer_buildid *w = &t->out[t->nr_out];
 		struct build_id bid;
 
@@ -539,6 +566,7 @@ int dso_track__finish(struct dso_track *t, const struct writer_buildid **out, ui
 				    NULL;
 		t->nr_out++;
 	}
+	free(order);
 	*out = t->out;
 	*nr = t->nr_out;
 	return 0;

@@ -45,6 +45,8 @@ struct dso {
 	bool hit;
 	bool has_bid; /* from an MMAP2 that carried it */
 	struct build_id bid;
+	uint64_t first_time; /* its first mapping's time (0: synthesized, or no TIME) */
+	uint32_t seq; /* the order it was first seen */
 };
 
 struct proc {
@@ -72,7 +74,7 @@ struct dso_track {
 	enum dso_track_buildids which; /* what dso_track__finish lists */
 	const char *kernel_name; /* --vmlinux: the kernel's name in that list; NULL: its own */
 
-	struct dso **dsos; /* first-seen order: the order written */
+	struct dso **dsos; /* first-seen order */
 	uint32_t nr_dsos, cap_dsos;
 	struct htab dso_names;
 

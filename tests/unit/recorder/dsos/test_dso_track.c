@@ -528,8 +528,9 @@ static void test_exec(void **state)
 	comm(&r, 300, "new", true, 50);
 	sample(&r, PERF_RECORD_MISC_USER, 300, 0x900010);
 	sample(&r, PERF_RECORD_MISC_USER, 300, 0x400010);
+	/* perf's order: the kernel, then by the first mapping's time */
 	feed(t, &r);
-	assert_string_equal(listing(t), "~b.so ~c.so ~e.so");
+	assert_string_equal(listing(t), "~c.so ~b.so ~e.so");
 	dso_track__stats(t, &st);
 	assert_int_equal(st.unresolved, 2);
 	dso_track__delete(t);
@@ -601,7 +602,7 @@ static void test_out_of_order_samples(void **state)
 	sample(&r, PERF_RECORD_MISC_USER, 700, 0x123456);
 	sample(&r, PERF_RECORD_MISC_KERNEL, 700, KBASE + 5); /* no kernel map yet: the kernel */
 	feed(t, &r);
-	assert_string_equal(listing(t), "~a.so ~b.so [kernel.kallsyms]");
+	assert_string_equal(listing(t), "[kernel.kallsyms] ~a.so ~b.so");
 	dso_track__stats(t, &st);
 	assert_int_equal(st.samples, 5);
 	assert_int_equal(st.unresolved, 1);
