@@ -48,11 +48,14 @@ bool names_hook__is_anon_exec(const struct prec_mmap2_event *k, size_t size)
 size_t names_hook__place(void *dst, size_t room, const struct prec_mmap2_event *k, size_t size,
 			 const char *name)
 {
-	size_t kname = strnlen(k->filename, size - sizeof(*k));
-	size_t trailer, nlen = strlen(name), out;
+	size_t kname, trailer, nlen = strlen(name), out;
 	struct prec_mmap2_event *ev = dst;
 
-	if (size <= sizeof(*k) || kname == size - sizeof(*k))
+	/* Size first: below the fixed part, size - sizeof(*k) would wrap. */
+	if (size <= sizeof(*k))
+		return 0;
+	kname = strnlen(k->filename, size - sizeof(*k));
+	if (kname == size - sizeof(*k))
 		return 0; /* no NUL: not a record to copy */
 	trailer = sizeof(*k) + ALIGN8(kname + 1) <= size ? size - sizeof(*k) - ALIGN8(kname + 1) :
 							       0;

@@ -132,8 +132,10 @@ int sideband_log__replay(struct sideband_log *l, struct synth_out *out)
 
 		if (h->size < sizeof(*h) || off + h->size > l->len)
 			break;
-		if (h->type == PERF_RECORD_EXIT && h->size >= sizeof(*h) + 8) {
-			memcpy(pt, (const uint8_t *)h + sizeof(*h), 8);
+		/* EXIT's body is pid, ppid, tid, ptid: pid and tid. */
+		if (h->type == PERF_RECORD_EXIT && h->size >= sizeof(*h) + 12) {
+			memcpy(&pt[0], (const uint8_t *)h + sizeof(*h), 4);
+			memcpy(&pt[1], (const uint8_t *)h + sizeof(*h) + 8, 4);
 			if (pt[0] == pt[1] && !in_set(dead, nr_dead, pt[0])) {
 				if (nr_dead == cap) {
 					uint32_t *d = realloc(dead, (cap ? cap * 2 : 64) * sizeof(*d));

@@ -2,7 +2,8 @@
 /*
  * The interval clock (base/mono_clock.c): it never goes back, it follows
  * CLOCK_MONOTONIC, and the coarse read is within a tick or so of the
- * precise one.
+ * precise one; a condition variable made by mono_clock__cond_init waits
+ * until a deadline on that clock.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +11,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
+#include <pthread.h>
 #include <time.h>
 
 #include "prec/mono_clock.h"
@@ -35,10 +38,38 @@ static void test_follows_monotonic(void **state)
 	assert_true(coarse + 100 * 1000000ull >= b);
 }
 
+/* A deadline 50 ms ahead on the mono clock: a timed wait on the condition
+ * ends with ETIMEDOUT no sooner (a cond on CLOCK_REALTIME would take the
+ * deadline as decades past and return at once), and not hours later. */
+static void test_cond_waits_on_mono(void **state)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	pthread_cond_t c;
+	struct timespec until;
+	uint64_t t0, took;
+	int err;
+
+	(void)state;
+	assert_int_equal(mono_clock__cond_init(&c), 0);
+	t0 = mono_clock__ns(false);
+	until = mono_clock__timespec(mono_clock__deadline_ns(50));
+	pthread_mutex_lock(&m);
+	do /* nobody signals: a 0 is a spurious wakeup */
+		err = pthread_cond_timedwait(&c, &m, &until);
+	while (!err);
+	pthread_mutex_unlock(&m);
+	took = mono_clock__elapsed_ns(t0);
+	assert_int_equal(err, ETIMEDOUT);
+	assert_true(took >= 50 * 1000000ull);
+	assert_true(took < 5 * 1000000000ull);
+	pthread_cond_destroy(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_follows_monotonic),
+		cmocka_unit_test(test_cond_waits_on_mono),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,7 +5,9 @@
  * names, modes and symlinks for a file (this test's own binary), the kernel
  * (a kallsyms fixture), the vdso (this process's), a distro debuginfo tree,
  * a file that is not what its id says, a copy across file systems, and a
- * HEADER_BUILD_ID list with an entry that has no file.
+ * HEADER_BUILD_ID list with an entry that has no file; and the entry of a
+ * file whose bytes come from elsewhere (buildid_cache__add_from: gone,
+ * replaced or only in a container).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -414,6 +416,135 @@ static void test_add_list(void **state)
 	assert_int_equal(access(nested, F_OK), -1);
 }
 
+/* ---- buildid_cache__add_from ---- */
+
+/* A copy of src at dst; with flip, one byte of its build-id changed (so
+ * another ELF, another id). */
+static void copy_file(const char *src, const char *dst, const struct build_id *flip)
+{
+	int in = open(src, O_RDONLY), out;
+	struct stat st;
+	uint8_t *buf;
+
+	assert_true(in >= 0);
+	assert_int_equal(fstat(in, &st), 0);
+	buf = malloc((size_t)st.st_size);
+	assert_non_null(buf);
+	assert_int_equal(read(in, buf, (size_t)st.st_size), st.st_size);
+	close(in);
+	if (flip) {
+		uint8_t *at = memmem(buf, (size_t)st.st_size, flip->data, flip->size);
+
+		assert_non_null(at);
+		at[0] ^= 0xff;
+	}
+	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	assert_true(out >= 0);
+	assert_int_equal(write(out, buf, (size_t)st.st_size), st.st_size);
+	close(out);
+	free(buf);
+}
+
+/* The entry of name under f's id: its file's id and inode into *ino. */
+static void assert_entry(struct fill *f, const char *name, ino_t *ino)
+{
+	struct buildid_cache_paths p;
+	struct build_id got;
+	struct stat st;
+
+	assert_int_equal(buildid_cache__paths(f->root, name, f->sbid, BUILDID_CACHE_ELF, &p), 0);
+	assert_int_equal(buildid__read_file(p.file, &got), 0);
+	assert_int_equal(got.size, f->bid.size);
+	assert_memory_equal(got.data, f->bid.data, f->bid.size);
+	/* The id's link is the first entry's (an existing one stays). */
+	assert_int_equal(stat(p.link, &st), 0);
+	assert_int_equal(stat(p.file, &st), 0);
+	*ino = st.st_ino;
+}
+
+static void test_add_from(void **state)
+{
+	struct fill *f = *state;
+	struct buildid_cache c;
+	struct buildid_cache_paths p;
+	char src[PATH_MAX + 8], alt[PATH_MAX + 8], same[PATH_MAX + 8], gone[PATH_MAX + 8];
+	char unclean[PATH_MAX + 16];
+	struct stat st;
+	ino_t ino;
+
+	snprintf(src, sizeof(src), "%s/src", f->dir); /* the kept bytes, f's id */
+	snprintf(alt, sizeof(alt), "%s/alt", f->dir); /* another build, another id */
+	snprintf(same, sizeof(same), "%s/same", f->dir); /* name holding f's id */
+	snprintf(gone, sizeof(gone), "%s/gone/lib.so", f->dir);
+	copy_file(f->exe, src, NULL);
+	copy_file(f->exe, alt, &f->bid);
+	copy_file(f->exe, same, NULL);
+	buildid_cache__init(&c, f->root);
+	assert_int_equal(mkdir(f->root, 0755), 0);
+
+	/* The path is gone: the bytes are source's. */
+	assert_int_equal(buildid_cache__add_from(&c, gone, src, &f->bid), 0);
+	assert_entry(f, gone, &ino);
+	assert_int_equal(stat(src, &st), 0);
+	assert_true(ino == st.st_ino);
+
+	/* The path holds another build (replaced since): source's, filed under
+	 * the path. */
+	assert_int_equal(buildid_cache__add_from(&c, alt, src, &f->bid), 0);
+	assert_entry(f, alt, &ino);
+	assert_true(ino == st.st_ino);
+
+	/* The path holds the same id: the path's own file, source unread. */
+	assert_int_equal(buildid_cache__add_from(&c, same, alt, &f->bid), 0);
+	assert_entry(f, same, &ino);
+	assert_int_equal(stat(same, &st), 0);
+	assert_true(ino == st.st_ino);
+
+	/* Source holds another id: nothing filed. */
+	snprintf(gone, sizeof(gone), "%s/gone/other.so", f->dir);
+	assert_int_equal(buildid_cache__add_from(&c, gone, alt, &f->bid), -ESTALE);
+	assert_int_equal(buildid_cache__paths(f->root, gone, f->sbid, BUILDID_CACHE_ELF, &p), 0);
+	assert_int_equal(access(p.file, F_OK), -1);
+
+	/* Names that are not absolute and clean, existing or not. */
+	assert_int_equal(buildid_cache__add_from(&c, "gone/lib.so", src, &f->bid), -EINVAL);
+	assert_int_equal(buildid_cache__add_from(&c, "/gone/../lib.so", src, &f->bid), -EINVAL);
+	snprintf(unclean, sizeof(unclean), "%s/./alt", f->dir);
+	assert_int_equal(buildid_cache__add_from(&c, unclean, src, &f->bid), -EINVAL);
+	snprintf(unclean, sizeof(unclean), "%s//gone/x.so", f->dir);
+	assert_int_equal(buildid_cache__add_from(&c, unclean, src, &f->bid), -EINVAL);
+	assert_int_equal(buildid_cache__add_from(NULL, gone, src, &f->bid), -EINVAL);
+	assert_int_equal(buildid_cache__add_from(&c, gone, src, &(struct build_id){ .size = 0 }),
+			 -EINVAL);
+}
+
+/* A HEADER_BUILD_ID entry with a source: the cache reads the bytes there. */
+static void test_add_list_source(void **state)
+{
+	struct fill *f = *state;
+	struct buildid_cache c;
+	struct writer_buildid v[2];
+	char src[PATH_MAX + 8];
+	struct stat st;
+	ino_t ino;
+
+	snprintf(src, sizeof(src), "%s/src", f->dir);
+	copy_file(f->exe, src, NULL);
+	memset(v, 0, sizeof(v));
+	v[0].size = f->bid.size;
+	memcpy(v[0].id, f->bid.data, f->bid.size);
+	v[0].filename = "/nonexistent/prec/jitted-1.so";
+	v[0].source = src;
+	v[1] = v[0];
+	v[1].source = NULL; /* the same name without a source: nothing to read */
+	v[1].filename = "/nonexistent/prec/jitted-2.so";
+	buildid_cache__init(&c, f->root);
+	assert_int_equal(buildid_cache__add_list(&c, v, 2), 1);
+	assert_entry(f, v[0].filename, &ino);
+	assert_int_equal(stat(src, &st), 0);
+	assert_true(ino == st.st_ino);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -428,6 +559,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_add_vdso, fill_setup, fill_teardown),
 		cmocka_unit_test_setup_teardown(test_add_debug_and_copy, fill_setup, fill_teardown),
 		cmocka_unit_test_setup_teardown(test_add_list, fill_setup, fill_teardown),
+		cmocka_unit_test_setup_teardown(test_add_from, fill_setup, fill_teardown),
+		cmocka_unit_test_setup_teardown(test_add_list_source, fill_setup, fill_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,9 @@
 /*
  * proc_maps__parse_line on a table of real and hostile lines: the kernel's
  * own formats (anonymous, pseudo names, deleted files, spaces in names, huge
- * inode numbers, big device numbers) and every way a line can be broken.
+ * inode numbers, big device numbers) and every way a line can be broken;
+ * proc_status__parse's NStgid (the process's pid in its own namespace) on
+ * real and hostile status texts.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +18,7 @@
 #include <sys/mman.h>
 
 #include "recorder/synth/proc_maps.h"
+#include "recorder/synth/synthesize.h"
 
 #define R PROT_READ
 #define W PROT_WRITE
@@ -215,11 +218,57 @@ static void test_length_bounds(void **state)
 	assert_int_equal(proc_maps__parse_line(NULL, 10, &m), -EINVAL);
 }
 
+/* NStgid: the last number of its line, the innermost PID namespace's; the
+ * Tgid without one or when the line holds no usable last number. */
+static void test_status_nstgid(void **state)
+{
+	static const struct {
+		const char *text;
+		int ret;
+		pid_t tgid, nstgid;
+	} texts[] = {
+		{ "Name:\tjava\nTgid:\t4242\nNgid:\t0\nPid:\t4242\nPPid:\t1\n"
+		  "NStgid:\t4242\t17\t1\nNSpid:\t4242\t17\t1\nVmPeak:\t1 kB\n",
+		  0, 4242, 1 },
+		{ "Name:\tx\nTgid:\t7\nPPid:\t1\nNStgid:\t7\t99\n", 0, 7, 99 },
+		{ "Name:\tx\nTgid:\t7\nPPid:\t1\nNStgid:\t7\n", 0, 7, 7 },
+		{ "Name:\tx\nTgid:\t7\nPPid:\t1\nNStgid: 7 8", 0, 7, 8 }, /* no newline */
+		{ "Name:\tx\nTgid:\t7\nPPid:\t1\nVmPeak:\t1 kB\n", 0, 7, 7 }, /* old kernel */
+		/* hostile: empty, blanks only, trailing blank, negative, zero,
+		 * not a number, past int, the line before Tgid */
+		{ "Name:\tx\nTgid:\t7\nPPid:\t1\nNStgid:\n", 0, 7, 7 },
+		{ "Name:\tx\nTgid:\t7\nPPid:\t1\nNStgid:\t \t\n", 0, 7, 7 },
+		{ "Name:\tx\nTgid:\t7\nPPid:\t1\nNStgid:\t7\t9 \n", 0, 7, 7 },
+		{ "Name:\tx\nTgid:\t7\nPPid:\t1\nNStgid:\t7\t-9\n", 0, 7, 7 },
+		{ "Name:\tx\nTgid:\t7\nPPid:\t1\nNStgid:\t7\t0\n", 0, 7, 7 },
+		{ "Name:\tx\nTgid:\t7\nPPid:\t1\nNStgid:\t7\tabc\n", 0, 7, 7 },
+		{ "Name:\tx\nTgid:\t7\nPPid:\t1\nNStgid:\t7\t99999999999\n", 0, 7, 7 },
+		{ "NStgid:\t5\t6\nName:\tx\nTgid:\t7\nPPid:\t1\n", 0, 7, 7 },
+		{ "NStgid:\t5\t6\n", -ESRCH, -1, -1 },
+		{ "", -ESRCH, -1, -1 },
+		{ "NStgid:", -ESRCH, -1, -1 },
+	};
+	struct proc_status st;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		int ret = proc_status__parse(texts[i].text, &st);
+
+		/* Without a Tgid only the error counts. */
+		if (ret != texts[i].ret || st.tgid != texts[i].tgid ||
+		    (!ret && st.nstgid != texts[i].nstgid))
+			fail_msg("row %zu: ret %d tgid %d nstgid %d, want %d %d %d", i, ret,
+				 (int)st.tgid, (int)st.nstgid, texts[i].ret, (int)texts[i].tgid,
+				 (int)texts[i].nstgid);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_length_bounds),
+		cmocka_unit_test(test_status_nstgid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
