@@ -77,6 +77,8 @@ struct names_proc *names__proc_findnew(struct names *n, uint32_t pid)
 	*b = p;
 	n->procs[n->nr_procs++] = p;
 	n->st.procs++;
+	if (n->nr_procs == 1)
+		pthread_cond_signal(&n->cond); /* the worker's first tick */
 	return p;
 }
 
@@ -178,6 +180,9 @@ static void *names__worker(void *arg)
 		/* The condition waits on the monotonic clock (names__new). */
 		struct timespec until = mono_clock__timespec(mono_clock__deadline_ns(n->cfg.poll_ms));
 
+		/* Nothing to read until a process with JIT code comes: no tick. */
+		while (!n->stop && !n->poke && !n->nr_procs)
+			pthread_cond_wait(&n->cond, &n->lock);
 		while (!n->stop && !n->poke &&
 		       pthread_cond_timedwait(&n->cond, &n->lock, &until) == 0)
 			;

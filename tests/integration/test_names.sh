@@ -83,19 +83,32 @@ jit_ok()
 		fail "$what: $named% of $total% JIT samples named, under 90% of perf's ratio $ref"
 }
 
+# The perf maps of this machine's other programs stay: only those that
+# appeared since the test started are this test's to delete.
+ls /tmp/perf-*.map >maps.before 2>/dev/null
+drop_maps()
+{
+	local m
+	for m in /tmp/perf-*.map; do
+		[[ -e $m ]] && ! grep -qxF "$m" maps.before && rm -f "$m"
+	done
+	return 0
+}
+
 forget_jit()
 {
-	rm -f /tmp/perf-*.map "$TMP"/jit-*.dump
+	drop_maps
+	rm -f "$TMP"/jit-*.dump
 	rm -rf "$HOME/.debug/jit"
 }
 
 # ---- node --perf-basic-prof: the map deleted ----
 hot='JS:\*hotLoop(Alpha|Beta)'
-rm -f /tmp/perf-*.map
+drop_maps
 perf_record_ok -o perf_map.data -- node --perf-basic-prof app.js
 perf_live=$(share perf_map.data "$hot")
 perf_ratio=$(named_ratio perf_map.data)
-rm -f /tmp/perf-*.map
+drop_maps
 perf_gone=$(share perf_map.data "$hot")
 prec_record_ok -o map.data -- node --perf-basic-prof app.js
 prec_live=$(share map.data "$hot")
@@ -150,7 +163,7 @@ EOF
 	javac Hot.java || fail "javac Hot.java"
 	jhot='Hot\.(alpha|beta)'
 	jopts=(-XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit -cp "$TMP" Hot)
-	rm -f /tmp/perf-*.map
+	drop_maps
 	perf_record_ok -o perf_java.data -- java "${jopts[@]}"
 	jperf=$(share perf_java.data "$jhot")
 	jratio=$(named_ratio perf_java.data)
@@ -189,7 +202,7 @@ no_grep_or_fail 'hot_two_thirds|cold_one_third|thread_cpu_ms|usage' repl.syms \
 	"replaced binary: the new file's symbols"
 
 # ---- off: perf record's mappings ----
-rm -f /tmp/perf-*.map
+drop_maps
 prec_record_ok --no-keep-names -o off.data -- node --perf-basic-prof app.js
 "$PERF" script --show-mmap-events -i off.data 2>/dev/null | grep -c 'jitted-' >off.count || true
 [[ $(cat off.count) == 0 ]] || fail "--no-keep-names: $(cat off.count) jitted mappings"
