@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <libgen.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,18 +18,92 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "prec/log.h"
+#include "prec/mono_clock.h"
 #include "claim.h"
 
-/* How long a claim waits for another prec's claim of the same directory:
- * a claim is a few renames and an open, so this is only ever reached when
- * something holds the directory's lock for another reason. */
+/*
+ * Two claims of names in one directory exclude each other with a flag each
+ * one sets: a read lock (fcntl, open file description) on one byte of the
+ * directory, checked for others' after it is set (the flag protocol: of two
+ * that set theirs at once, at least one sees the other, backs off for a
+ * random few ms and tries again). Not the directory's flock: anyone may
+ * hold that for any time (`flock DIR cmd`, a --threads recording's own
+ * directory, which prec locks while writing it), and a claim must never
+ * wait on it. The locks are the kernel's, on the directory's inode: every
+ * namespace sees them, and they end with the process.
+ */
+/* The byte: "prec" in ASCII, where no program locking a directory by fcntl
+ * would look, and where a foreign lock costs only a bounded, named wait. */
+#define CLAIM_BYTE 0x70726563L
+/* A claim is a few renames and an open: a wait this long means the other
+ * claim is stopped, and the claim then goes on unlocked, saying so. */
 #define CLAIM_WAIT_MS 2000
+/* What a person notices: from here on, a wait is named. */
+#define CLAIM_WORD_MS 200
 
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { .tv_sec = 0, .tv_nsec = ms * 1000000L };
 
 	nanosleep(&ts, NULL);
+}
+
+/* This claim's flag set (F_RDLCK) or cleared (F_UNLCK): 0 or -errno. */
+static int claim_flag(int fd, short type)
+{
+	struct flock fl = {
+		.l_type = type, .l_whence = SEEK_SET, .l_start = CLAIM_BYTE, .l_len = 1
+	};
+
+	return fcntl(fd, F_OFD_SETLK, &fl) ? -errno : 0;
+}
+
+/* 1 when another claim's flag is set on the directory fd, 0 when none,
+ * -errno. A write lock asked for conflicts with every read lock but ours. */
+static int claim_others(int fd)
+{
+	struct flock fl = {
+		.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = CLAIM_BYTE, .l_len = 1
+	};
+
+	if (fcntl(fd, F_OFD_GETLK, &fl))
+		return -errno;
+	return fl.l_type != F_UNLCK;
+}
+
+/* Waits for the other claims of the directory fd (dir, its name) to end:
+ * 0 with this one's flag set, or -errno (-ETIMEDOUT past CLAIM_WAIT_MS). */
+static int claim_wait(int fd, const char *dir)
+{
+	uint64_t start = mono_clock__ns(false), ms;
+	unsigned int rnd = (unsigned int)getpid() ^ (unsigned int)start;
+	bool named = false;
+	int ret;
+
+	for (;;) {
+		ret = claim_flag(fd, F_RDLCK);
+		if (!ret)
+			ret = claim_others(fd);
+		if (ret <= 0)
+			return ret;
+		claim_flag(fd, F_UNLCK);
+		ms = mono_clock__elapsed_ns(start) / 1000000;
+		if (ms >= CLAIM_WAIT_MS) {
+			pr_warn("another prec's claim of a name in '%s' took over %d ms: going on without waiting for it",
+				dir, CLAIM_WAIT_MS);
+			return -ETIMEDOUT;
+		}
+		if (ms >= CLAIM_WORD_MS && !named) {
+			pr_warn("waiting for another prec's claim of a name in '%s'", dir);
+			named = true;
+		}
+		/* xorshift: two claims that met back off for different times. */
+		rnd ^= rnd << 13;
+		rnd ^= rnd >> 17;
+		rnd ^= rnd << 5;
+		sleep_ms(1 + rnd % 10);
+	}
 }
 
 /* Whether name is one of the files a perf.data directory holds. */
@@ -82,21 +157,19 @@ int dir__remove_recording(const char *path)
 int claim__lock_dir(const char *path)
 {
 	char *copy = strdup(path);
+	const char *dir;
 	int fd;
 
 	if (!copy)
 		return -1;
-	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	free(copy);
-	if (fd < 0)
-		return -1;
-	for (int waited = 0; flock(fd, LOCK_EX | LOCK_NB); waited += 10) {
-		if (errno != EWOULDBLOCK || waited >= CLAIM_WAIT_MS) {
-			close(fd);
-			return -1;
-		}
-		sleep_ms(10);
+	dir = dirname(copy);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* A filesystem without fcntl locks: the claim goes on unlocked. */
+	if (fd >= 0 && claim_wait(fd, dir)) {
+		close(fd);
+		fd = -1;
 	}
+	free(copy);
 	return fd;
 }
 

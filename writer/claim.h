@@ -8,14 +8,15 @@
  * never writes over, truncates or moves the recording a first one is still
  * writing. The new output holds flock(LOCK_EX) for as long as it is open
  * (the kernel drops it when prec exits, however it ends); while one prec
- * claims a path, the path's directory is locked too, so that two claims of
- * the same name cannot interleave. Not for a stream or a device: they are
- * never moved or locked.
+ * claims a path, it holds a lock on the path's directory that only other
+ * claims wait for (never the directory's flock, which anyone may hold), so
+ * that two claims of the same name cannot interleave. Not for a stream or
+ * a device: they are never moved or locked.
  */
 #include <stdbool.h>
 
 struct claim {
-	int dir_fd; /* the path's directory, locked while claiming; -1 */
+	int dir_fd; /* the path's directory, claim-locked while claiming; -1 */
 	char *oldpath; /* where the earlier recording went; NULL */
 };
 
@@ -31,9 +32,11 @@ struct claim {
  */
 int claim__begin(struct claim *c, const char *path);
 
-/* The directory of path, locked (waiting a little for another claim of
- * it): its fd, or -1 when it cannot be (a filesystem without flock, no
- * read access), and the claim then goes on unlocked, as perf's does. */
+/* The directory of path, claim-locked (waiting, for at most 2 s and
+ * named past 200 ms, only for other claims of names in it; never for a
+ * flock of the directory): its fd, or -1 when it cannot be (a filesystem
+ * without fcntl locks, no read access, another claim stopped), and the
+ * claim then goes on unlocked, as perf's does. */
 int claim__lock_dir(const char *path);
 
 /* claim__begin with c->dir_fd already set by claim__lock_dir (or -1): a

@@ -7,6 +7,9 @@
 # - two prec given the same -o: the second is refused in one line naming
 #   the first's pid, and the first's recording is never touched or moved,
 #   also while --switch-output renames it (perf 6.1 lets both write);
+# - another program's flock on the output's directory (`flock DIR cmd`), or
+#   a --threads recording writing that directory, costs no wait (perf
+#   records at once; prec waited 2 s without a word, issue 33 row 12);
 # - the file size limit (ulimit -f) and a setup that fails leave no file
 #   or directory that passes for an empty recording (what holds samples is
 #   kept, as from a full disk);
@@ -123,6 +126,33 @@ for f in sw.data.*; do
 	n=$((n + 1))
 done
 ((n >= 5)) || fail "--switch-output with SIGUSR2 every 50 ms made $n files"
+
+# A lock on the output's directory held by someone else: prec records at
+# once, as perf does (prec used to wait 2 s for it, without a word). Then
+# -o inside the directory a --threads prec is recording, which that prec
+# holds locked (flock) until it ends.
+mkdir -p held
+flock held sleep 5 &
+holder=$!
+track_pid "$holder"
+for _ in $(seq 50); do flock -n held true || break; sleep 0.1; done
+flock -n held true && fail "flock held sleep 5 holds no lock on held/"
+rm -rf held.out
+mkdir held.out
+"$PREC" -q --threads -o held.out/rec.data -- sleep 5 &
+first=$!
+track_pid "$first"
+for _ in $(seq 50); do [[ -e held.out/rec.data ]] && break; sleep 0.1; done
+for out in held/perf.data held.out/rec.data/perf.data; do
+	start=$(date +%s%N)
+	prec_record_ok -o "$out" -- "$WORKLOAD" 50
+	ms=$((($(date +%s%N) - start) / 1000000))
+	((ms < 1000)) || fail "-o $out, its directory locked by another process: $ms ms (perf records at once)"
+	! grep -q "warning\|waiting" "$PREC_ERR" || fail "-o $out, its directory locked: $(cat "$PREC_ERR")"
+	require_valid "$out"
+done
+kill "$first" "$holder" 2>/dev/null
+wait "$first" "$holder" 2>/dev/null
 
 # 3. The file size limit: one line with its fix, nothing left.
 for t in "" --threads; do
