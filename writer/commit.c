@@ -63,8 +63,7 @@ int writer_commit__maybe(struct writer *w, bool force)
 	if (w->pipe || w->raw || !w->regular || w->sink.err)
 		return 0;
 	now = commit__now();
-	if (!force && w->sink.good - w->committed < COMMIT_BYTES &&
-	    now - w->commit_ns < COMMIT_NS)
+	if (!force && w->sink.good - w->committed < COMMIT_BYTES && now - w->commit_ns < COMMIT_NS)
 		return 0;
 	w->commit_ns = now;
 	/* Forced: what is buffered goes in first. --aio: a header may only
@@ -78,23 +77,49 @@ int writer_commit__maybe(struct writer *w, bool force)
 	return err;
 }
 
-/* The data cut to data bytes and the features tried after it; *need says
- * how many bytes they take. 0, or -errno with the data whole up to the cut
- * and the features' torn bytes after it. */
-static int commit__cut_and_finish(struct writer *w, const struct writer_meta *meta,
-				  uint64_t data, uint64_t *need)
+/* writer__keep_tail's records at data bytes, after the data kept: 0, or
+ * -errno with the data whole up to data. */
+static int commit__tail(struct writer *w, uint64_t data)
 {
-	uint64_t feat_bits[HEADER_FEAT_BITS / 64] = { 0 };
 	uint64_t off = w->header.data.offset + data;
 	struct sink *s = &w->sink;
 	int err;
 
+	if (!w->tail_len)
+		return 0;
+	if (ftruncate(s->fd, (off_t)off))
+		return -errno;
+	err = sink__pwrite(s, w->tail, w->tail_len, off);
+	if (!err && lseek(s->fd, (off_t)(off + w->tail_len), SEEK_SET) < 0)
+		err = -errno;
+	return err;
+}
+
+/* The data cut to data bytes, writer__keep_tail's records and the features
+ * tried after it; *need says how many bytes the last two take (on entry:
+ * what the last attempt measured, 0 the first time). 0, or -errno with the
+ * data whole up to the cut and torn bytes after it. */
+static int commit__cut_and_finish(struct writer *w, const struct writer_meta *meta, uint64_t data,
+				  uint64_t *need)
+{
+	uint64_t feat_bits[HEADER_FEAT_BITS / 64] = { 0 };
+	uint64_t off = w->header.data.offset + data + w->tail_len;
+	uint64_t feat = *need > w->tail_len ? *need - w->tail_len : 0;
+	struct sink *s = &w->sink;
+	int err = commit__tail(w, data);
+
+	/* The features' size is known only once they are made: the tail's
+	 * room first, theirs at the next attempt. */
+	*need = w->tail_len + feat;
+	if (err)
+		return err;
 	if (ftruncate(s->fd, (off_t)off) || lseek(s->fd, (off_t)off, SEEK_SET) < 0)
 		return -errno;
 	s->err = 0;
 	s->buf_len = 0;
-	s->data_flushed = data;
-	err = features__write(s, meta, off, feat_bits, need);
+	s->data_flushed = data + w->tail_len;
+	err = features__write(s, meta, off, feat_bits, &feat);
+	*need = w->tail_len + feat;
 	if (!err)
 		err = file_header__finish(&w->header, s, feat_bits);
 	return err;
@@ -252,7 +277,16 @@ int writer_commit__salvage(struct writer *w, const struct writer_meta *meta)
 				 w->path, (unsigned long long)(s->good - intact));
 		return 0;
 	}
-	/* No room for the features: the data that is whole, none of them. */
+	/* No room for the features: the data that is whole, none of them;
+	 * the tail after it when that fits. */
+	if (ftruncate(s->fd, (off_t)(w->header.data.offset + intact)))
+		return -errno;
+	if (w->tail_len && !commit__tail(w, intact)) {
+		intact += w->tail_len;
+	} else if (w->tail_len && (cut = commit__room(w, w->tail_len, intact)) &&
+		   !commit__tail(w, cut)) {
+		intact = cut + w->tail_len;
+	}
 	if (ftruncate(s->fd, (off_t)(w->header.data.offset + intact)))
 		return -errno;
 	s->err = 0;

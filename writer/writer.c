@@ -429,10 +429,28 @@ const char *writer__path(const struct writer *w)
 
 static void writer__free(struct writer *w)
 {
+	free(w->tail);
 	compressor__delete(w->comp);
 	free(w->path);
 	sink__exit(&w->sink);
 	free(w);
+}
+
+int writer__keep_tail(struct writer *w, const void *buf, size_t len)
+{
+	void *copy;
+
+	if (!w || w->pipe || w->raw || !w->regular || !w->sink.err)
+		return -EINVAL;
+	copy = len ? malloc(len) : NULL;
+	if (len && !copy)
+		return -ENOMEM;
+	if (len)
+		memcpy(copy, buf, len);
+	free(w->tail);
+	w->tail = copy;
+	w->tail_len = len;
+	return 0;
 }
 
 int writer__finish(struct writer *w, const struct writer_meta *meta)

@@ -47,6 +47,9 @@ struct writer {
 	/* writer_commit__checkpoint wrote features that finish may leave
 	 * behind its own: the file is cut at their end. */
 	bool checkpointed;
+	/* writer__keep_tail's records, for the salvage (owned; NULL: none). */
+	void *tail;
+	size_t tail_len;
 };
 
 /* writer__open for a file inside a directory its writer claimed (dir.c):

@@ -226,6 +226,14 @@ int writer__checkpoint(struct writer *w, const struct writer_meta *meta);
  * section ends early and writer__finish keeps what it holds. */
 bool writer__failed(const struct writer *w);
 
+/* For a file whose write failed (writer__failed): records that
+ * writer__finish's salvage puts right after the data it keeps, before the
+ * features, cutting the data back further to make room for them (the
+ * side-band its samples need, which the failure kept out). Copied; a
+ * second call replaces the first. 0, -EINVAL (not such a file) or
+ * -ENOMEM. */
+int writer__keep_tail(struct writer *w, const void *buf, size_t len);
+
 /* Bytes in the data section so far, buffered ones included. */
 uint64_t writer__data_size(const struct writer *w);
 

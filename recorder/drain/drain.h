@@ -71,9 +71,9 @@ struct drain_hook {
 };
 
 /* A drain has room for this many hooks: the size cut, the build-id
- * tracker, the unwinder, the side-band log, the counts, --off-cpu's and
- * the JIT names'. */
-#define DRAIN_MAX_HOOKS 7
+ * tracker, the unwinder, the side-band log, the counts, --off-cpu's, the
+ * JIT names' and the background walk's sampled pids. */
+#define DRAIN_MAX_HOOKS 8
 
 /* What after_pass answers between passes. */
 enum drain_next {

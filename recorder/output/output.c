@@ -205,12 +205,7 @@ static int output__begin_file(struct output *o, enum synth_when when)
 	if (output__synth_later(o, when)) {
 		/* The command starts once the events are open: the slow part
 		 * follows (output__synth_join). */
-		ret = synth__sideband_front(&o->sout, evlist, opts, o->src.pid);
-		if (!ret)
-			ret = synth_bg__start(&o->bg, evlist, o->src.si, opts, o->src.wake,
-					      &o->sout);
-		o->tracks.late = o->bg != NULL; /* its streams' unwinders hold */
-		unwinder__hold(o->unw, o->bg && !o->src.stream_files);
+		ret = output__synth_start(o);
 	} else {
 		ret = synth__sideband(&o->sout, evlist, o->src.si, opts, o->src.pid, when);
 	}
@@ -467,7 +462,7 @@ static int output__attach_stream(struct output *o, int i, struct drain *d)
 		ret = drain__add_hook(d, &off_cpu);
 	if (!ret && o->names)
 		ret = names_hook__attach(&o->nhooks[i], o->names, d);
-	return ret;
+	return ret ? ret : output__attach_hints(o, i, d);
 }
 
 int output__attach_streams(struct output *o, struct streams *ss)
@@ -541,7 +536,9 @@ static void output__keep(struct output *o)
 
 void output__abort(struct output *o)
 {
-	synth_bg__delete(o->bg); /* what it made never goes in */
+	if (o->bg && o->w && output__recorded(o))
+		output__synth_keep(o);
+	synth_bg__delete(o->bg); /* what it made never goes in whole */
 	o->bg = NULL;
 	if (o->w && output__recorded(o)) {
 		output__keep(o);
@@ -593,6 +590,7 @@ void output__exit(struct output *o)
 	sideband_log__exit(&o->sblog);
 	synth_bg__delete(o->bg);
 	o->bg = NULL;
+	output__synth_exit(o);
 	stream_tracks__exit(&o->tracks);
 	for (int i = 0; o->nhooks && i < o->nr_shares; i++)
 		names_hook__exit(&o->nhooks[i]);

@@ -114,6 +114,11 @@ struct output {
 	 * background.h): written between passes once done, FINISHED_ROUND
 	 * held back until then; NULL when none runs. */
 	struct synth_bg *bg;
+	/* The pids the drains saw samples of while it runs (synth/hints.h),
+	 * read first by its walk and kept when a full file is cut; each
+	 * stream's hook that tells them (output_synth.c). NULL: none. */
+	struct synth_hints *hints;
+	struct output_hint_hook *hhooks;
 	/* The names kept for after the processes are gone (names/names.h):
 	 * NULL when off; each stream's hook (names_hook.h). */
 	struct names *names;
@@ -166,6 +171,25 @@ bool output__synth_later(const struct output *o, enum synth_when when);
  * once the workers are done, then FINISHED_INIT and the round held back.
  * Waits for the workers. 0 or -errno. */
 int output__synth_join(struct output *o);
+
+/* output_synth.c, for output.c: the first file's side-band: its quick
+ * front now, the rest started in the background (output__synth_join).
+ * 0 or -errno. */
+int output__synth_start(struct output *o);
+
+/* output_synth.c, for output.c: stream i's drain d tells the background
+ * walk the pids of its samples while it runs, and passes often meanwhile
+ * so that they come early. 0 or -errno (-ENOMEM, -ENOSPC). */
+int output__attach_hints(struct output *o, int i, struct drain *d);
+
+/* output_synth.c, for output.c: a file whose write failed (the file size
+ * limit, a full disk) with the background side-band not in yet keeps of it
+ * what its samples need: the kernel's part and the sampled processes' maps,
+ * the data cut back to make room (writer__keep_tail). Nothing else. */
+void output__synth_keep(struct output *o);
+
+/* output_synth.c, for output.c: frees the hints and their hooks. */
+void output__synth_exit(struct output *o);
 
 /* --threads: the main thread's work while the streams record (arg the
  * output; drain/streams.h's between): the background side-band, once

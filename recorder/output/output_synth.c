@@ -3,18 +3,26 @@
  * The background side-band of the first file (output.h): whether it is
  * synthesized beside the recording, and how it joins the output when the
  * workers are done (FINISHED_INIT, the rounds held back, --unwind=record's
- * held samples, --threads' streams).
+ * held samples, --threads' streams); the drains' hook that tells its walk
+ * which processes have samples, and what of it a file cut by its size
+ * limit keeps.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "prec/event.h"
 #include "evlist/evlist.h"
+#include "prec/log.h"
 #include "options/options.h"
 #include "prec/writer.h"
 #include "drain/drain.h"
+#include "drain/ring.h"
+#include "dsos/dso_track.h"
 #include "output/output.h"
 #include "synth/background.h"
+#include "synth/hints.h"
 #include "synth/synthesize.h"
 #include "unwind/unwind.h"
 
@@ -47,8 +55,12 @@ int output__synth_join(struct output *o)
 	struct iovec iov;
 	int ret = synth_bg__finish(o->bg, &o->sout);
 
+	if (ret)
+		return ret; /* o->bg stays for output__synth_keep */
 	synth_bg__delete(o->bg);
 	o->bg = NULL;
+	if (o->hints)
+		synth_hints__close(o->hints);
 	/* --unwind=record: the samples that waited for these maps, unwound
 	 * now, before any round lets a reader flush them. */
 	if (!ret && !dir && (ret = unwinder__release(o->unw, &iov)) == 1)
@@ -82,4 +94,104 @@ int output__between(void *arg)
 	ret = output__synth_join(o);
 	/* The features again after it: a recording killed now reads whole. */
 	return ret ? ret : writer__checkpoint(o->w, &o->rm.meta);
+}
+
+/* How often the drains pass while the walk runs: a sampled process that
+ * exits soon after prec starts is named to the walk before it is gone. */
+#define OUTPUT_HINT_TICK_MS 20
+
+struct output_hint_hook {
+	struct synth_hints *hints;
+	struct drain *d;
+	int tid_off; /* PERF_SAMPLE_TID's offset in a sample's body */
+	int tick_ms; /* d's own timeout, back once the side-band is in */
+	bool off;
+};
+
+int output__synth_start(struct output *o)
+{
+	const struct evlist *evlist = o->src.evlist;
+	const struct record_opts *opts = o->src.opts;
+	int ret = synth__sideband_front(&o->sout, evlist, opts, o->src.pid);
+
+	/* Without the hints the walk still reads everything, in /proc's order. */
+	if (!ret && !o->hints && synth_hints__new(&o->hints))
+		pr_debug("no memory for the sampled pids: the walk keeps /proc's order\n");
+	if (!ret)
+		ret = synth_bg__start(&o->bg, evlist, o->src.si, opts, o->src.wake, &o->sout,
+				      o->hints);
+	o->tracks.late = o->bg != NULL; /* its streams' unwinders hold */
+	unwinder__hold(o->unw, o->bg && !o->src.stream_files);
+	return ret;
+}
+
+static enum drain_verdict hint__record(void *arg, const struct ring *r, uint64_t pos,
+				       const struct perf_event_header *h)
+{
+	struct output_hint_hook *hh = arg;
+
+	if (!hh->off && h->type == PERF_RECORD_SAMPLE && h->size >= 8 + hh->tid_off + 8)
+		synth_hints__add(hh->hints,
+				 (pid_t)(uint32_t)ring__peek_u64(r, pos + 8 + hh->tid_off));
+	return DRAIN_KEEP;
+}
+
+/* On the drain's own thread: its tick goes back once nothing is wanted. */
+static void hint__pass(void *arg, const struct drain_stats *pass)
+{
+	struct output_hint_hook *hh = arg;
+
+	(void)pass;
+	if (!hh->off && synth_hints__closed(hh->hints)) {
+		hh->off = true;
+		hh->d->timeout_ms = hh->tick_ms;
+	}
+}
+
+int output__attach_hints(struct output *o, int i, struct drain *d)
+{
+	const struct evsel *ev = &o->src.evlist->evsel[0];
+	struct drain_hook hook = { .on_record = hint__record, .on_pass = hint__pass };
+	struct dso_track_layout tl;
+	struct output_hint_hook *hh;
+
+	dso_track__layout(ev->attr.sample_type, ev->attr.sample_id_all, &tl);
+	if (!o->bg || !o->hints || tl.tid_off < 0)
+		return 0;
+	if (!o->hhooks && !(o->hhooks = calloc((size_t)o->nr_shares, sizeof(*o->hhooks))))
+		return -ENOMEM;
+	hh = &o->hhooks[i];
+	*hh = (struct output_hint_hook){
+		.hints = o->hints, .d = d, .tid_off = tl.tid_off, .tick_ms = d->timeout_ms
+	};
+	if (!d->timeout_ms || d->timeout_ms > OUTPUT_HINT_TICK_MS)
+		d->timeout_ms = OUTPUT_HINT_TICK_MS;
+	hook.arg = hh;
+	return drain__add_hook(d, &hook);
+}
+
+static bool hint__sampled(void *arg, uint32_t pid)
+{
+	return synth_hints__has(arg, (pid_t)pid);
+}
+
+void output__synth_keep(struct output *o)
+{
+	struct synth_buf keep = { 0 };
+
+	/* A directory's data file takes no samples: nothing to cut there. */
+	if (o->src.stream_files || !o->hints || !writer__failed(o->w))
+		return;
+	if (synth_bg__keep(o->bg, hint__sampled, o->hints, &keep) ||
+	    writer__keep_tail(o->w, keep.data, keep.len))
+		pr_debug("no memory to keep the side-band of a file cut short\n");
+	synth_buf__exit(&keep);
+}
+
+void output__synth_exit(struct output *o)
+{
+	synth_hints__delete(o->hints);
+	o->hints = NULL;
+	free(o->hhooks);
+	o->hhooks = NULL;
 }

@@ -5,6 +5,11 @@
  * in order from one counter, each chunk's records going to its own buffer,
  * so that writing the buffers one after another gives /proc's readdir
  * order, as perf's single walk writes it. Chunk 0 is the kernel's part.
+ * Between two processes a worker first reads those the drains saw samples
+ * of (hints.h): a process that exits before the walk reaches it loses its
+ * maps, and only the sampled ones need them. Such a process's records go
+ * into the buffer of the chunk its reader was on; its place in the walk is
+ * skipped.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -14,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/perf_event.h>
+
 #include "evlist/evlist.h"
 #include "prec/log.h"
 #include "prec/mono_clock.h"
@@ -22,6 +29,7 @@
 #include "targets/thread_map.h"
 #include "drain/wake.h"
 #include "synth/background.h"
+#include "synth/hints.h"
 #include "synth/sideband.h"
 #include "synth/synthesize.h"
 
@@ -55,6 +63,7 @@ struct synth_bg {
 	unsigned nr_threads;
 	pthread_t coord;
 	struct wake *wake; /* the main loop's, poked when done (NULL: none) */
+	struct synth_hints *hints; /* the sampled pids, read first (NULL: none) */
 	const char *(*anon_name)(void *arg, uint32_t pid); /* the output's naming */
 	void *anon_arg;
 	uint64_t t0_ns, t1_ns; /* started, done (mono_clock__ns; said under -v) */
@@ -72,10 +81,31 @@ unsigned synth_bg__nr_threads(unsigned n)
 	return cpus < 1 ? 1 : cpus > BG_DEFAULT_MAX ? BG_DEFAULT_MAX : (unsigned)cpus;
 }
 
+/* A chunk of /proc's pids, the sampled processes first as they come; a
+ * recording that ends early stops it between processes. */
+static int bg__walk(struct synth_bg *bg, struct synth_out *w, const struct bg_chunk *c)
+{
+	struct synth_walk *wk;
+	int ret = synth_walk__new(&wk, w, "/proc", &bg->t.so);
+
+	for (size_t k = 0; !ret && k < c->nr && !atomic_load(&bg->cancel); k++) {
+		pid_t hot;
+
+		while (!ret && bg->hints && (hot = synth_hints__take(bg->hints)) > 0)
+			ret = synth_walk__process(wk, hot);
+		if (!ret && (!bg->hints || synth_hints__claim(bg->hints, c->pids[k])))
+			ret = synth_walk__process(wk, c->pids[k]);
+	}
+	synth_walk__delete(wk);
+	return ret;
+}
+
 /* One chunk's records into its buffer. */
 static void bg__run_chunk(struct synth_bg *bg, struct bg_chunk *c, size_t i)
 {
-	struct synth_out w = { .buf = &c->buf, .anon_name = bg->anon_name, .anon_arg = bg->anon_arg };
+	struct synth_out w = { .buf = &c->buf,
+			       .anon_name = bg->anon_name,
+			       .anon_arg = bg->anon_arg };
 	const struct thread_map *threads = bg->evlist->threads;
 	int ret;
 
@@ -87,7 +117,7 @@ static void bg__run_chunk(struct synth_bg *bg, struct bg_chunk *c, size_t i)
 				ret = 0; /* a missing cgroup tree only costs its records */
 		}
 	} else if (c->pids) {
-		ret = synth__processes(&w, "/proc", c->pids, c->nr, &bg->t.so);
+		ret = bg__walk(bg, &w, c);
 	} else {
 		/* -p/-t/-u: the listed threads, few; one chunk. */
 		ret = synth__threads(&w, "/proc", threads->pid, (size_t)threads->nr, &bg->t.so);
@@ -122,6 +152,8 @@ static int bg__plan(struct synth_bg *bg)
 			nr = 0;
 		}
 	}
+	if (bg->hints)
+		synth_hints__list(bg->hints, bg->pids, nr);
 	want = (size_t)bg->nr_threads * BG_CHUNKS_PER_THREAD;
 	per = nr / want + 1;
 	bg->nr_chunks = 1 + (nr + per - 1) / per + (tasks && !any);
@@ -176,7 +208,8 @@ out:
 }
 
 int synth_bg__start(struct synth_bg **out, const struct evlist *evlist, const struct sysinfo *si,
-		    const struct record_opts *opts, struct wake *wake, const struct synth_out *like)
+		    const struct record_opts *opts, struct wake *wake, const struct synth_out *like,
+		    struct synth_hints *hints)
 {
 	struct synth_bg *bg = calloc(1, sizeof(*bg));
 	int ret;
@@ -189,6 +222,7 @@ int synth_bg__start(struct synth_bg **out, const struct evlist *evlist, const st
 	bg->opts = opts;
 	bg->nr_threads = synth_bg__nr_threads(opts->nr_threads_synthesize);
 	bg->wake = wake;
+	bg->hints = hints;
 	bg->anon_name = like ? like->anon_name : NULL;
 	bg->anon_arg = like ? like->anon_arg : NULL;
 	bg->t0_ns = mono_clock__ns(false);
@@ -228,12 +262,56 @@ int synth_bg__finish(struct synth_bg *bg, struct synth_out *w)
 		bytes += c->buf.len;
 		if (!ret && c->buf.len)
 			ret = synth_out__write(w, c->buf.data, c->buf.len);
-		synth_buf__exit(&c->buf);
 	}
+	/* A file that took no more may cut back what went in: synth_bg__keep
+	 * still has every buffer. */
+	for (size_t i = 0; !ret && i < bg->nr_chunks; i++)
+		synth_buf__exit(&bg->chunks[i].buf);
 	/* The tests compare it with when the command started. */
 	pr_verbose(
 		"side-band of existing tasks: %zu bytes, ready %.3f s after it started, beside the recording\n",
 		bytes, (double)(bg->t1_ns - bg->t0_ns) / 1e9);
+	return ret;
+}
+
+/* Appends len bytes to out. 0 or -ENOMEM. */
+static int bg__append(struct synth_buf *out, const void *p, size_t len)
+{
+	struct synth_out w = { .buf = out };
+
+	return synth_out__write(&w, p, len);
+}
+
+int synth_bg__keep(struct synth_bg *bg, bool (*keep)(void *arg, uint32_t pid), void *arg,
+		   struct synth_buf *out)
+{
+	int ret = 0;
+
+	if (bg->started)
+		pthread_join(bg->coord, NULL);
+	bg->started = false;
+	for (size_t i = 0; !ret && i < bg->nr_chunks; i++) {
+		const struct synth_buf *b = &bg->chunks[i].buf;
+		size_t at = 0;
+
+		if (i == 0) {
+			ret = b->len ? bg__append(out, b->data, b->len) : 0;
+			continue;
+		}
+		/* FORK, COMM, NAMESPACES, MMAP2: the pid follows the header. */
+		while (!ret && at + 12 <= b->len) {
+			struct perf_event_header h;
+			uint32_t pid;
+
+			memcpy(&h, b->data + at, sizeof(h));
+			if (h.size < 12 || h.size > b->len - at)
+				break;
+			memcpy(&pid, b->data + at + 8, sizeof(pid));
+			if (keep(arg, pid))
+				ret = bg__append(out, b->data + at, h.size);
+			at += h.size;
+		}
+	}
 	return ret;
 }
 

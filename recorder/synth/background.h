@@ -14,6 +14,7 @@
  *   -> synth_bg__delete; synth_bg__delete alone cancels.
  */
 #include <stdbool.h>
+#include <stdint.h>
 
 struct evlist;
 struct record_opts;
@@ -21,19 +22,24 @@ struct sysinfo;
 struct wake;
 struct synth_bg;
 struct synth_out;
+struct synth_buf;
+struct synth_hints;
 
 /* The worker threads for --num-thread-synthesize=n: n (at most 64 are
  * started), or with 0 the CPUs prec may run on, at most 8 (the walk is
  * bound by the kernel's /proc locks beyond that). */
 unsigned synth_bg__nr_threads(unsigned n);
 
-/* Starts the synthesis; evlist, si, opts and wake must outlive it. When it
- * is done it pokes wake (drain/wake.h; NULL: none), so the main loop leaves
- * its ppoll. The records name JIT code as like does (its anon_name; NULL:
- * "//anon"). 0 and *out (the caller's, synth_bg__delete), or -errno
- * (-ENOMEM, pthread_create's): nothing runs then. */
+/* Starts the synthesis; evlist, si, opts, wake and hints must outlive it.
+ * When it is done it pokes wake (drain/wake.h; NULL: none), so the main
+ * loop leaves its ppoll. The records name JIT code as like does (its
+ * anon_name; NULL: "//anon"). The system-wide walk reads first the
+ * processes added to hints (synth/hints.h; NULL: /proc's order only).
+ * 0 and *out (the caller's, synth_bg__delete), or -errno (-ENOMEM,
+ * pthread_create's): nothing runs then. */
 int synth_bg__start(struct synth_bg **out, const struct evlist *evlist, const struct sysinfo *si,
-		    const struct record_opts *opts, struct wake *wake, const struct synth_out *like);
+		    const struct record_opts *opts, struct wake *wake, const struct synth_out *like,
+		    struct synth_hints *hints);
 
 /* Whether every worker is done (synth_bg__finish will not wait). */
 bool synth_bg__done(const struct synth_bg *bg);
@@ -43,6 +49,15 @@ bool synth_bg__done(const struct synth_bg *bg);
  * CGROUP, tasks in /proc's order. 0, or the first error of a worker or of
  * w (said by the caller). Once only. */
 int synth_bg__finish(struct synth_bg *bg, struct synth_out *w);
+
+/* What a file cut short must keep of the side-band when it cannot take it
+ * all (output.h's abort): waits for the workers, then appends to out the
+ * kernel's part whole and, of the tasks' records, those of the pids
+ * keep(arg, pid) answers true for. Any time before synth_bg__delete, also
+ * after a synth_bg__finish that failed (all of it again: the cut may have
+ * taken what went in). 0 or -ENOMEM. */
+int synth_bg__keep(struct synth_bg *bg, bool (*keep)(void *arg, uint32_t pid), void *arg,
+		   struct synth_buf *out);
 
 /* Cancels what still runs (between processes), joins and frees. Accepts
  * NULL. */

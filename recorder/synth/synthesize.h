@@ -301,6 +301,17 @@ int synth__threads(struct synth_out *w, const char *proc_dir, const pid_t *tids,
 int synth__processes(struct synth_out *w, const char *proc_dir, const pid_t *pids, size_t nr,
 		     const struct synth_opts *opts);
 
+/* synth__processes one process at a time, for a caller that chooses the
+ * next one as it goes (the background walk reads sampled processes first):
+ * synth_walk__new (same errors as synth__processes) -> synth_walk__process
+ * (0 for a process gone meanwhile, -ENOMEM or the writer's -errno) ->
+ * synth_walk__delete (accepts NULL). */
+struct synth_walk;
+int synth_walk__new(struct synth_walk **out, struct synth_out *w, const char *proc_dir,
+		    const struct synth_opts *opts);
+int synth_walk__process(struct synth_walk *wk, pid_t pid);
+void synth_walk__delete(struct synth_walk *wk);
+
 /*
  * Where perf looks for cgroups: the cgroup v1 hierarchy with the perf_event
  * controller, else the cgroup2 mount, from proc_dir/mounts. Returns 0 and the

@@ -387,6 +387,23 @@ static void synth_ctx__delete(struct synth_ctx *c)
 	free(c);
 }
 
+int synth_walk__new(struct synth_walk **out, struct synth_out *w, const char *proc_dir,
+		    const struct synth_opts *opts)
+{
+	return synth_ctx__new((struct synth_ctx **)out, w, proc_dir, opts);
+}
+
+int synth_walk__process(struct synth_walk *wk, pid_t pid)
+{
+	return synth_process((struct synth_ctx *)wk, pid);
+}
+
+void synth_walk__delete(struct synth_walk *wk)
+{
+	if (wk)
+		synth_ctx__delete((struct synth_ctx *)wk);
+}
+
 int synth__processes(struct synth_out *w, const char *proc_dir, const pid_t *pids, size_t nr,
 		     const struct synth_opts *opts)
 {

@@ -26,8 +26,10 @@ self_signals()
 }
 
 # A task running before prec starts: its maps come from the side-band
-# synthesized beside the recording.
-"$WORKLOAD_DIR/prec_busy" 3 >/dev/null 2>&1 &
+# synthesized beside the recording. It must outlive both recordings, which
+# take seconds each under strace on a loaded machine: it is killed at the
+# end (test_synth_race covers one that exits during the recording).
+"$WORKLOAD_DIR/prec_busy" 60 >/dev/null 2>&1 &
 busy=$!
 track_pid "$busy"
 sleep 0.2
