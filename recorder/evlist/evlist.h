@@ -33,6 +33,10 @@ struct evlist {
 	struct ring *bw_rings; /* the same for overwrite events: read at the end */
 	int nr_bw_rings;
 	size_t id_hdr_size; /* bytes of the sample_id trailer on non-sample records */
+	/* kernel.perf_event_max_sample_rate once the events were open (0: not
+	 * read): the kernel lowers it when sampling takes too long, silently,
+	 * so the summary compares it with the value at the end. */
+	int64_t max_sample_rate;
 };
 
 /*
