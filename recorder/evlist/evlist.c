@@ -166,11 +166,58 @@ out:
 	return ret;
 }
 
+/*
+ * perf 6.7's record__tracking_system_wide: under -C, tasks migrate to the
+ * CPUs not recorded, and their side-band (MMAP, COMM, FORK) is emitted
+ * there; without it a sample's addresses on a recorded CPU cannot be
+ * named. So the tracking dummy watches every online CPU, unless no event
+ * samples user space (--all-kernel, or every event :k).
+ */
+static bool tracking__system_wide(const struct event_specs *specs, const struct evlist_config *cfg)
+{
+	if (!cfg->cpu_list || cfg->all_kernel)
+		return false;
+	for (int i = 0; i < specs->nr; i++) {
+		const struct perf_event_attr *a = &specs->v[i].attr;
+
+		if (a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY)
+			continue;
+		if (cfg->all_user || !a->exclude_user)
+			return true;
+	}
+	return false;
+}
+
+/* The tracking dummy (perf 6.1's attr), on every online CPU when
+ * tracking__system_wide says so. 0 or -errno, said. */
+static int evlist__config_tracking(struct evlist *evlist, struct evsel *evsel,
+				   const struct event_specs *specs, const struct evlist_config *cfg)
+{
+	int ret;
+
+	evlist->nr++;
+	evsel__config_dummy(evsel, cfg);
+	/* Named from its attr, as perf names it: "dummy:HG", or "dummy:uh"
+	 * under --all-user. */
+	if (evsel__rename_from_attr(evsel, "dummy"))
+		return -ENOMEM;
+	if (!tracking__system_wide(specs, cfg))
+		return 0;
+	ret = cpu_map__online(&evsel->own_cpus);
+	if (ret) {
+		pr_err("-C: cannot read the online CPUs for the side-band of every CPU: %s (check that /sys is mounted)",
+		       strerror(-ret));
+		return ret;
+	}
+	evsel->system_wide = true;
+	return 0;
+}
+
 int evlist__init(struct evlist *evlist, const struct event_specs *specs_in,
 		 const struct evlist_config *cfg, struct cpu_map *cpus, struct thread_map *threads)
 {
 	/* perf 6.1's record__open: a tracking dummy for -a/-C, -D, and on
-	 * any hybrid machine. */
+	 * any hybrid machine (system-wide under -C, as perf 6.7's). */
 	bool dummy = cfg->has_cpu || cfg->delayed || specs_in->machine.hybrid;
 	int text_poke = cfg->text_poke ? 1 : 0;
 	struct event_specs view;
@@ -218,12 +265,11 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs_in,
 			continue;
 		}
 		if (i == specs->nr + text_poke) {
-			evlist->nr++;
-			evsel__config_dummy(evsel, cfg);
-			/* Named from its attr, as perf names it: "dummy:HG", or
-			 * "dummy:uh" under --all-user. */
-			if (evsel__rename_from_attr(evsel, "dummy"))
-				goto nomem;
+			ret = evlist__config_tracking(evlist, evsel, specs, cfg);
+			if (ret) {
+				free(kept);
+				return ret;
+			}
 			continue;
 		}
 		const struct event_spec *spec = &specs->v[i];
@@ -355,7 +401,8 @@ static int evlist__mmap_kind(struct evlist *evlist, size_t data_bytes, bool back
 			int t0 = slot_t < 0 ? 0 : slot_t;
 			int t1 = slot_t < 0 ? evsel->nr_threads : slot_t + 1;
 
-			if (!!evsel->attr.write_backward != backward || c < 0 || t1 > evsel->nr_threads)
+			if (!!evsel->attr.write_backward != backward || c < 0 ||
+			    t1 > evsel->nr_threads)
 				continue;
 			for (int t = t0; t < t1; t++) {
 				int fd = EVSEL_FD(evsel, c, t);
@@ -364,7 +411,8 @@ static int evlist__mmap_kind(struct evlist *evlist, size_t data_bytes, bool back
 				if (fd < 0)
 					continue;
 				if (ring_fd < 0) {
-					ret = ring__mmap(&rings[*nr_rings], fd, cpu, data_bytes, backward);
+					ret = ring__mmap(&rings[*nr_rings], fd, cpu, data_bytes,
+							 backward);
 					if (ret) {
 						evlist__mmap_error(ret, cpu, data_bytes, nr);
 						return ret;
@@ -469,7 +517,8 @@ void evlist__toggle_evsel(struct evlist *evlist, int idx, bool enable)
 
 	for (int i = 0; evsel->fd && i < evsel->nr_cpus * evsel->nr_threads; i++)
 		if (evsel->fd[i] >= 0)
-			ioctl(evsel->fd[i], enable ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+			ioctl(evsel->fd[i], enable ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE,
+			      0);
 }
 
 int evlist__pollfds(const struct evlist *evlist, struct pollfd **out)

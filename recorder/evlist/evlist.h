@@ -33,13 +33,17 @@ struct evlist {
 	struct ring *bw_rings; /* the same for overwrite events: read at the end */
 	int nr_bw_rings;
 	size_t id_hdr_size; /* bytes of the sample_id trailer on non-sample records */
+	/* kernel.perf_event_max_sample_rate once the events were open (0: not
+	 * read): the kernel lowers it when sampling takes too long, silently,
+	 * so the summary compares it with the value at the end. */
+	int64_t max_sample_rate;
 };
 
 /*
  * Builds the evsels from the parsed specs and configures their attrs as perf
  * record does for cfg (evsel__config; the tracking bits on the first event or
- * on the dummy perf adds for -a/-C/-D), with the machine's rules
- * (specs->machine, the build arch). A default event of a hybrid PMU none of whose CPUs is
+ * on the dummy perf adds for -a/-C/-D, system-wide under -C as perf 6.7's),
+ * with the machine's rules (specs->machine, the build arch). A default event of a hybrid PMU none of whose CPUs is
  * recorded is left out, with a warning (perf 6.1's evlist__fix_hybrid_cpus);
  * when that leaves none, -EINVAL with one line. Takes ownership of cpus
  * and threads (also on error). 0 or -errno.

@@ -138,7 +138,8 @@ int evlist__open(struct evlist *evlist)
 		const struct cpu_map *cpus = evsel->system_wide ? evsel->own_cpus : evlist->cpus;
 		const int *tids = evsel->system_wide ? any_thread : evlist->threads->pid;
 		int nr_tids = evsel->system_wide ? 1 : evlist->threads->nr;
-		int ret = evsel__open(evsel, leader, cpus->cpu, cpus->nr, tids, nr_tids, &cpu, &tid);
+		int ret =
+			evsel__open(evsel, leader, cpus->cpu, cpus->nr, tids, nr_tids, &cpu, &tid);
 
 		if (ret && leader && evlist->evsel[evsel->leader].weak_group &&
 		    (ret == -EINVAL || ret == -EBADF || ret == -ENOSPC || ret == -EOPNOTSUPP)) {
@@ -167,6 +168,7 @@ int evlist__open(struct evlist *evlist)
 			return -EINVAL;
 		}
 	}
+	evlist->max_sample_rate = sysinfo__sysctl_or("kernel/perf_event_max_sample_rate", 0);
 	return 0;
 }
 

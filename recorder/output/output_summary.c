@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The summary lines at the end of a recording (output.h, output__summary):
- * perf record's wording, and for lost data one line naming what to try.
+ * perf record's wording, and for lost data one line naming what to try;
+ * a kernel.perf_event_max_sample_rate lowered during the recording (perf
+ * says nothing) is said with its values.
  */
 #include "bpf/filter.h"
 #include "bpf/off_cpu.h"
 #include "prec/log.h"
 #include "options/options.h"
 #include "drain/drain.h"
+#include "evlist/evlist.h"
 #include "output/output.h"
 #include "unwind/unwind.h"
+#include "prec/sysinfo.h"
 
 /* What --off-cpu's program could not keep (bpf/off_cpu.h), one line each. */
 static void output__off_cpu_losses(const struct off_cpu *oc)
@@ -35,6 +39,26 @@ static void output__off_cpu_losses(const struct off_cpu *oc)
 			(unsigned long long)l.late);
 }
 
+/*
+ * The kernel halves perf_event_max_sample_rate each time a sample's handling
+ * takes longer than perf_cpu_time_max_percent allows, and from then on
+ * throttles every event above it: samples the user asked for are missing
+ * and nothing in the file says why.
+ */
+static void output__sample_rate_fall(const struct evlist *evlist)
+{
+	int64_t before = evlist ? evlist->max_sample_rate : 0;
+	int64_t after;
+
+	if (before <= 0)
+		return;
+	after = sysinfo__sysctl_or("kernel/perf_event_max_sample_rate", before);
+	if (after <= 0 || after >= before)
+		return;
+	pr_warn("kernel.perf_event_max_sample_rate fell from %lld to %lld Hz during the recording: events sampling faster were throttled to it (the kernel lowers it when samples take too long, see kernel.perf_cpu_time_max_percent; use -F %lld or lower, or raise it back with 'sysctl -w kernel.perf_event_max_sample_rate=%lld')",
+		(long long)before, (long long)after, (long long)after, (long long)before);
+}
+
 void output__summary(struct output *o)
 {
 	struct drain_stats st = o->total;
@@ -55,6 +79,7 @@ void output__summary(struct output *o)
 	if (st.lost)
 		pr_warn("%llu events lost in %llu chunks: the ring buffer filled up (try a larger -m, -r 10 to drain with SCHED_FIFO, --threads, or fewer samples: a lower -F or a higher -c)",
 			(unsigned long long)st.lost, (unsigned long long)st.lost_records);
+	output__sample_rate_fall(o->src.evlist);
 	/* Not lost: the filter asked for it (LOST_SAMPLES with the BPF bit). */
 	if (bpf_filters__dropped(o->src.evlist))
 		pr_info("[ prec record: %llu samples dropped by --filter ]\n",
