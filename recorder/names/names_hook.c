@@ -105,21 +105,19 @@ static enum drain_verdict hook_record(void *arg, const struct ring *r, uint64_t 
 	struct names_hook *h = arg;
 	const struct prec_mmap2_event *k;
 	const char *name;
-	uint64_t v;
+	uint32_t v[4];
 
 	if (hdr->type == PERF_RECORD_EXIT && hdr->size >= 24) {
-		uint64_t ids = ring__peek_u64(r, pos + 8); /* pid, ppid */
-		uint64_t tids = ring__peek_u64(r, pos + 16); /* tid, ptid */
-
-		if ((uint32_t)ids == (uint32_t)tids)
-			names__proc_exit(h->n, (uint32_t)ids);
+		ring__copy(r, pos + 8, v, sizeof(v)); /* pid, ppid, tid, ptid */
+		if (v[0] == v[2])
+			names__proc_exit(h->n, v[0]);
 		return DRAIN_KEEP;
 	}
 	if (hdr->type != PERF_RECORD_MMAP2 || hdr->size <= sizeof(*k) ||
 	    (hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
 		return DRAIN_KEEP;
-	v = ring__peek_u64(r, pos + offsetof(struct prec_mmap2_event, prot));
-	if (!((uint32_t)v & PROT_EXEC))
+	ring__copy(r, pos + offsetof(struct prec_mmap2_event, prot), v, sizeof(v[0]));
+	if (!(v[0] & PROT_EXEC))
 		return DRAIN_KEEP;
 	ring__copy(r, pos, h->rec, hdr->size);
 	k = (const struct prec_mmap2_event *)h->rec;
