@@ -63,7 +63,9 @@ struct record_opts {
 	const char *control; /* --control fifo:CTL[,ACK] or fd:CTL[,ACK] (recorder/live/control.h) */
 	/* Sample contents (perf record's flags of the same names). */
 	bool sample_time; /* -T: TIME is always sampled; accepted for perf's command lines */
-	bool sample_addr; /* -d: ADDR, DATA_SRC, data mmaps (implied by DWARF call graphs) */
+	bool sample_addr; /* -d: ADDR (implied by DWARF call graphs); validate: implies
+			   * sample_data_src, and data_mmap unless --no-data-mmap */
+	bool sample_data_src; /* --sample-mem-info: DATA_SRC (perf 6.16) */
 	bool sample_cpu; /* --sample-cpu */
 	bool raw_samples; /* -R */
 	bool sample_weight; /* -W */

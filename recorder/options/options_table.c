@@ -81,6 +81,8 @@ const struct opt_def opt_table[] = {
 	FLAG('P', "period", sample_period, SAMPLING, "record the sample period"),
 	FLAG('d', "data", sample_addr, SAMPLING, "record the sample addresses"),
 	FLAG(0, "sample-cpu", sample_cpu, SAMPLING, "record the sample cpu"),
+	FLAG(0, "sample-mem-info", sample_data_src, SAMPLING,
+	     "record the data source for memory operations (implied by -d)"),
 	FLAG('R', "raw-samples", raw_samples, SAMPLING, "collect raw sample records from all opened counters"),
 	FLAG('W', "weight", sample_weight, SAMPLING, "enable weighted sampling"),
 	FLAG(0, "phys-data", phys_data, SAMPLING, "record the sample physical addresses"),

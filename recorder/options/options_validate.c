@@ -253,6 +253,9 @@ int options__validate(struct record_opts *opts, const struct options_env *env, c
 	 * recording dwarf by perf's configuration does not. */
 	if (opts->callchain_sample_addr)
 		opts->sample_addr = true;
+	/* perf 6.16 split the data source from -d; -d still records it. */
+	if (opts->sample_addr)
+		opts->sample_data_src = true;
 	/* perf's configured record.aio is for files: a stream or --threads'
 	 * streams record without it (perf 6.1 spins on a pipe with it). */
 	if (opts->aio_from_config && opts->threads)

@@ -47,6 +47,19 @@ same_attrs "-a" -a
 same_attrs "-C 0" -C 0
 same_attrs "-a -e cpu-clock,task-clock" -a -e cpu-clock,task-clock
 
+# Options newer than perf 6.1 (no perf here has them: perf's source is the
+# reference). sample_of FILE: the first event's sample_type.
+sample_of()
+{
+	evlist_field "$(evlist "$1" | head -n 1)" sample_type
+}
+# --sample-mem-info (6.16): DATA_SRC without -d's ADDR and data mappings.
+run_prec -q --sample-mem-info -o mi.data -- "$EXIT_WORKLOAD" 0
+((PREC_RC == 0)) || fail "prec --sample-mem-info exited $PREC_RC: $(head -n 2 "$PREC_ERR")"
+st=$(sample_of mi.data)
+[[ $st == *DATA_SRC* && $st != *ADDR* ]] || fail "--sample-mem-info: sample_type $st"
+evlist mi.data | grep -q 'mmap_data: 1' && fail "--sample-mem-info: mmap_data set"
+
 # A branch stack on a PMU without one: one clear line, as perf refuses too.
 run_prec -b -o b.data -- true
 ((PREC_RC >= 1 && PREC_RC <= 125)) || fail "prec -b on a software event exited $PREC_RC"
