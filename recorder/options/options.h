@@ -74,7 +74,8 @@ struct record_opts {
 	bool code_page_size; /* --code-page-size */
 	bool inherit_stat; /* -s */
 	bool no_samples; /* -n */
-	bool switch_events; /* --switch-events */
+	bool switch_events; /* --switch-events (implied by --latency) */
+	bool latency; /* --latency: data for perf report --latency (perf 6.15), not with -a */
 	bool sample_identifier; /* --sample-identifier */
 	bool sample_period; /* -P: PERIOD even with -c */
 	bool namespaces; /* --namespaces */

@@ -91,6 +91,8 @@ const struct opt_def opt_table[] = {
 	FLAG('s', "stat", inherit_stat, SAMPLING, "per thread counts"),
 	FLAG('n', "no-samples", no_samples, SAMPLING, "don't sample"),
 	FLAG(0, "switch-events", switch_events, SIDEBAND, "record context switch events"),
+	FLAG(0, "latency", latency, SIDEBAND,
+	     "record what perf report --latency needs (context switches; not with -a)"),
 	FLAG(0, "sample-identifier", sample_identifier, SAMPLING, "record the sample identifier"),
 	FLAG(0, "namespaces", namespaces, SIDEBAND, "record namespaces events"),
 	FLAG(0, "all-cgroups", all_cgroups, SIDEBAND, "record cgroup events"),

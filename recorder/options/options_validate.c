@@ -277,6 +277,15 @@ int options__validate(struct record_opts *opts, const struct options_env *env, c
 	 * some and prec can ask them; else nothing, quietly, as perf. */
 	if (opts->debuginfod_from_config && (!opts->debuginfod_urls || !debuginfod__available()))
 		opts->debuginfod = false;
+	/* perf 6.15: parallelism comes from the workload's context switches;
+	 * what it means system-wide is not settled, so perf refuses it. */
+	if (opts->latency && opts->system_wide) {
+		snprintf(err, errlen,
+			 "--latency is not supported with system-wide collection (give a command, -p or -t, and no -a)");
+		return -EINVAL;
+	}
+	if (opts->latency)
+		opts->switch_events = true;
 	opts->test_sysroot = env->test_sysroot;
 	ret = resolve_output(opts, env, err, errlen);
 	if (!ret)

@@ -60,6 +60,19 @@ st=$(sample_of mi.data)
 [[ $st == *DATA_SRC* && $st != *ADDR* ]] || fail "--sample-mem-info: sample_type $st"
 evlist mi.data | grep -q 'mmap_data: 1' && fail "--sample-mem-info: mmap_data set"
 
+# --latency (6.15) is --switch-events for the workload's events (perf's
+# record_switch_events): perf record --switch-events' attrs; refused with -a.
+run_prec -q --latency -o lat.data -- "$EXIT_WORKLOAD" 0
+((PREC_RC == 0)) || fail "prec --latency exited $PREC_RC: $(head -n 2 "$PREC_ERR")"
+run_perf record -q --switch-events -o perf.data -- "$EXIT_WORKLOAD" 0
+attrs lat.data >prec.attrs
+attrs perf.data >perf.attrs
+diff -u perf.attrs prec.attrs >&2 || fail "--latency: attrs differ from perf record --switch-events'"
+run_prec -q --latency -a -o lat.data -- true
+((PREC_RC >= 1 && PREC_RC <= 125)) || fail "prec --latency -a exited $PREC_RC"
+(($(wc -l <"$PREC_ERR") == 1)) && grep -q '^prec: --latency .*system-wide.*give a command' "$PREC_ERR" ||
+	fail "prec --latency -a: not one line naming the fix: $(cat "$PREC_ERR")"
+
 # A branch stack on a PMU without one: one clear line, as perf refuses too.
 run_prec -b -o b.data -- true
 ((PREC_RC >= 1 && PREC_RC <= 125)) || fail "prec -b on a software event exited $PREC_RC"

@@ -74,10 +74,46 @@ static void test_sample_mem_info(void **state)
 	}
 }
 
+/* --latency: context switches (perf 6.15), refused system-wide. */
+static void test_latency(void **state)
+{
+	static const struct {
+		const char *args[6];
+		int ret;
+	} rows[] = {
+		{ { "--latency", "true" }, 0 },
+		{ { "--latency", "-p", "1" }, 0 },
+		{ { "--latency", "-C", "0", "true" }, 0 },
+		{ { "--latency", "-a", "true" }, -EINVAL },
+		{ { "--latency" }, -EINVAL },
+		{ { "--latency", "-C", "0" }, 0 },
+	};
+	struct record_opts o;
+	struct evlist_config cfg;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		int ret = parse_validate(&o, err, sizeof(err), rows[i].args);
+
+		if (ret != rows[i].ret)
+			fail_msg("row %zu: %d (%s)", i, ret, err);
+		if (ret) {
+			assert_non_null(strstr(err, "--latency is not supported with system-wide"));
+			assert_null(strchr(err, '\n'));
+		} else {
+			evlist_config__init(&cfg, &o, 0, -1);
+			assert_true(o.latency && o.switch_events && cfg.switch_events);
+		}
+		options__exit(&o);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sample_mem_info),
+		cmocka_unit_test(test_latency),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
