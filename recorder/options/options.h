@@ -66,6 +66,8 @@ struct record_opts {
 	bool sample_addr; /* -d: ADDR (implied by DWARF call graphs); validate: implies
 			   * sample_data_src, and data_mmap unless --no-data-mmap */
 	bool sample_data_src; /* --sample-mem-info: DATA_SRC (perf 6.16) */
+	bool data_mmap; /* --data-mmap: MMAP2s of data mappings too (perf 7.0's split of -d) */
+	bool no_data_mmap; /* --no-data-mmap: -d without them */
 	bool sample_cpu; /* --sample-cpu */
 	bool raw_samples; /* -R */
 	bool sample_weight; /* -W */

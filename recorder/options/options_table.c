@@ -95,6 +95,8 @@ const struct opt_def opt_table[] = {
 	     "record what perf report --latency needs (context switches; not with -a)"),
 	FLAG(0, "sample-identifier", sample_identifier, SAMPLING, "record the sample identifier"),
 	FLAG(0, "namespaces", namespaces, SIDEBAND, "record namespaces events"),
+	FLAG(0, "data-mmap", data_mmap, SIDEBAND, "record the mappings of data, not only of code (implied by -d)"),
+	FLAG(0, "no-data-mmap", no_data_mmap, SIDEBAND, "with -d: do not record the mappings of data"),
 	FLAG(0, "all-cgroups", all_cgroups, SIDEBAND, "record cgroup events"),
 	FLAG(0, "user-callchains", user_callchains, CALLGRAPH, "only record the user part of call chains"),
 	FLAG(0, "kernel-callchains", kernel_callchains, CALLGRAPH, "only record the kernel part of call chains"),

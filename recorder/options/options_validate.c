@@ -256,6 +256,14 @@ int options__validate(struct record_opts *opts, const struct options_env *env, c
 	/* perf 6.16 split the data source from -d; -d still records it. */
 	if (opts->sample_addr)
 		opts->sample_data_src = true;
+	/* perf 7.0 split the data mappings from -d too; -d keeps them unless
+	 * told not to. perf takes the last of the two: here one is refused. */
+	if (opts->data_mmap && opts->no_data_mmap) {
+		snprintf(err, errlen, "--data-mmap and --no-data-mmap contradict each other (give one)");
+		return -EINVAL;
+	}
+	if (opts->sample_addr && !opts->no_data_mmap)
+		opts->data_mmap = true;
 	/* perf's configured record.aio is for files: a stream or --threads'
 	 * streams record without it (perf 6.1 spins on a pipe with it). */
 	if (opts->aio_from_config && opts->threads)

@@ -109,11 +109,47 @@ static void test_latency(void **state)
 	}
 }
 
+/* --data-mmap: mmap_data and synthesized data maps, apart from -d (perf 7.0). */
+static void test_data_mmap(void **state)
+{
+	static const struct {
+		const char *args[6];
+		bool addr, data_mmap;
+	} rows[] = {
+		{ { "true" }, false, false },
+		{ { "--data-mmap", "true" }, false, true },
+		{ { "-d", "true" }, true, true },
+		{ { "-d", "--no-data-mmap", "true" }, true, false },
+		{ { "--no-data-mmap", "-d", "true" }, true, false },
+		{ { "--no-data-mmap", "true" }, false, false },
+		{ { "--call-graph=dwarf", "true" }, true, true },
+		{ { "--sample-mem-info", "true" }, false, false },
+	};
+	const char *both[] = { "--data-mmap", "--no-data-mmap", "true", NULL };
+	struct record_opts o;
+	struct evlist_config cfg;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		assert_int_equal(parse_validate(&o, err, sizeof(err), rows[i].args), 0);
+		evlist_config__init(&cfg, &o, 0, -1);
+		if (cfg.sample_addr != rows[i].addr || o.data_mmap != rows[i].data_mmap ||
+		    cfg.data_mmap != rows[i].data_mmap)
+			fail_msg("row %zu: sample_addr %d data_mmap %d/%d", i, cfg.sample_addr,
+				 o.data_mmap, cfg.data_mmap);
+		options__exit(&o);
+	}
+	assert_int_equal(parse_validate(&o, err, sizeof(err), both), -EINVAL);
+	assert_non_null(strstr(err, "give one"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sample_mem_info),
 		cmocka_unit_test(test_latency),
+		cmocka_unit_test(test_data_mmap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
