@@ -115,7 +115,7 @@ const struct opt_def opt_table[] = {
 	{ 'b', 0, "branch-any", OPT_BRANCH_ANY, 0, NULL, "sample any taken branches",
 	  .group = OPT_GROUP_SAMPLING },
 	{ 'j', 0, "branch-filter", OPT_BRANCH_FILTER, 1, "filter", "branch stack filter modes",
-	  .group = OPT_GROUP_SAMPLING, .complete = "any any_call any_ret ind_call ind_jmp call cond call_stack u k hv in_tx no_tx abort_tx no_flags no_cycles save_type hw_index priv_save" },
+	  .group = OPT_GROUP_SAMPLING, .complete = "any any_call any_ret ind_call ind_jmp call cond call_stack u k hv in_tx no_tx abort_tx no_flags no_cycles save_type hw_index priv_save counter" },
 	{ 0, 0, "user-regs", OPT_USER_REGS, 2, "regs", "sample user registers (=ax,bx,...; all without a value)",
 	  .group = OPT_GROUP_SAMPLING },
 	{ 'I', 0, "intr-regs", OPT_INTR_REGS, 2, "regs", "sample registers at interrupt (=ax,bx,...; all without a value)",

@@ -94,4 +94,12 @@ run_prec -q --latency -a -o lat.data -- true
 run_prec -b -o b.data -- true
 ((PREC_RC >= 1 && PREC_RC <= 125)) || fail "prec -b on a software event exited $PREC_RC"
 grep -q '^prec: .*branch stack' "$PREC_ERR" || fail "prec -b: no line about branch stacks: $(cat "$PREC_ERR")"
+# The newer -j names: known words, refused at open on a PMU without branch
+# stacks in one line naming the event, as perf refuses -j any there.
+for j in counter ind_jmp call_stack no_flags no_cycles hw_index; do
+	run_prec -e cpu-clock -j "any,$j" -o b.data -- true
+	((PREC_RC >= 1 && PREC_RC <= 125)) || fail "prec -j any,$j exited $PREC_RC"
+	(($(wc -l <"$PREC_ERR") == 1)) && grep -q "^prec: .*'cpu-clock'.*branch stack" "$PREC_ERR" ||
+		fail "prec -j any,$j: not one line about branch stacks: $(cat "$PREC_ERR")"
+done
 pass
