@@ -269,6 +269,8 @@ void evlist_config__init(struct evlist_config *cfg, const struct record_opts *op
 		.clockid = opts->clockid,
 		.no_sample_time = opts->per_thread && !opts->sample_time,
 		.sample_addr = opts->sample_addr,
+		.sample_data_src = opts->sample_data_src,
+		.data_mmap = opts->data_mmap,
 		.sample_cpu = opts->sample_cpu,
 		.raw_samples = opts->raw_samples,
 		.sample_weight = opts->sample_weight,

@@ -29,6 +29,8 @@ struct evlist_config {
 	/* What each sample holds (perf record's flags of the same names). */
 	bool no_sample_time; /* --per-thread without -T: no ring needs ordering */
 	bool sample_addr, sample_cpu, raw_samples, sample_weight, phys_data;
+	bool sample_data_src; /* --sample-mem-info, or -d */
+	bool data_mmap; /* --data-mmap, or -d: the tracking event's mmap_data */
 	bool data_page_size, code_page_size, sample_identifier, sample_period;
 	bool inherit_stat, all_cgroups;
 	bool sample_transaction, running_time; /* --transaction, --running-time */

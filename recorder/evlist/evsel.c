@@ -311,10 +311,12 @@ static void evsel__config_sample(struct evsel *evsel, const struct evlist_config
 {
 	struct perf_event_attr *attr = &evsel->attr;
 
-	if (cfg->sample_addr) {
-		attr->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+	if (cfg->sample_addr)
+		attr->sample_type |= PERF_SAMPLE_ADDR;
+	if (cfg->data_mmap)
 		attr->mmap_data = tracking;
-	}
+	if (cfg->sample_data_src)
+		attr->sample_type |= PERF_SAMPLE_DATA_SRC;
 	if (cfg->sample_cpu)
 		attr->sample_type |= PERF_SAMPLE_CPU;
 	if (cfg->raw_samples)

@@ -63,7 +63,11 @@ struct record_opts {
 	const char *control; /* --control fifo:CTL[,ACK] or fd:CTL[,ACK] (recorder/live/control.h) */
 	/* Sample contents (perf record's flags of the same names). */
 	bool sample_time; /* -T: TIME is always sampled; accepted for perf's command lines */
-	bool sample_addr; /* -d: ADDR, DATA_SRC, data mmaps (implied by DWARF call graphs) */
+	bool sample_addr; /* -d: ADDR (implied by DWARF call graphs); validate: implies
+			   * sample_data_src, and data_mmap unless --no-data-mmap */
+	bool sample_data_src; /* --sample-mem-info: DATA_SRC (perf 6.16) */
+	bool data_mmap; /* --data-mmap: MMAP2s of data mappings too (perf 7.0's split of -d) */
+	bool no_data_mmap; /* --no-data-mmap: -d without them */
 	bool sample_cpu; /* --sample-cpu */
 	bool raw_samples; /* -R */
 	bool sample_weight; /* -W */
@@ -72,7 +76,8 @@ struct record_opts {
 	bool code_page_size; /* --code-page-size */
 	bool inherit_stat; /* -s */
 	bool no_samples; /* -n */
-	bool switch_events; /* --switch-events */
+	bool switch_events; /* --switch-events (implied by --latency) */
+	bool latency; /* --latency: data for perf report --latency (perf 6.15), not with -a */
 	bool sample_identifier; /* --sample-identifier */
 	bool sample_period; /* -P: PERIOD even with -c */
 	bool namespaces; /* --namespaces */

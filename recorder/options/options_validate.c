@@ -253,6 +253,17 @@ int options__validate(struct record_opts *opts, const struct options_env *env, c
 	 * recording dwarf by perf's configuration does not. */
 	if (opts->callchain_sample_addr)
 		opts->sample_addr = true;
+	/* perf 6.16 split the data source from -d; -d still records it. */
+	if (opts->sample_addr)
+		opts->sample_data_src = true;
+	/* perf 7.0 split the data mappings from -d too; -d keeps them unless
+	 * told not to. perf takes the last of the two: here one is refused. */
+	if (opts->data_mmap && opts->no_data_mmap) {
+		snprintf(err, errlen, "--data-mmap and --no-data-mmap contradict each other (give one)");
+		return -EINVAL;
+	}
+	if (opts->sample_addr && !opts->no_data_mmap)
+		opts->data_mmap = true;
 	/* perf's configured record.aio is for files: a stream or --threads'
 	 * streams record without it (perf 6.1 spins on a pipe with it). */
 	if (opts->aio_from_config && opts->threads)
@@ -274,6 +285,15 @@ int options__validate(struct record_opts *opts, const struct options_env *env, c
 	 * some and prec can ask them; else nothing, quietly, as perf. */
 	if (opts->debuginfod_from_config && (!opts->debuginfod_urls || !debuginfod__available()))
 		opts->debuginfod = false;
+	/* perf 6.15: parallelism comes from the workload's context switches;
+	 * what it means system-wide is not settled, so perf refuses it. */
+	if (opts->latency && opts->system_wide) {
+		snprintf(err, errlen,
+			 "--latency is not supported with system-wide collection (give a command, -p or -t, and no -a)");
+		return -EINVAL;
+	}
+	if (opts->latency)
+		opts->switch_events = true;
 	opts->test_sysroot = env->test_sysroot;
 	ret = resolve_output(opts, env, err, errlen);
 	if (!ret)

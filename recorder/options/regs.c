@@ -93,7 +93,8 @@ int regs__parse(const char *list, uint64_t *mask, char *err, size_t errlen)
 /*
  * perf 6.1's -j names, with the bit each one sets ("stack" and "priv" are its
  * spellings of call_stack and priv_save), then the kernel's names of the
- * bits it has no name for, which prec also takes.
+ * bits it has no name for, which prec also takes, and perf 6.8's counter
+ * (PERF_SAMPLE_BRANCH_COUNTERS, bit 19: older uapi headers lack it).
  */
 static const struct name_bit branch_names[] = {
 	{ "u", 0 },	      { "k", 1 },	  { "hv", 2 },	       { "any", 3 },
@@ -101,7 +102,7 @@ static const struct name_bit branch_names[] = {
 	{ "in_tx", 8 },	      { "no_tx", 9 },	  { "cond", 10 },      { "stack", 11 },
 	{ "ind_jmp", 12 },    { "call", 13 },	  { "save_type", 16 }, { "priv", 18 },
 	{ "call_stack", 11 }, { "no_flags", 14 }, { "no_cycles", 15 }, { "hw_index", 17 },
-	{ "priv_save", 18 },
+	{ "priv_save", 18 },  { "counter", 19 },
 };
 #define NR_BRANCH (sizeof(branch_names) / sizeof(branch_names[0]))
 

@@ -245,7 +245,7 @@ void synth__task_opts(const struct evlist *evlist, const struct record_opts *opt
 	memset(t, 0, sizeof(*t));
 	t->so = (struct synth_opts){
 		.id_hdr_size = evlist->id_hdr_size,
-		.data_mmaps = opts->sample_addr,
+		.data_mmaps = opts->data_mmap,
 		.no_mmaps = !(opts->synth & RECORD_SYNTH_MMAP),
 		.namespaces = opts->namespaces,
 		.cgroups = opts->all_cgroups && (opts->synth & RECORD_SYNTH_CGROUP),

@@ -60,6 +60,11 @@ static void test_perf_spellings(void **state)
 			 PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_TYPE_SAVE);
 	assert_int_equal(parse_ok("ind_jmp,call"),
 			 PERF_SAMPLE_BRANCH_IND_JUMP | PERF_SAMPLE_BRANCH_CALL);
+	/* perf 6.8's counter: PERF_SAMPLE_BRANCH_COUNTERS, bit 19. */
+	assert_int_equal(parse_ok("any,counter"), PERF_SAMPLE_BRANCH_ANY | (1ULL << 19));
+	assert_int_equal(parse_ok("no_flags,no_cycles,hw_index"),
+			 PERF_SAMPLE_BRANCH_NO_FLAGS | PERF_SAMPLE_BRANCH_NO_CYCLES |
+				 PERF_SAMPLE_BRANCH_HW_INDEX);
 }
 
 static void test_unknown_refused(void **state)

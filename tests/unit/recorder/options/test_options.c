@@ -649,7 +649,7 @@ static void test_err_truncation(void **state)
 static void test_usage(void **state)
 {
 	FILE *tmp = tmpfile();
-	char text[8192];
+	char text[16384];
 	size_t n;
 	int saved;
 
