@@ -9,16 +9,20 @@
 #include "bpf/filter.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 #include <linux/perf_event.h>
 
 #include "bpf/bpf_layer.h"
 #include "events/bpf_filter_parse.h"
 #include "evlist/evlist.h"
 #include "prec/log.h"
+#include "targets/target.h"
 
 #ifdef PREC_HAVE_BPF
 #include <bpf/bpf.h>
@@ -33,6 +37,51 @@ struct bpf_filter {
 	void *skel; /* never set: without the programs nothing loads */
 #endif
 };
+
+/*
+ * A cgroup term's id: perf 6.12 reads it from the path under the cgroup
+ * mount with name_to_handle_at, and silently filters on id 0 when that
+ * fails; a cgroup that is not there is refused here instead.
+ */
+static int resolve_one(const char *str, struct filter_terms *f, int i, char *err, size_t len)
+{
+	char root[512], path[PATH_MAX + 600];
+	const char *p = str + f->path_at[i];
+	int n = (int)f->len[i], fd, ret = 0;
+	uint64_t id = 0;
+
+	target__cgroup_root(root, sizeof(root));
+	if (f->path_len[i] >= PATH_MAX) {
+		snprintf(err, len, "--filter '%.*s': the cgroup path is longer than %d bytes",
+			 n > 64 ? 64 : n, str + f->at[i], PATH_MAX);
+		return -ENAMETOOLONG;
+	}
+	snprintf(path, sizeof(path), "%s/%.*s", root, (int)f->path_len[i], *p == '/' ? p + 1 : p);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || target__cgroup_id(fd, &id) < 0) {
+		ret = -errno;
+		snprintf(
+			err, len,
+			"--filter '%.*s': cannot %s cgroup %s: %s (give a path under the cgroup2 mount %s; 'ls %s' lists them)",
+			n, str + f->at[i], fd < 0 ? "open" : "read the id of", path, strerror(-ret),
+			root, root);
+	}
+	if (fd >= 0)
+		close(fd);
+	f->v[i].value = id;
+	return ret;
+}
+
+int bpf_filter__resolve(const char *str, struct filter_terms *f, char *err, size_t len)
+{
+	for (int i = 0; i < f->nr; i++) {
+		int ret = f->path_len[i] ? resolve_one(str, f, i, err, len) : 0;
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
 
 int bpf_filter__check(const struct evsel *evsel, char *err, size_t len)
 {
@@ -50,8 +99,9 @@ int bpf_filter__check(const struct evsel *evsel, char *err, size_t len)
 	}
 	i = filter_terms__missing(f, evsel->attr.sample_type);
 	if (i < 0) {
+		i = bpf_filter__resolve(evsel->filter, f, err, len);
 		free(f);
-		return 0;
+		return i;
 	}
 	bit = f->v[i].sample;
 	option = filter_terms__bit_option(bit);
@@ -83,8 +133,11 @@ static int attach(struct bpf_filter *bf, const struct evsel *evsel, const char *
 	*step = "load";
 	bf->skel = sample_filter_bpf__open_and_load();
 	ret = bf->skel ? 0 : -errno;
+	/* bpf_filter__check parsed and resolved it: these cannot fail. */
 	if (!ret && filter_terms__parse(evsel->filter, f, ignored, sizeof(ignored)))
 		ret = -EINVAL;
+	if (!ret && bpf_filter__resolve(evsel->filter, f, ignored, sizeof(ignored)))
+		ret = -ENOENT;
 	if (!ret) {
 		*step = "fill the map of";
 		if (bpf_map_update_elem(bpf_map__fd(bf->skel->maps.filters), &zero, f->v, BPF_ANY))
@@ -178,8 +231,8 @@ int bpf_filters__attach(struct evlist *evlist)
 
 		if (!evsel->filter || !evsel->filter_bpf)
 			continue;
-		ret = bpf_filter__attach(evsel, log__level() >= LOG_VERBOSE, &evsel->bpf_filter, err,
-					 sizeof(err));
+		ret = bpf_filter__attach(evsel, log__level() >= LOG_VERBOSE, &evsel->bpf_filter,
+					 err, sizeof(err));
 		if (ret) {
 			pr_err("%s", err);
 			return ret;

@@ -80,6 +80,7 @@ struct perf_sample_data {
 		u32 reserved;
 	} cpu_entry;
 	u64 phys_addr;
+	u64 cgroup;
 	u64 data_page_size;
 	u64 code_page_size;
 };

@@ -92,6 +92,8 @@ static __always_inline __u64 field(struct perf_sample_data *d, const struct samp
 		return d->txn;
 	case PERF_SAMPLE_PHYS_ADDR:
 		return d->phys_addr;
+	case PERF_SAMPLE_CGROUP:
+		return d->cgroup;
 	case PERF_SAMPLE_DATA_PAGE_SIZE:
 		return d->data_page_size;
 	case PERF_SAMPLE_CODE_PAGE_SIZE:
