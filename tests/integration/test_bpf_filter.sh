@@ -149,7 +149,15 @@ refused "a cgroup that is not there" "cannot open cgroup .*prec-no-such-cgroup: 
 CGROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
 CG=prec-bpf-filter-$$
 if [[ -n $CGROOT ]] && mkdir "$CGROOT/$CG" 2>/dev/null; then
-	trap 'rc=$?; rmdir "$CGROOT/$CG" 2>/dev/null; (exit $rc); _cleanup' EXIT
+	# The cgroup goes with the temp dir, whatever the exit.
+	cg_cleanup()
+	{
+		local rc=$?
+		rmdir "$CGROOT/$CG" 2>/dev/null
+		(exit "$rc")
+		_cleanup
+	}
+	trap cg_cleanup EXIT
 	# cg_percent DATA: the share of DATA's samples perf reports in the cgroup.
 	cg_percent()
 	{
