@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "prec/log.h"
+#include "bpf/filter_pin.h"
 #include "options/options.h"
 #include "options/perfconfig.h"
 #include "events/parse_events.h"
@@ -95,7 +96,16 @@ int main(int argc, char **argv)
 		/* A stream with nowhere to go is a failure, not a bad command line. */
 		return ret == -EBADF ? PREC_EXIT_FAILURE : PREC_EXIT_USAGE;
 	}
-	status = prec_record(&opts, argc, argv, &fatal_sig);
+	if (opts.setup_filter) {
+		/* perf 6.12: pin or unpin the BPF filter, and record nothing. */
+		status = filter_pin__setup(opts.setup_filter, err, sizeof(err)) ?
+				 PREC_EXIT_FAILURE :
+				 0;
+		if (status)
+			pr_err("%s", err);
+	} else {
+		status = prec_record(&opts, argc, argv, &fatal_sig);
+	}
 	options__exit(&opts);
 	/* opts held the configuration's strings until here. */
 	perfconfig__exit(&cfg);

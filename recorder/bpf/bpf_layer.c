@@ -40,27 +40,35 @@ int bpf_layer__check(const char *option, const char *btf_path, char *err, size_t
 	char exe[4096];
 
 	if (!bpf_layer__built() && !*PREC_BPF_MISSING) {
-		snprintf(err, len,
-			 "%s needs prec built with its BPF programs: this one was configured with -DPREC_BPF=OFF (rebuild with -DPREC_BPF=ON)",
-			 option);
+		snprintf(
+			err, len,
+			"%s needs prec built with its BPF programs: this one was configured with -DPREC_BPF=OFF (rebuild with -DPREC_BPF=ON)",
+			option);
 		return -1;
 	}
 	if (!bpf_layer__built()) {
-		snprintf(err, len,
-			 "%s needs prec built with its BPF programs: install %s (apt-get install %s, or scripts/bootstrap) and rebuild prec",
-			 option, PREC_BPF_MISSING, PREC_BPF_MISSING);
+		snprintf(
+			err, len,
+			"%s needs prec built with its BPF programs: install %s (apt-get install %s, or scripts/bootstrap) and rebuild prec",
+			option, PREC_BPF_MISSING, PREC_BPF_MISSING);
 		return -1;
 	}
 	if (access(btf, R_OK) < 0) {
-		snprintf(err, len,
-			 "%s needs the kernel's BTF type information (%s: %s): boot a kernel built with CONFIG_DEBUG_INFO_BTF=y (most distribution kernels since 2021 are)",
-			 option, btf, strerror(errno));
+		snprintf(
+			err, len,
+			"%s needs the kernel's BTF type information (%s: %s): boot a kernel built with CONFIG_DEBUG_INFO_BTF=y (most distribution kernels since 2021 are)",
+			option, btf, strerror(errno));
 		return -1;
 	}
 	if (!caps__can_load_bpf()) {
-		snprintf(err, len,
-			 "%s loads a BPF program, which needs CAP_BPF and CAP_PERFMON (or root): run prec as root, or give it both with 'setcap cap_bpf,cap_perfmon+ep %s'",
-			 option, caps__exe(exe, sizeof(exe)));
+		snprintf(
+			err, len,
+			"%s loads a BPF program, which needs CAP_BPF and CAP_PERFMON (or root): run prec as root, or give it both with 'setcap cap_bpf,cap_perfmon+ep %s'%s",
+			option, caps__exe(exe, sizeof(exe)),
+			/* perf 6.12's way for users: root pins the filter once. */
+			strcmp(option, "--filter") ?
+				"" :
+				", or have root run 'prec --setup-filter pin' once");
 		return -1;
 	}
 	return 0;

@@ -9,16 +9,23 @@
 #include "bpf/filter.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 #include <linux/perf_event.h>
 
 #include "bpf/bpf_layer.h"
+#include "bpf/filter_pin.h"
 #include "events/bpf_filter_parse.h"
 #include "evlist/evlist.h"
 #include "prec/log.h"
+#include "targets/caps.h"
+#include "targets/target.h"
+#include "targets/thread_map.h"
 
 #ifdef PREC_HAVE_BPF
 #include <bpf/bpf.h>
@@ -32,7 +39,53 @@ struct bpf_filter {
 #else
 	void *skel; /* never set: without the programs nothing loads */
 #endif
+	struct filter_pin *pin; /* the pinned program's slot, instead of skel */
 };
+
+/*
+ * A cgroup term's id: perf 6.12 reads it from the path under the cgroup
+ * mount with name_to_handle_at, and silently filters on id 0 when that
+ * fails; a cgroup that is not there is refused here instead.
+ */
+static int resolve_one(const char *str, struct filter_terms *f, int i, char *err, size_t len)
+{
+	char root[512], path[PATH_MAX + 600];
+	const char *p = str + f->path_at[i];
+	int n = (int)f->len[i], fd, ret = 0;
+	uint64_t id = 0;
+
+	target__cgroup_root(root, sizeof(root));
+	if (f->path_len[i] >= PATH_MAX) {
+		snprintf(err, len, "--filter '%.*s': the cgroup path is longer than %d bytes",
+			 n > 64 ? 64 : n, str + f->at[i], PATH_MAX);
+		return -ENAMETOOLONG;
+	}
+	snprintf(path, sizeof(path), "%s/%.*s", root, (int)f->path_len[i], *p == '/' ? p + 1 : p);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || target__cgroup_id(fd, &id) < 0) {
+		ret = -errno;
+		snprintf(
+			err, len,
+			"--filter '%.*s': cannot %s cgroup %s: %s (give a path under the cgroup2 mount %s; 'ls %s' lists them)",
+			n, str + f->at[i], fd < 0 ? "open" : "read the id of", path, strerror(-ret),
+			root, root);
+	}
+	if (fd >= 0)
+		close(fd);
+	f->v[i].value = id;
+	return ret;
+}
+
+int bpf_filter__resolve(const char *str, struct filter_terms *f, char *err, size_t len)
+{
+	for (int i = 0; i < f->nr; i++) {
+		int ret = f->path_len[i] ? resolve_one(str, f, i, err, len) : 0;
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
 
 int bpf_filter__check(const struct evsel *evsel, char *err, size_t len)
 {
@@ -50,8 +103,9 @@ int bpf_filter__check(const struct evsel *evsel, char *err, size_t len)
 	}
 	i = filter_terms__missing(f, evsel->attr.sample_type);
 	if (i < 0) {
+		i = bpf_filter__resolve(evsel->filter, f, err, len);
 		free(f);
-		return 0;
+		return i;
 	}
 	bit = f->v[i].sample;
 	option = filter_terms__bit_option(bit);
@@ -83,8 +137,11 @@ static int attach(struct bpf_filter *bf, const struct evsel *evsel, const char *
 	*step = "load";
 	bf->skel = sample_filter_bpf__open_and_load();
 	ret = bf->skel ? 0 : -errno;
+	/* bpf_filter__check parsed and resolved it: these cannot fail. */
 	if (!ret && filter_terms__parse(evsel->filter, f, ignored, sizeof(ignored)))
 		ret = -EINVAL;
+	if (!ret && bpf_filter__resolve(evsel->filter, f, ignored, sizeof(ignored)))
+		ret = -ENOENT;
 	if (!ret) {
 		*step = "fill the map of";
 		if (bpf_map_update_elem(bpf_map__fd(bf->skel->maps.filters), &zero, f->v, BPF_ANY))
@@ -139,6 +196,8 @@ uint64_t bpf_filter__dropped(const struct bpf_filter *bf)
 	__u64 *per_cpu;
 	__u32 zero = 0;
 
+	if (bf && bf->pin)
+		return filter_pin__dropped(bf->pin);
 	if (!bf || !bf->skel || n <= 0)
 		return 0;
 	per_cpu = calloc((size_t)n, sizeof(*per_cpu));
@@ -152,10 +211,50 @@ uint64_t bpf_filter__dropped(const struct bpf_filter *bf)
 	return sum;
 }
 
+/*
+ * Without CAP_BPF, the program root pinned (--setup-filter pin) on the
+ * event, the filter in a slot of its map. 0, or -errno with one line.
+ */
+static int attach_pinned(const struct evlist *evlist, struct evsel *evsel, char *err, size_t len)
+{
+	struct filter_terms *f = malloc(sizeof(*f));
+	struct bpf_filter *bf = calloc(1, sizeof(*bf));
+	int ret = f && bf ? 0 : -ENOMEM;
+
+	/* bpf_filter__check parsed and resolved it: these cannot fail. */
+	if (!ret && (filter_terms__parse(evsel->filter, f, err, len) ||
+		     bpf_filter__resolve(evsel->filter, f, err, len)))
+		ret = -EINVAL;
+	if (!ret)
+		ret = filter_pin__attach(evsel, f, evlist->threads, &bf->pin, err, len);
+	free(f);
+	if (ret) {
+		bpf_filter__delete(bf);
+		return ret;
+	}
+	evsel->bpf_filter = bf;
+	return 0;
+}
+
+/* Whether the filters go through the pinned program, or -EINVAL after one
+ * line where it would be needed but cannot serve the target. */
+static int use_pinned(const struct evlist *evlist)
+{
+	if (caps__can_load_bpf() || !filter_pin__usable())
+		return 0;
+	/* perf 6.12 too keys the pinned filters by process: not -a, -C. */
+	if (!evlist->threads || !evlist->threads->nr || evlist->threads->pid[0] == -1) {
+		pr_err("--filter: the pinned BPF filter serves the processes prec records, not -a or -C (record a command, -p or -t, or run prec as root)");
+		return -EINVAL;
+	}
+	return 1;
+}
+
 int bpf_filters__attach(struct evlist *evlist)
 {
 	static char err[LOG_MSG_MAX];
 	bool any = false;
+	int pinned = 0;
 
 	for (int i = 0; i < evlist->nr; i++) {
 		const struct evsel *evsel = &evlist->evsel[i];
@@ -168,7 +267,11 @@ int bpf_filters__attach(struct evlist *evlist)
 			return -EINVAL;
 		}
 	}
-	if (any && bpf_layer__check("--filter", NULL, err, sizeof(err))) {
+	if (any)
+		pinned = use_pinned(evlist);
+	if (pinned < 0)
+		return pinned;
+	if (any && !pinned && bpf_layer__check("--filter", NULL, err, sizeof(err))) {
 		pr_err("%s", err);
 		return -EINVAL;
 	}
@@ -178,8 +281,11 @@ int bpf_filters__attach(struct evlist *evlist)
 
 		if (!evsel->filter || !evsel->filter_bpf)
 			continue;
-		ret = bpf_filter__attach(evsel, log__level() >= LOG_VERBOSE, &evsel->bpf_filter, err,
-					 sizeof(err));
+		if (pinned)
+			ret = attach_pinned(evlist, evsel, err, sizeof(err));
+		else
+			ret = bpf_filter__attach(evsel, log__level() >= LOG_VERBOSE,
+						 &evsel->bpf_filter, err, sizeof(err));
 		if (ret) {
 			pr_err("%s", err);
 			return ret;
@@ -212,5 +318,6 @@ void bpf_filter__delete(struct bpf_filter *bf)
 #ifdef PREC_HAVE_BPF
 	sample_filter_bpf__destroy(bf->skel);
 #endif
+	filter_pin__delete(bf->pin);
 	free(bf);
 }

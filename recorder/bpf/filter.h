@@ -14,11 +14,20 @@
 struct evlist;
 struct evsel;
 struct bpf_filter;
+struct filter_terms;
+
+/*
+ * The value of each cgroup term of f, parsed from str: the id of the cgroup
+ * its path names under the cgroup2 mount. 0, or -errno with one line in err
+ * naming the term, the directory and where cgroups are.
+ */
+int bpf_filter__resolve(const char *str, struct filter_terms *f, char *err, size_t len);
 
 /*
  * Whether the event samples every field its filter reads (perf's
- * check_sample_flags). 0, or -EINVAL with one
- * line in err naming the term, the PERF_SAMPLE bit and the option that adds it.
+ * check_sample_flags), and each cgroup term names a cgroup. 0, or -EINVAL
+ * with one line in err naming the term, the PERF_SAMPLE bit and the option
+ * that adds it (or bpf_filter__resolve's -errno and line).
  */
 int bpf_filter__check(const struct evsel *evsel, char *err, size_t len);
 

@@ -14,6 +14,23 @@
 /* Entries a filter holds, group markers and the end marker included. */
 #define SAMPLE_FILTER_MAX 64
 
+/*
+ * The pinned program (--setup-filter pin, perf 6.12) serves every user's
+ * filtered events at once: filters holds one filter per slot, which a prec
+ * claims for each event it filters; event_hash maps the id of each of the
+ * event's fds to the first one; idx_hash maps (process, that id) to the
+ * slot. The sizes are perf's.
+ */
+#define SAMPLE_FILTER_SLOTS 64
+#define SAMPLE_FILTER_EVENT_IDS 1024
+#define SAMPLE_FILTER_TASKS 1024
+
+struct sample_filter_idx_key {
+	__u64 evt_id;
+	__u32 tgid;
+	__u32 reserved; /* 0: the key is hashed whole */
+};
+
 enum sample_filter_op {
 	SF_OP_EQ, /* == */
 	SF_OP_NE, /* != */

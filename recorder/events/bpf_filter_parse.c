@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The BPF --filter grammar (bpf_filter_parse.h): perf 6.4-6.10's terms, operators
+ * The BPF --filter grammar (bpf_filter_parse.h): perf 6.4-6.12's terms, operators
  * and symbolic memory values, read into the entry array the BPF program
  * walks, and the table of which sample_type bit each field needs and which
  * option adds it (perf's bpf-filter.c). Pure: no I/O, no libbpf.
@@ -25,6 +25,7 @@ struct term {
 	uint16_t part;
 	uint16_t helper;
 	const struct sym *syms; /* the symbolic values it takes besides numbers, or NULL */
+	bool path; /* takes a path, == or != only (cgroup) */
 };
 
 static const struct sym mem_op_syms[] = {
@@ -89,42 +90,43 @@ static const struct sym mem_hops_syms[] = {
 };
 
 static const struct term terms[] = {
-	{ "ip", PERF_SAMPLE_IP, 0, 0, NULL },
-	{ "id", PERF_SAMPLE_ID, 0, 0, NULL },
-	{ "tid", PERF_SAMPLE_TID, 0, 0, NULL },
-	{ "pid", PERF_SAMPLE_TID, 1, 0, NULL },
-	{ "cpu", PERF_SAMPLE_CPU, 0, 0, NULL },
-	{ "time", PERF_SAMPLE_TIME, 0, 0, NULL },
-	{ "addr", PERF_SAMPLE_ADDR, 0, 0, NULL },
-	{ "period", PERF_SAMPLE_PERIOD, 0, 0, NULL },
-	{ "txn", PERF_SAMPLE_TRANSACTION, 0, 0, NULL },
-	{ "weight", PERF_SAMPLE_WEIGHT, 0, 0, NULL },
-	{ "weight1", PERF_SAMPLE_WEIGHT_STRUCT, 1, 0, NULL },
-	{ "weight2", PERF_SAMPLE_WEIGHT_STRUCT, 2, 0, NULL },
-	{ "weight3", PERF_SAMPLE_WEIGHT_STRUCT, 3, 0, NULL },
-	{ "ins_lat", PERF_SAMPLE_WEIGHT_STRUCT, 2, 0, NULL },
-	{ "retire_lat", PERF_SAMPLE_WEIGHT_STRUCT, 3, 0, NULL },
-	{ "p_stage_cyc", PERF_SAMPLE_WEIGHT_STRUCT, 3, 0, NULL },
-	{ "phys_addr", PERF_SAMPLE_PHYS_ADDR, 0, 0, NULL },
-	{ "code_pgsz", PERF_SAMPLE_CODE_PAGE_SIZE, 0, 0, NULL },
-	{ "data_pgsz", PERF_SAMPLE_DATA_PAGE_SIZE, 0, 0, NULL },
-	{ "mem_op", PERF_SAMPLE_DATA_SRC, 1, 0, mem_op_syms },
-	{ "mem_lvl", PERF_SAMPLE_DATA_SRC, 2, 0, mem_lvl_syms },
-	{ "mem_lvlnum", PERF_SAMPLE_DATA_SRC, 2, 0, mem_lvl_syms },
-	{ "mem_snoop", PERF_SAMPLE_DATA_SRC, 3, 0, mem_snoop_syms },
-	{ "mem_remote", PERF_SAMPLE_DATA_SRC, 4, 0, mem_remote_syms },
-	{ "mem_lock", PERF_SAMPLE_DATA_SRC, 5, 0, mem_lock_syms },
-	{ "mem_dtlb", PERF_SAMPLE_DATA_SRC, 6, 0, mem_dtlb_syms },
-	{ "mem_blk", PERF_SAMPLE_DATA_SRC, 7, 0, mem_blk_syms },
-	{ "mem_hops", PERF_SAMPLE_DATA_SRC, 8, 0, mem_hops_syms },
-	{ "uid", 0, 0, SF_HELPER_UID, NULL },
-	{ "gid", 0, 0, SF_HELPER_GID, NULL },
+	{ "ip", PERF_SAMPLE_IP, 0, 0, NULL, false },
+	{ "id", PERF_SAMPLE_ID, 0, 0, NULL, false },
+	{ "tid", PERF_SAMPLE_TID, 0, 0, NULL, false },
+	{ "pid", PERF_SAMPLE_TID, 1, 0, NULL, false },
+	{ "cpu", PERF_SAMPLE_CPU, 0, 0, NULL, false },
+	{ "time", PERF_SAMPLE_TIME, 0, 0, NULL, false },
+	{ "addr", PERF_SAMPLE_ADDR, 0, 0, NULL, false },
+	{ "period", PERF_SAMPLE_PERIOD, 0, 0, NULL, false },
+	{ "txn", PERF_SAMPLE_TRANSACTION, 0, 0, NULL, false },
+	{ "weight", PERF_SAMPLE_WEIGHT, 0, 0, NULL, false },
+	{ "weight1", PERF_SAMPLE_WEIGHT_STRUCT, 1, 0, NULL, false },
+	{ "weight2", PERF_SAMPLE_WEIGHT_STRUCT, 2, 0, NULL, false },
+	{ "weight3", PERF_SAMPLE_WEIGHT_STRUCT, 3, 0, NULL, false },
+	{ "ins_lat", PERF_SAMPLE_WEIGHT_STRUCT, 2, 0, NULL, false },
+	{ "retire_lat", PERF_SAMPLE_WEIGHT_STRUCT, 3, 0, NULL, false },
+	{ "p_stage_cyc", PERF_SAMPLE_WEIGHT_STRUCT, 3, 0, NULL, false },
+	{ "phys_addr", PERF_SAMPLE_PHYS_ADDR, 0, 0, NULL, false },
+	{ "code_pgsz", PERF_SAMPLE_CODE_PAGE_SIZE, 0, 0, NULL, false },
+	{ "data_pgsz", PERF_SAMPLE_DATA_PAGE_SIZE, 0, 0, NULL, false },
+	{ "mem_op", PERF_SAMPLE_DATA_SRC, 1, 0, mem_op_syms, false },
+	{ "mem_lvl", PERF_SAMPLE_DATA_SRC, 2, 0, mem_lvl_syms, false },
+	{ "mem_lvlnum", PERF_SAMPLE_DATA_SRC, 2, 0, mem_lvl_syms, false },
+	{ "mem_snoop", PERF_SAMPLE_DATA_SRC, 3, 0, mem_snoop_syms, false },
+	{ "mem_remote", PERF_SAMPLE_DATA_SRC, 4, 0, mem_remote_syms, false },
+	{ "mem_lock", PERF_SAMPLE_DATA_SRC, 5, 0, mem_lock_syms, false },
+	{ "mem_dtlb", PERF_SAMPLE_DATA_SRC, 6, 0, mem_dtlb_syms, false },
+	{ "mem_blk", PERF_SAMPLE_DATA_SRC, 7, 0, mem_blk_syms, false },
+	{ "mem_hops", PERF_SAMPLE_DATA_SRC, 8, 0, mem_hops_syms, false },
+	{ "uid", 0, 0, SF_HELPER_UID, NULL, false },
+	{ "gid", 0, 0, SF_HELPER_GID, NULL, false },
+	{ "cgroup", PERF_SAMPLE_CGROUP, 0, 0, NULL, true },
 };
 
 #define TERM_NAMES                                                                                 \
 	"ip, id, tid, pid, cpu, time, addr, period, txn, weight, weight1-3, ins_lat, retire_lat, " \
 	"p_stage_cyc, phys_addr, code_pgsz, data_pgsz, mem_op, mem_lvl, mem_snoop, mem_remote, "   \
-	"mem_lock, mem_dtlb, mem_blk, mem_hops, uid, gid"
+	"mem_lock, mem_dtlb, mem_blk, mem_hops, uid, gid, cgroup"
 
 /* The bits a term may need: name, and the option that adds it (perf's table). */
 static const struct {
@@ -146,6 +148,7 @@ static const struct {
 	{ PERF_SAMPLE_TRANSACTION, "PERF_SAMPLE_TRANSACTION", "--transaction" },
 	{ PERF_SAMPLE_CODE_PAGE_SIZE, "PERF_SAMPLE_CODE_PAGE_SIZE", "--code-page-size" },
 	{ PERF_SAMPLE_DATA_PAGE_SIZE, "PERF_SAMPLE_DATA_PAGE_SIZE", "--data-page-size" },
+	{ PERF_SAMPLE_CGROUP, "PERF_SAMPLE_CGROUP", "--all-cgroups" },
 };
 
 const char *filter_terms__bit_name(uint64_t bit)
@@ -361,13 +364,43 @@ static int read_value(struct reader *r, const struct term *t, uint64_t *v)
 		    where(r, w, sizeof(w)), syms[0] ? ", or one of " : "", syms);
 }
 
+/*
+ * A cgroup's path: perf's lexer takes every byte up to a space, tab or
+ * newline, ',' and ')' included, so the same strings name the same cgroups.
+ */
+static int read_path(struct reader *r, const struct term *t, uint32_t op, size_t *path_at,
+		     size_t *path_len)
+{
+	size_t n = 0;
+	char w[64];
+
+	if (op != SF_OP_EQ && op != SF_OP_NE)
+		return fail(
+			r, -EINVAL,
+			"'%s' takes == or != only, at offset %zu (write '%s == /PATH' or '%s != /PATH')",
+			t->name, r->pos, t->name, t->name);
+	skip_space(r);
+	while (r->s[r->pos + n] && r->s[r->pos + n] != ' ' && r->s[r->pos + n] != '\t' &&
+	       r->s[r->pos + n] != '\n')
+		n++;
+	if (!n)
+		return fail(
+			r, -EINVAL,
+			"expected a cgroup path for '%s', found %s (a path under the cgroup2 mount, e.g. '%s == /system.slice')",
+			t->name, where(r, w, sizeof(w)), t->name);
+	*path_at = r->pos;
+	*path_len = n;
+	r->pos += n;
+	return 0;
+}
+
 /* NAME OP VALUE */
 static int read_term(struct reader *r)
 {
 	struct sample_filter_entry e = { 0 };
 	const struct term *t;
 	uint64_t value = 0;
-	size_t at, n = 0;
+	size_t at, n = 0, path_at = 0, path_len = 0;
 	char w[64];
 	int ret;
 
@@ -381,7 +414,9 @@ static int read_term(struct reader *r)
 			    n ? "unknown term" : "expected a term, found", where(r, w, sizeof(w)));
 	r->pos += n;
 	ret = read_op(r, t, &e.op);
-	if (!ret)
+	if (!ret && t->path)
+		ret = read_path(r, t, e.op, &path_at, &path_len);
+	else if (!ret)
 		ret = read_value(r, t, &value);
 	if (ret)
 		return ret;
@@ -389,7 +424,12 @@ static int read_term(struct reader *r)
 	e.sample = t->sample;
 	e.part = t->part;
 	e.helper = t->helper;
-	return add(r, e, at, r->pos);
+	ret = add(r, e, at, r->pos);
+	if (!ret) {
+		r->f->path_at[r->f->nr - 1] = path_at;
+		r->f->path_len[r->f->nr - 1] = path_len;
+	}
+	return ret;
 }
 
 static bool next_is(struct reader *r, const char *tok)
@@ -424,7 +464,12 @@ static int read_group(struct reader *r)
 			memmove(&r->f->v[first + 1], &r->f->v[first], sizeof(r->f->v[0]));
 			memmove(&r->f->at[first + 1], &r->f->at[first], sizeof(r->f->at[0]));
 			memmove(&r->f->len[first + 1], &r->f->len[first], sizeof(r->f->len[0]));
+			memmove(&r->f->path_at[first + 1], &r->f->path_at[first],
+				sizeof(r->f->path_at[0]));
+			memmove(&r->f->path_len[first + 1], &r->f->path_len[first],
+				sizeof(r->f->path_len[0]));
 			r->f->v[first] = begin;
+			r->f->path_len[first] = 0;
 		}
 		ret = read_term(r);
 	}

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The BPF sample filter grammar (--filter after an event that is not a
- * tracepoint), as perf 6.4-6.10 reads it: terms "NAME OP VALUE" joined by ','
+ * tracepoint), as perf 6.4-6.12 reads it: terms "NAME OP VALUE" joined by ','
  * (all must hold) and by '||' (one of the terms so joined must hold; such a
- * group may stand in parentheses). Pure: a string in, the entries the BPF
+ * group may stand in parentheses); "cgroup == PATH" or "!=" (perf 6.12)
+ * takes a path where the value goes. Pure: a string in, the entries the BPF
  * program walks out, or one line saying what is wrong and what fits there.
+ * A cgroup term's value is its path's cgroup id, which a reader of the
+ * filesystem fills in (bpf/filter.c): the parser says where the path is.
  */
 #ifndef PREC_BPF_FILTER_PARSE_H
 #define PREC_BPF_FILTER_PARSE_H
@@ -22,6 +25,10 @@ struct filter_terms {
 	/* Where each entry's term is in the parsed string (markers: the group). */
 	uint16_t at[SAMPLE_FILTER_MAX];
 	uint16_t len[SAMPLE_FILTER_MAX];
+	/* A cgroup term's path in the string (path_len 0: no path; value 0
+	 * until resolved). Whole offsets: a path cut short names another cgroup. */
+	size_t path_at[SAMPLE_FILTER_MAX];
+	size_t path_len[SAMPLE_FILTER_MAX];
 };
 
 /*

@@ -162,6 +162,7 @@ struct record_opts {
 	bool quiet; /* -q */
 	bool help; /* -h */
 	bool list_events; /* --list-events or "prec list" */
+	const char *setup_filter; /* --setup-filter pin|unpin (perf 6.12): that, no recording */
 	bool version; /* --version */
 	int argc; /* the workload: argv[0..argc-1], NULL-terminated */
 	char **argv;

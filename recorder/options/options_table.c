@@ -123,6 +123,9 @@ const struct opt_def opt_table[] = {
 	FLAG(0, "list-events", list_events, EVENTS, "list the events this machine supports (also 'prec list')"),
 	{ 0, 0, "filter", OPT_FILTER, 1, "filter", "filter for the -e before it: a tracepoint's, or a BPF sample filter",
 	  .group = OPT_GROUP_EVENTS },
+	STRING_C(0, "setup-filter", setup_filter, EVENTS, "pin|unpin",
+		 "pin the BPF sample filter so users without CAP_BPF can use --filter (root), or unpin it; records nothing",
+		 "pin unpin"),
 	{ 0, 0, "exclude-perf", OPT_EXCLUDE_PERF, 0, NULL, "don't record prec's own events (tracepoints before it)",
 	  .group = OPT_GROUP_EVENTS },
 	/* Build-id and output options. */

@@ -97,8 +97,9 @@ static int resolve_output(struct record_opts *opts, const struct options_env *en
 	opts->output = "-";
 	/* perf 6.1 queues them at lseek's offset, which a pipe has not. */
 	if (opts->nr_cblocks) {
-		snprintf(err, errlen,
-			 "--aio writes at file offsets: not with a pipe (give -o FILE, or leave --aio out)");
+		snprintf(
+			err, errlen,
+			"--aio writes at file offsets: not with a pipe (give -o FILE, or leave --aio out)");
 		return -EINVAL;
 	}
 	if (opts->switch_output || opts->timestamp_filename) {
@@ -159,12 +160,14 @@ static int check_kernel_files(const struct record_opts *opts, char *err, size_t 
 	int fd, n = -1;
 
 	if (opts->kcore && opts->pipe_output) {
-		snprintf(err, errlen, "--kcore writes a perf.data directory: not with a pipe (give -o DIR)");
+		snprintf(err, errlen,
+			 "--kcore writes a perf.data directory: not with a pipe (give -o DIR)");
 		return -EINVAL;
 	}
 	if (opts->kcore && (opts->switch_output || opts->timestamp_filename)) {
-		snprintf(err, errlen,
-			 "--switch-output and --timestamp-filename are not available with --kcore (drop one)");
+		snprintf(
+			err, errlen,
+			"--switch-output and --timestamp-filename are not available with --kcore (drop one)");
 		return -EINVAL;
 	}
 	if (!opts->vmlinux)
@@ -175,13 +178,15 @@ static int check_kernel_files(const struct record_opts *opts, char *err, size_t 
 		close(fd);
 	}
 	if (fd < 0)
-		snprintf(err, errlen,
-			 "--vmlinux '%s': %s (give the path of the kernel's uncompressed ELF image, e.g. /usr/lib/debug/boot/vmlinux-$(uname -r))",
-			 opts->vmlinux, strerror(errno));
+		snprintf(
+			err, errlen,
+			"--vmlinux '%s': %s (give the path of the kernel's uncompressed ELF image, e.g. /usr/lib/debug/boot/vmlinux-$(uname -r))",
+			opts->vmlinux, strerror(errno));
 	else if (n != 4 || memcmp(magic, "\177ELF", 4))
-		snprintf(err, errlen,
-			 "--vmlinux '%s' is not an ELF file (give the uncompressed vmlinux with symbols, not a vmlinuz or bzImage)",
-			 opts->vmlinux);
+		snprintf(
+			err, errlen,
+			"--vmlinux '%s' is not an ELF file (give the uncompressed vmlinux with symbols, not a vmlinuz or bzImage)",
+			opts->vmlinux);
 	else
 		return 0;
 	return -EINVAL;
@@ -195,14 +200,25 @@ int options__validate(struct record_opts *opts, const struct options_env *env, c
 	err[0] = '\0';
 	if (opts->help || opts->version || opts->list_events)
 		return 0;
+	/* perf 6.12: the action alone, whatever else the line asks for. */
+	if (opts->setup_filter) {
+		if (!strcmp(opts->setup_filter, "pin") || !strcmp(opts->setup_filter, "unpin"))
+			return 0;
+		snprintf(err, errlen, "unknown --setup-filter action '%s' (pin, or unpin)",
+			 opts->setup_filter);
+		return -EINVAL;
+	}
 	/* perf: the event's records are --switch-output=signal's signal. */
 	if (opts->switch_output_event) {
 		if (!*opts->switch_output_event) {
-			snprintf(err, errlen, "empty --switch-output-event (give an event, e.g. syscalls:sys_enter_getsid)");
+			snprintf(
+				err, errlen,
+				"empty --switch-output-event (give an event, e.g. syscalls:sys_enter_getsid)");
 			return -EINVAL;
 		}
 		if (opts->threads || (opts->output && !strcmp(opts->output, "-"))) {
-			snprintf(err, errlen, "--switch-output-event rotates files: not with %s (drop one)",
+			snprintf(err, errlen,
+				 "--switch-output-event rotates files: not with %s (drop one)",
 				 opts->threads ? "--threads" : "-o -");
 			return -EINVAL;
 		}
@@ -228,13 +244,15 @@ int options__validate(struct record_opts *opts, const struct options_env *env, c
 	/* perf 6.1's record_opts__config: a rate and a period are two answers
 	 * to one question. */
 	if (opts->user_freq && opts->period) {
-		snprintf(err, errlen,
-			 "cannot set frequency and period at the same time: -F samples at a rate, -c every N events (give one)");
+		snprintf(
+			err, errlen,
+			"cannot set frequency and period at the same time: -F samples at a rate, -c every N events (give one)");
 		return -EINVAL;
 	}
 	if (opts->off_cpu_thresh_set && !opts->off_cpu) {
-		snprintf(err, errlen,
-			 "--off-cpu-thresh sets when an off-CPU block is a sample of its own: add --off-cpu");
+		snprintf(
+			err, errlen,
+			"--off-cpu-thresh sets when an off-CPU block is a sample of its own: add --off-cpu");
 		return -EINVAL;
 	}
 	if (!opts->off_cpu_thresh_set)

@@ -214,8 +214,7 @@ int target__threads(const struct record_opts *opts, pid_t workload_pid, struct t
 	return *out ? 0 : -ENOMEM;
 }
 
-/* The cgroup2 mount point, from /proc/mounts; "/sys/fs/cgroup" if none is found. */
-static void cgroup2_root(char *buf, size_t len)
+void target__cgroup_root(char *buf, size_t len)
 {
 	char *text;
 
@@ -248,7 +247,7 @@ int target__cgroup_fd(const char *name)
 	char root[512], path[1024];
 	int fd;
 
-	cgroup2_root(root, sizeof(root));
+	target__cgroup_root(root, sizeof(root));
 	snprintf(path, sizeof(path), "%s/%s", root, name[0] == '/' ? name + 1 : name);
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {

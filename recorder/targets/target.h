@@ -4,6 +4,7 @@
  * -a, -C, -p, -t, -u, --per-thread, -G: the CPUs and threads events are
  * opened for. Each function explains a failure on stderr in one line.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -24,6 +25,9 @@ int target__cpus(const struct record_opts *opts, struct cpu_map **out);
  * as perf fails on it. Returns 0 and *out, or -errno.
  */
 int target__threads(const struct record_opts *opts, pid_t workload_pid, struct thread_map **out);
+
+/* The cgroup2 mount point, from /proc/mounts; "/sys/fs/cgroup" if none is found. */
+void target__cgroup_root(char *buf, size_t len);
 
 /* -G: opens the cgroup's directory under the cgroup2 mount. fd, or -errno. */
 int target__cgroup_fd(const char *name);

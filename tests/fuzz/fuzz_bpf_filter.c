@@ -5,7 +5,9 @@
  * an accepted filter is what the BPF program can walk (known operators,
  * groups that open before they close and never nest nor stay empty, a term
  * that reads one sample bit or one helper, the end marker when there is
- * room) and each entry's text lies inside the string.
+ * room) and each entry's text lies inside the string; a cgroup term's path
+ * is inside its term, not empty, holds no space, and only cgroup terms
+ * (== or !=) have one.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -14,7 +16,7 @@
 
 #include "recorder/events/bpf_filter_parse.h"
 
-static void check_ok(const struct filter_terms *f, size_t len)
+static void check_ok(const struct filter_terms *f, const char *str, size_t len)
 {
 	int in_group = 0, members = 0;
 
@@ -25,6 +27,14 @@ static void check_ok(const struct filter_terms *f, size_t len)
 
 		if ((size_t)f->at[i] + f->len[i] > len)
 			abort();
+		if (f->path_len[i] != 0) {
+			if (e->sample != PERF_SAMPLE_CGROUP || e->op > SF_OP_NE ||
+			    f->path_at[i] < f->at[i] || f->path_at[i] + f->path_len[i] > len ||
+			    memchr(str + f->path_at[i], ' ', f->path_len[i]))
+				abort();
+		} else if (e->sample == PERF_SAMPLE_CGROUP) {
+			abort();
+		}
 		if (e->op == SF_OP_GROUP_BEGIN) {
 			if (in_group)
 				abort();
@@ -65,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if ((ret != -EINVAL && ret != -E2BIG) || !err[0] || strpbrk(err, "\r\n"))
 			abort();
 	} else {
-		check_ok(f, strlen(str));
+		check_ok(f, str, strlen(str));
 	}
 out:
 	free(f);

@@ -10,6 +10,9 @@
 #  - '||' keeps a sample one term of the group passes, ',' needs all;
 #  - two events with a filter each; a period filter with -c and --period;
 #    uid from the BPF helper;
+#  - cgroup (perf 6.12): refused without --all-cgroups and for a cgroup that
+#    is not there; == keeps only the samples taken in the cgroup, != drops
+#    them (perf report --sort cgroup);
 #  - as nobody the filter is refused in one line, 1..125, no file.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 need_root "loading BPF programs needs CAP_BPF and CAP_PERFMON"
@@ -135,6 +138,44 @@ prec_record_ok -q -e task-clock -c 10000 --filter 'uid == 0' -o "$TMP/u0.data" -
 (($(nr_samples "$TMP/u0.data") > 0)) || fail "uid == 0 dropped root's samples"
 prec_record_ok -q -e task-clock -c 10000 --filter 'uid == 4242' -o "$TMP/u1.data" -- "${KWORK[@]}"
 (($(nr_samples "$TMP/u1.data") == 0)) || fail "uid == 4242 kept root's samples"
+
+# 8. cgroup: the id of a path under the cgroup2 mount, read from each sample.
+run_prec -e task-clock --filter 'cgroup == /' -o "$TMP/cg.data" -- true
+refused "cgroup without --all-cgroups" "'cgroup == /': event 'task-clock' does not sample PERF_SAMPLE_CGROUP: add --all-cgroups" \
+	"$TMP/cg.data"
+run_prec --all-cgroups -e task-clock --filter 'cgroup == /prec-no-such-cgroup' -o "$TMP/cg.data" -- true
+refused "a cgroup that is not there" "cannot open cgroup .*prec-no-such-cgroup: No such file or directory (give a path under the cgroup2 mount" \
+	"$TMP/cg.data"
+CGROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+CG=prec-bpf-filter-$$
+if [[ -n $CGROOT ]] && mkdir "$CGROOT/$CG" 2>/dev/null; then
+	# The cgroup goes with the temp dir, whatever the exit.
+	cg_cleanup()
+	{
+		local rc=$?
+		rmdir "$CGROOT/$CG" 2>/dev/null
+		(exit "$rc")
+		_cleanup
+	}
+	trap cg_cleanup EXIT
+	# cg_percent DATA: the share of DATA's samples perf reports in the cgroup.
+	cg_percent()
+	{
+		"$PERF" report -i "$1" --sort cgroup --stdio 2>/dev/null |
+			awk -v cg="/$CG" '$2 == cg { sub("%", "", $1); print int($1) }'
+	}
+	INCG=(sh -c "echo \$\$ >$CGROOT/$CG/cgroup.procs && exec ${KWORK[*]}")
+	prec_record_ok -q --all-cgroups -e task-clock -c 10000 --filter "cgroup == /$CG" \
+		-o "$TMP/cgin.data" -- "${INCG[@]}"
+	(($(nr_samples "$TMP/cgin.data") > 0)) || fail "cgroup == /$CG kept no sample"
+	[[ $(cg_percent "$TMP/cgin.data") == 100 ]] ||
+		fail "cgroup == /$CG kept samples of other cgroups: $("$PERF" report -i "$TMP/cgin.data" --sort cgroup --stdio 2>&1 | grep %)"
+	prec_record_ok -q --all-cgroups -e task-clock -c 10000 --filter "cgroup != $CG" \
+		-o "$TMP/cgout.data" -- "${INCG[@]}"
+	(($(lost_samples "$TMP/cgout.data") > 0)) || fail "cgroup != $CG dropped nothing"
+	[[ -z $(cg_percent "$TMP/cgout.data") ]] ||
+		fail "cgroup != $CG kept samples of $CG: $("$PERF" report -i "$TMP/cgout.data" --sort cgroup --stdio 2>&1 | grep %)"
+fi
 
 # 7. As nobody the program cannot load: one line, 1..125, no file.
 if command -v setpriv >/dev/null; then

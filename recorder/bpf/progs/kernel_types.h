@@ -80,12 +80,20 @@ struct perf_sample_data {
 		u32 reserved;
 	} cpu_entry;
 	u64 phys_addr;
+	u64 cgroup;
 	u64 data_page_size;
 	u64 code_page_size;
 };
 
+/* The event a sample is of; an inherited event's parent holds the id. */
+struct perf_event {
+	u64 id;
+	struct perf_event *parent;
+};
+
 struct bpf_perf_event_data_kern {
 	struct perf_sample_data *data;
+	struct perf_event *event;
 };
 
 #pragma clang attribute pop

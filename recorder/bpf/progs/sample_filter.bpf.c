@@ -6,6 +6,9 @@
  * '||' group when one of its terms does; else it drops it (returns 0) and
  * counts the drop, which prec writes as PERF_RECORD_LOST_SAMPLES at the end.
  * The terms are the entries prec's parser made (events/bpf_filter_entries.h).
+ * Loaded by a prec for its events, it walks slot 0; pinned by --setup-filter
+ * (use_idx_hash), it serves every prec and finds the slot of the sample's
+ * event and process.
  */
 #include "kernel_types.h"
 #include <bpf/bpf_helpers.h>
@@ -17,21 +20,41 @@ struct filter {
 	struct sample_filter_entry e[SAMPLE_FILTER_MAX];
 };
 
-/* One filter: prec loads one program per filtered event. */
+/* The filters by slot: one when prec loads the program for an event; a
+ * hash, so that a pinned one's users claim free slots with BPF_NOEXIST. */
 struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__type(key, __u32);
 	__type(value, struct filter);
 	__uint(max_entries, 1);
 } filters SEC(".maps");
 
-/* Samples dropped, per CPU: prec sums them at the end. */
+/* Pinned: the id of an event's fd to the event's first id. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u64);
+	__type(value, __u64);
+	__uint(max_entries, 1);
+} event_hash SEC(".maps");
+
+/* Pinned: (first id, process) to slot. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, struct sample_filter_idx_key);
+	__type(value, __u32);
+	__uint(max_entries, 1);
+} idx_hash SEC(".maps");
+
+/* Samples dropped, per slot and CPU: prec sums them at the end. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__type(key, __u32);
 	__type(value, __u64);
 	__uint(max_entries, 1);
 } dropped SEC(".maps");
+
+/* Set before a pinned load: find the slot in idx_hash. */
+const volatile int use_idx_hash;
 
 /* Linux 6.2: the kernel's context behind a perf_event program's. */
 extern void *bpf_cast_to_kern_ctx(void *) __ksym;
@@ -92,6 +115,8 @@ static __always_inline __u64 field(struct perf_sample_data *d, const struct samp
 		return d->txn;
 	case PERF_SAMPLE_PHYS_ADDR:
 		return d->phys_addr;
+	case PERF_SAMPLE_CGROUP:
+		return d->cgroup;
 	case PERF_SAMPLE_DATA_PAGE_SIZE:
 		return d->data_page_size;
 	case PERF_SAMPLE_CODE_PAGE_SIZE:
@@ -134,22 +159,48 @@ static __always_inline int holds(__u64 v, __u32 op, __u64 value)
 	return 0;
 }
 
+/*
+ * The slot of the pinned program's filter for this sample: the event's
+ * first id (an inherited event's parent's) and the current process.
+ * -1: no prec registered them, and the sample is not one it asked for.
+ */
+static __always_inline int slot_of(struct bpf_perf_event_data_kern *kctx)
+{
+	struct sample_filter_idx_key key = { .tgid = bpf_get_current_pid_tgid() >> 32 };
+	struct perf_event *parent = kctx->event->parent;
+	__u64 id = parent ? parent->id : kctx->event->id;
+	__u64 *first = bpf_map_lookup_elem(&event_hash, &id);
+	__u32 *slot;
+
+	if (!first)
+		return -1;
+	key.evt_id = *first;
+	slot = bpf_map_lookup_elem(&idx_hash, &key);
+	return slot ? (int)*slot : -1;
+}
+
 SEC("perf_event")
 int sample_filter(void *ctx)
 {
 	struct bpf_perf_event_data_kern *kctx = bpf_cast_to_kern_ctx(ctx);
 	struct perf_sample_data *d = kctx->data;
-	int in_group = 0, group_holds = 0;
+	int in_group = 0, group_holds = 0, k = 0;
 	struct filter *f;
-	__u32 zero = 0;
+	__u32 slot;
 	__u64 *n;
 
 	/* Without sample_flags (before Linux 6.1) no field can be trusted. */
 	if (!bpf_core_field_exists(d->sample_flags))
 		return 1;
-	f = bpf_map_lookup_elem(&filters, &zero);
+	if (use_idx_hash)
+		k = slot_of(kctx);
+	/* perf drops what no user asked for. */
+	if (k < 0)
+		return 0;
+	slot = (__u32)k;
+	f = bpf_map_lookup_elem(&filters, &slot);
 	if (!f)
-		return 1;
+		goto drop;
 	for (int i = 0; i < SAMPLE_FILTER_MAX; i++) {
 		struct sample_filter_entry *e = &f->e[i];
 
@@ -170,7 +221,7 @@ int sample_filter(void *ctx)
 	}
 	return 1;
 drop:
-	n = bpf_map_lookup_elem(&dropped, &zero);
+	n = bpf_map_lookup_elem(&dropped, &slot);
 	if (n)
 		*n += 1;
 	return 0;

@@ -49,6 +49,17 @@ static void test_check(void **state)
 	assert_int_equal(check("mem_op == load", base, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "PERF_SAMPLE_DATA_SRC: add -d"));
 	assert_int_equal(check("id > 0", base | PERF_SAMPLE_IDENTIFIER, err, sizeof(err)), 0);
+	/* cgroup needs --all-cgroups, then a path that names a cgroup */
+	assert_int_equal(check("cgroup == /", base, err, sizeof(err)), -EINVAL);
+	assert_string_equal(
+		err,
+		"--filter 'cgroup == /': event 'cpu-clock' does not sample PERF_SAMPLE_CGROUP: add --all-cgroups");
+	assert_int_equal(check("cgroup != /prec-no-such-cgroup", base | PERF_SAMPLE_CGROUP, err,
+			       sizeof(err)),
+			 -ENOENT);
+	assert_non_null(
+		strstr(err, "--filter 'cgroup != /prec-no-such-cgroup': cannot open cgroup "));
+	assert_non_null(strstr(err, "(give a path under the cgroup2 mount "));
 	/* a bit no option adds */
 	assert_int_equal(check("ip < 5", PERF_SAMPLE_TID, err, sizeof(err)), -EINVAL);
 	assert_string_equal(

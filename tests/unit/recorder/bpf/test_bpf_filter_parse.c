@@ -3,8 +3,9 @@
  * The BPF --filter grammar (recorder/events/bpf_filter_parse.c): every term with the
  * sample bit and part it reads, every operator, the symbolic memory values,
  * ',' and '||' groups (bare, as perf writes them, and in parentheses), the
- * 64-entry limit, the table of bits and options, and one line naming the
- * offending token for every kind of mistake.
+ * 64-entry limit, the table of bits and options, perf 6.12's cgroup term and
+ * where its path is, and one line naming the offending token for every kind
+ * of mistake.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -254,7 +255,7 @@ static void test_errors(void **state)
 	parse_bad(" \t", -EINVAL, "the filter is empty", NULL);
 	parse_bad("foo == 1", -EINVAL, "unknown term 'foo' at offset 0", "terms: ip, id, tid");
 	parse_bad("ip < 1, ipx == 2", -EINVAL, "unknown term 'ipx' at offset 8", NULL);
-	parse_bad("cgroup == /a", -EINVAL, "unknown term 'cgroup'", NULL);
+	parse_bad("cgroups == /a", -EINVAL, "unknown term 'cgroups'", "uid, gid, cgroup)");
 	parse_bad("ip", -EINVAL, "expected an operator after 'ip', found the end",
 		  "==, !=, >, >=, <, <=, &");
 	parse_bad("ip = 1", -EINVAL, "found '=' at offset 3", NULL);
@@ -285,6 +286,63 @@ static void test_errors(void **state)
 		  "unknown term 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' at offset 0", NULL);
 }
 
+/* The path of entry i, as the string holds it. */
+static void assert_path(const char *s, int i, const char *path)
+{
+	assert_int_equal(f.path_len[i], strlen(path));
+	assert_memory_equal(s + f.path_at[i], path, strlen(path));
+}
+
+static void test_cgroup(void **state)
+{
+	const char *s;
+
+	(void)state;
+	s = "cgroup == /abc/def";
+	parse_ok(s);
+	assert_int_equal(f.nr, 1);
+	assert_int_equal(f.v[0].sample, PERF_SAMPLE_CGROUP);
+	assert_int_equal(f.v[0].op, SF_OP_EQ);
+	assert_int_equal(f.v[0].value, 0);
+	assert_path(s, 0, "/abc/def");
+	assert_int_equal(f.len[0], strlen(s));
+	/* a relative path, !=, then other terms: a space ends the path */
+	s = "ip > 0, cgroup!=system.slice , pid == 3";
+	parse_ok(s);
+	assert_int_equal(f.nr, 3);
+	assert_int_equal(f.v[1].op, SF_OP_NE);
+	assert_path(s, 1, "system.slice");
+	assert_int_equal(f.path_len[0], 0);
+	assert_int_equal(f.path_len[2], 0);
+	/* perf's lexer: ',' and ')' belong to a path that no space ends */
+	s = "cgroup == /a,ip";
+	parse_ok(s);
+	assert_int_equal(f.nr, 1);
+	assert_path(s, 0, "/a,ip");
+	parse_bad("cgroup == /a,ip > 0", -EINVAL, "unexpected '>' at offset 16", NULL);
+	parse_bad("(cgroup == /a)", -EINVAL, "expected ')'", "found the end");
+	/* in a group the first term moves behind the marker, its path with it */
+	s = "cgroup == /x || cgroup == /yy";
+	parse_ok(s);
+	assert_int_equal(f.nr, 4);
+	assert_int_equal(f.v[0].op, SF_OP_GROUP_BEGIN);
+	assert_int_equal(f.path_len[0], 0);
+	assert_path(s, 1, "/x");
+	assert_path(s, 2, "/yy");
+	assert_int_equal(f.path_len[3], 0);
+	/* a path is no value elsewhere, and cgroup takes == and != only */
+	parse_bad("ip == /a", -EINVAL, "expected a value for 'ip', found '/' at offset 6", NULL);
+	parse_bad("cgroup > /a", -EINVAL, "'cgroup' takes == or != only", "cgroup == /PATH");
+	parse_bad("cgroup & /a", -EINVAL, "== or != only", NULL);
+	parse_bad("cgroup ==", -EINVAL, "expected a cgroup path for 'cgroup', found the end",
+		  "cgroup2 mount");
+	parse_bad("cgroup ==  \t", -EINVAL, "expected a cgroup path", NULL);
+	/* bytes a path may hold: anything but a space, tab or newline */
+	s = "cgroup == /\xff\x01z";
+	parse_ok(s);
+	assert_path(s, 0, "/\xff\x01z");
+}
+
 static void test_bits(void **state)
 {
 	(void)state;
@@ -304,6 +362,8 @@ static void test_bits(void **state)
 	assert_string_equal(filter_terms__bit_option(PERF_SAMPLE_DATA_PAGE_SIZE),
 			    "--data-page-size");
 	assert_string_equal(filter_terms__bit_option(PERF_SAMPLE_PERIOD), "--period");
+	assert_string_equal(filter_terms__bit_option(PERF_SAMPLE_CGROUP), "--all-cgroups");
+	assert_string_equal(filter_terms__bit_name(PERF_SAMPLE_CGROUP), "PERF_SAMPLE_CGROUP");
 	assert_null(filter_terms__bit_option(PERF_SAMPLE_IP));
 	assert_null(filter_terms__bit_option(PERF_SAMPLE_TID));
 	assert_null(filter_terms__bit_option(PERF_SAMPLE_RAW));
@@ -336,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_limit),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_cgroup),
 		cmocka_unit_test(test_bits),
 	};
 	/* clang-format on */
