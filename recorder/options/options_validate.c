@@ -192,6 +192,26 @@ static int check_kernel_files(const struct record_opts *opts, char *err, size_t 
 	return -EINVAL;
 }
 
+/* --switch-output-event: perf makes the event's records --switch-output's
+ * signal. 0 or -EINVAL (err says why). */
+static int check_switch_event(struct record_opts *opts, char *err, size_t errlen)
+{
+	if (!opts->switch_output_event)
+		return 0;
+	if (!*opts->switch_output_event) {
+		snprintf(err, errlen,
+			 "empty --switch-output-event (give an event, e.g. syscalls:sys_enter_getsid)");
+		return -EINVAL;
+	}
+	if (opts->threads || (opts->output && !strcmp(opts->output, "-"))) {
+		snprintf(err, errlen, "--switch-output-event rotates files: not with %s (drop one)",
+			 opts->threads ? "--threads" : "-o -");
+		return -EINVAL;
+	}
+	opts->switch_output = opts->switch_signal = true;
+	return 0;
+}
+
 int options__validate(struct record_opts *opts, const struct options_env *env, char *err,
 		      size_t errlen)
 {
@@ -208,22 +228,9 @@ int options__validate(struct record_opts *opts, const struct options_env *env, c
 			 opts->setup_filter);
 		return -EINVAL;
 	}
-	/* perf: the event's records are --switch-output=signal's signal. */
-	if (opts->switch_output_event) {
-		if (!*opts->switch_output_event) {
-			snprintf(
-				err, errlen,
-				"empty --switch-output-event (give an event, e.g. syscalls:sys_enter_getsid)");
-			return -EINVAL;
-		}
-		if (opts->threads || (opts->output && !strcmp(opts->output, "-"))) {
-			snprintf(err, errlen,
-				 "--switch-output-event rotates files: not with %s (drop one)",
-				 opts->threads ? "--threads" : "-o -");
-			return -EINVAL;
-		}
-		opts->switch_output = opts->switch_signal = true;
-	}
+	ret = check_switch_event(opts, err, errlen);
+	if (ret)
+		return ret;
 	ret = check_targets(opts, err, errlen);
 	if (!ret)
 		ret = check_renamed_output(opts, err, errlen);

@@ -190,7 +190,7 @@ static void test_filter(void **state)
 	assert_int_equal(event_specs__add_filter(&s, "prev_pid == 1", "--filter", err, sizeof(err)),
 			 -EINVAL);
 	assert_string_equal(err,
-			    "--filter 'prev_pid == 1' for event 'task-clock': unknown term 'prev_pid' at offset 0 (terms: ip, id, tid, pid, cpu, time, addr, period, txn, weight, weight1-3, ins_lat, retire_lat, p_stage_cyc, phys_addr, code_pgsz, data_pgsz, mem_op, mem_lvl, mem_snoop, mem_remote, mem_lock, mem_dtlb, mem_blk, mem_hops, uid, gid)");
+			    "--filter 'prev_pid == 1' for event 'task-clock': unknown term 'prev_pid' at offset 0 (terms: ip, id, tid, pid, cpu, time, addr, period, txn, weight, weight1-3, ins_lat, retire_lat, p_stage_cyc, phys_addr, code_pgsz, data_pgsz, mem_op, mem_lvl, mem_snoop, mem_remote, mem_lock, mem_dtlb, mem_blk, mem_hops, uid, gid, cgroup)");
 	assert_int_equal(event_specs__add_filter(&s, "ip < 0x8000", "--filter", err, sizeof(err)), 0);
 	assert_string_equal(s.v[3].filter, "ip < 0x8000");
 	assert_false(s.v[3].filter_bpf);
