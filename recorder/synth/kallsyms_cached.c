@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The kallsyms scan without reading all of /proc/kallsyms (synthesize.h,
- * kallsyms__scan_cached). Synthesis needs three facts from it: _text,
- * _etext and the BPF images. The kernel formats the whole 5 MB file for one
- * read, and _etext sits at ~95% of it: 30-40 ms of CPU on every recording,
+ * kallsyms__scan_cached). Synthesis needs four facts from it: _text,
+ * _etext, _edata (shown only with KALLSYMS_ALL) and the BPF images. The
+ * kernel formats the whole 5 MB file for one read, and _etext sits at ~95%
+ * of it: 30-40 ms of CPU on every recording,
  * most of what prec spends on a short one. But:
  *  - the BPF images (trampolines, dispatchers) exist only while BPF
  *    programs are loaded: BPF_PROG_GET_NEXT_ID answering ENOENT says none is;
- *  - _etext - _text is fixed for a kernel build (KASLR moves the whole
+ *  - _etext - _text and _edata - _text are fixed for a kernel build (KASLR
+ *    moves the whole
  *    image), and the build-id cache holds a kallsyms copy of this kernel
  *    (prec and perf record put it there, under the kernel's build-id) once
  *    any recording of this kernel has hit it;
  *  - _text is among the first lines of /proc/kallsyms.
- * When all three hold, _etext is this boot's _text plus the copy's
- * distance; anything else (a program loaded, no copy, no permission, an
+ * When all three hold, _etext and _edata are this boot's _text plus the
+ * copy's distances; anything else (a program loaded, no copy, no permission, an
  * odd file) falls back to the full read, so the records are the same.
  */
 #include <errno.h>
@@ -46,33 +48,42 @@ static uint64_t line_addr(const char *buf, const char *name_end)
 	return end > line && *end == ' ' ? v : 0;
 }
 
-/* _text's and _etext's addresses in a kallsyms text; 0 when missing. */
-int kallsyms__text_range(const char *buf, size_t len, uint64_t *text, uint64_t *etext)
+/* The address of the core kernel's symbol named by pat (" _text\n"); 0 when
+ * missing. A module's symbol ends in "\t[mod]\n", so it never matches. */
+static uint64_t find_addr(const char *buf, size_t len, const char *pat, size_t pat_len)
 {
-	static const char t[] = " _text\n", e[] = " _etext\n";
-	const char *pt = memmem(buf, len, t, sizeof(t) - 1);
-	const char *pe = memmem(buf, len, e, sizeof(e) - 1);
+	const char *p = memmem(buf, len, pat, pat_len);
 
-	*text = pt ? line_addr(buf, pt) : 0;
-	*etext = pe ? line_addr(buf, pe) : 0;
+	return p ? line_addr(buf, p) : 0;
+}
+
+/* _text's, _etext's and _edata's addresses in a kallsyms text; 0 when missing. */
+int kallsyms__text_range(const char *buf, size_t len, uint64_t *text, uint64_t *etext,
+			 uint64_t *edata)
+{
+	static const char t[] = " _text\n", e[] = " _etext\n", d[] = " _edata\n";
+
+	*text = find_addr(buf, len, t, sizeof(t) - 1);
+	*etext = find_addr(buf, len, e, sizeof(e) - 1);
+	*edata = find_addr(buf, len, d, sizeof(d) - 1);
 	return *text && *etext > *text ? 0 : -ENOENT;
 }
 
-int kallsyms__text_range_fd(int fd, uint64_t *text, uint64_t *etext)
+int kallsyms__text_range_fd(int fd, uint64_t *text, uint64_t *etext, uint64_t *edata)
 {
 	char *buf = malloc(KALLSYMS_WINDOW);
 	size_t have = 0; /* a line cut at the window's end, carried over */
 	uint64_t off = 0;
 	int ret = -ENOENT;
 
-	*text = *etext = 0;
+	*text = *etext = *edata = 0;
 	if (!buf)
 		return -ENOMEM;
 	for (;;) {
 		ssize_t n = pread(fd, buf + have, KALLSYMS_WINDOW - have, (off_t)off);
 		const char *nl;
 		size_t len, lines;
-		uint64_t t, e;
+		uint64_t t, e, d;
 
 		if (n < 0) {
 			ret = -errno;
@@ -84,10 +95,13 @@ int kallsyms__text_range_fd(int fd, uint64_t *text, uint64_t *etext)
 		lines = n ? (nl ? (size_t)(nl - buf) + 1 : 0) : len;
 		if (!lines && len == KALLSYMS_WINDOW)
 			break; /* a line longer than a window: not kallsyms */
-		kallsyms__text_range(buf, lines, &t, &e);
+		kallsyms__text_range(buf, lines, &t, &e, &d);
 		*text = *text ? *text : t;
 		*etext = *etext ? *etext : e;
-		if (!n || (*text && *etext))
+		*edata = *edata ? *edata : d;
+		/* Without KALLSYMS_ALL there is no _edata: the whole copy is read,
+		 * ~5% more than up to _etext. */
+		if (!n || (*text && *etext && *edata))
 			break;
 		have = len - lines;
 		memmove(buf, buf + lines, have);
@@ -122,13 +136,15 @@ static int live_text(const char *proc_dir, uint64_t *text)
 	return ret;
 }
 
-/* _etext - _text from the build-id cache's kallsyms copy of this kernel. */
-static int cached_text_len(const char *sys_dir, const char *buildid_dir, uint64_t *len)
+/* _etext - _text and _edata - _text (0: no _edata) from the build-id cache's
+ * kallsyms copy of this kernel. */
+static int cached_text_len(const char *sys_dir, const char *buildid_dir, uint64_t *len,
+			   uint64_t *data_len)
 {
 	struct buildid_cache_paths *p;
 	char root[PATH_MAX], sbid[BUILD_ID_MAX * 2 + 1];
 	struct build_id bid;
-	uint64_t text, etext;
+	uint64_t text, etext, edata;
 	struct stat st;
 	int fd, ret;
 
@@ -151,8 +167,10 @@ static int cached_text_len(const char *sys_dir, const char *buildid_dir, uint64_
 	 * meanwhile, and a mapped file cut short is a SIGBUS. */
 	ret = -ENOENT;
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    !kallsyms__text_range_fd(fd, &text, &etext)) {
+	    !kallsyms__text_range_fd(fd, &text, &etext, &edata)) {
 		*len = etext - text;
+		/* As kallsyms__scan: an _edata below _text is not used. */
+		*data_len = edata > text ? edata - text : 0;
 		ret = 0;
 	}
 	close(fd);
@@ -162,14 +180,18 @@ static int cached_text_len(const char *sys_dir, const char *buildid_dir, uint64_
 int kallsyms__scan_cached(const char *proc_dir, const char *sys_dir, const char *buildid_dir,
 			  struct kallsyms_scan *ks)
 {
-	uint64_t text, len;
+	uint64_t text, len, data_len;
 
 	memset(ks, 0, sizeof(*ks));
-	if (!sysinfo__bpf_none_loaded() || cached_text_len(sys_dir, buildid_dir, &len) ||
+	if (!sysinfo__bpf_none_loaded() || cached_text_len(sys_dir, buildid_dir, &len, &data_len) ||
 	    live_text(proc_dir, &text))
 		return -EAGAIN;
 	ks->text = text;
 	ks->etext = text + len;
 	ks->have_text = ks->have_etext = 1;
+	if (data_len) {
+		ks->edata = text + data_len;
+		ks->have_edata = 1;
+	}
 	return 0;
 }

@@ -143,7 +143,8 @@ int kallsyms__scan(const char *proc_dir, struct kallsyms_scan *ks)
 
 			if (strncmp(mod + 1, "[bpf]", 5) || (mod[6] && mod[6] != '\n'))
 				continue;
-			if (kallsyms__parse_line(line, &sym) || !sym.addr || !is_bpf_image(sym.name))
+			if (kallsyms__parse_line(line, &sym) || !sym.addr ||
+			    !is_bpf_image(sym.name))
 				continue;
 			img = realloc(ks->images, (ks->nr_images + 1) * sizeof(*img));
 			if (!img) {
@@ -156,7 +157,8 @@ int kallsyms__scan(const char *proc_dir, struct kallsyms_scan *ks)
 			ks->nr_images++;
 			continue;
 		}
-		if ((ks->have_text && ks->have_etext) || kallsyms__parse_line(line, &sym))
+		if ((ks->have_text && ks->have_etext && ks->have_edata) ||
+		    kallsyms__parse_line(line, &sym))
 			continue;
 		if (!ks->have_text && !strcmp(sym.name, "_text")) {
 			ks->text = sym.addr;
@@ -164,6 +166,9 @@ int kallsyms__scan(const char *proc_dir, struct kallsyms_scan *ks)
 		} else if (!ks->have_etext && !strcmp(sym.name, "_etext")) {
 			ks->etext = sym.addr;
 			ks->have_etext = 1;
+		} else if (!ks->have_edata && !strcmp(sym.name, "_edata")) {
+			ks->edata = sym.addr;
+			ks->have_edata = 1;
 		}
 	}
 	fclose(f);
@@ -190,8 +195,16 @@ static int kernel_map(struct synth_out *w, const struct kallsyms_scan *ks, bool 
 		return -ENOENT;
 	if (ks->text == 0)
 		return -EACCES; /* kptr_restrict shows every address as zero */
-	/* Without _etext perf's map runs to the end of the address space. */
-	len = ks->have_etext && ks->etext > ks->text ? ks->etext - ks->text : ~0ULL - ks->text;
+	/* Since 6.6 perf's map ends at _edata, so that samples' data addresses in
+	 * the kernel image resolve; kallsyms shows _edata only with
+	 * KALLSYMS_ALL, else the map ends at _etext as before. Without either
+	 * it runs to the end of the address space. */
+	if (ks->have_edata && ks->edata > ks->text)
+		len = ks->edata - ks->text;
+	else if (ks->have_etext && ks->etext > ks->text)
+		len = ks->etext - ks->text;
+	else
+		len = ~0ULL - ks->text;
 	return write_kernel_map(w, mmap2, "[kernel.kallsyms]_text", ks->text, len, ks->text,
 				mmap2 && !buildid__read_kernel(sys_dir, &bid) ? &bid : NULL,
 				id_hdr_size);
@@ -243,7 +256,7 @@ static int module_maps(struct synth_out *w, const char *proc_dir, bool mmap2, co
 		snprintf(dso, sizeof(dso), "[%s]", name);
 		ret = write_kernel_map(w, mmap2, dso, addr, size, 0,
 				       mmap2 && !buildid__read_module(sys_dir, name, &bid) ? &bid :
-										 NULL,
+											     NULL,
 				       id_hdr_size);
 	}
 	fclose(f);
@@ -386,7 +399,8 @@ int synth__bpf_scan(struct synth_out *w, const struct sysinfo_bpf *bpf,
 	}
 	for (size_t i = 0; !ret && ks && i < ks->nr_images; i++)
 		ret = synth__ksymbol(w, ks->images[i].addr, (uint32_t)(page > 0 ? page : 4096),
-				     PERF_RECORD_KSYMBOL_TYPE_BPF, 0, ks->images[i].name, id_hdr_size);
+				     PERF_RECORD_KSYMBOL_TYPE_BPF, 0, ks->images[i].name,
+				     id_hdr_size);
 	return ret;
 }
 
@@ -454,8 +468,9 @@ static int bpf_filter_drops(struct synth_out *w, const struct evsel *evsel)
 	rec.header.type = PERF_RECORD_LOST_SAMPLES;
 	rec.header.misc = PERF_RECORD_MISC_LOST_SAMPLES_BPF;
 	rec.lost = dropped;
-	rec.header.size = (uint16_t)(sizeof(rec.header) + sizeof(rec.lost) +
-				     put_id_trailer(rec.trailer, evsel->attr.sample_type, 0, 0, 0, id));
+	rec.header.size =
+		(uint16_t)(sizeof(rec.header) + sizeof(rec.lost) +
+			   put_id_trailer(rec.trailer, evsel->attr.sample_type, 0, 0, 0, id));
 	return synth_out__write(w, &rec, rec.header.size);
 }
 

@@ -109,8 +109,8 @@ int modules__parse_line(const char *line, char *name, size_t name_len, uint64_t 
 			uint64_t *addr);
 
 /*
- * MMAP "[kernel.kallsyms]_text" from _text to _etext, pgoff _text, as perf
- * does; proc_dir is "/proc" (tests pass a fixture). Returns 0, -ENOENT when
+ * MMAP "[kernel.kallsyms]_text" from _text to _edata (else _etext), pgoff
+ * _text, as perf 6.6 and later do; proc_dir is "/proc" (tests pass a fixture). Returns 0, -ENOENT when
  * the symbols are missing, -EACCES when kptr_restrict hides the addresses.
  */
 int synth__kernel_mmap(struct synth_out *w, const char *proc_dir, size_t id_hdr_size);
@@ -122,8 +122,8 @@ struct kallsyms_image {
 };
 
 struct kallsyms_scan {
-	uint64_t text, etext;
-	int have_text, have_etext;
+	uint64_t text, etext, edata;
+	int have_text, have_etext, have_edata; /* _edata: only with KALLSYMS_ALL */
 	struct kallsyms_image *images; /* BPF trampolines and dispatchers */
 	size_t nr_images;
 };
@@ -134,21 +134,22 @@ int kallsyms__scan(const char *proc_dir, struct kallsyms_scan *ks);
 /*
  * The scan without reading all of proc_dir/kallsyms (kallsyms_cached.c): when
  * no BPF program is loaded and the build-id cache holds a kallsyms copy of
- * this kernel (sys_dir/kernel/notes), _etext comes from the copy's distance
- * to _text. buildid_dir: perf's configured buildid.dir (NULL: none), for
+ * this kernel (sys_dir/kernel/notes), _etext and _edata come from the copy's
+ * distances to _text. buildid_dir: perf's configured buildid.dir (NULL: none), for
  * buildid_cache__root. 0, or -EAGAIN: do the full kallsyms__scan.
  */
 int kallsyms__scan_cached(const char *proc_dir, const char *sys_dir, const char *buildid_dir,
 			  struct kallsyms_scan *ks);
 
-/* _text and _etext in a kallsyms text (len bytes): 0, or -ENOENT when either
- * is missing or zero. */
-int kallsyms__text_range(const char *buf, size_t len, uint64_t *text, uint64_t *etext);
+/* _text, _etext and _edata in a kallsyms text (len bytes): 0, or -ENOENT when
+ * _text or _etext is missing or zero. *edata is 0 when missing. */
+int kallsyms__text_range(const char *buf, size_t len, uint64_t *text, uint64_t *etext,
+			 uint64_t *edata);
 
 /* kallsyms__text_range over the file at fd, read a window at a time (the
  * whole copy, ~5 MB, would be that much more resident for a moment). 0,
  * -ENOENT as kallsyms__text_range, or -errno of a read. */
-int kallsyms__text_range_fd(int fd, uint64_t *text, uint64_t *etext);
+int kallsyms__text_range_fd(int fd, uint64_t *text, uint64_t *etext, uint64_t *edata);
 
 /* Frees the scan's images. */
 void kallsyms_scan__exit(struct kallsyms_scan *ks);

@@ -258,6 +258,57 @@ static void test_kernel_mmap_no_id_hdr(void **state)
 	assert_memory_equal(got, want, wn);
 }
 
+/* A KALLSYMS_ALL kernel: since 6.6 perf's map ends at _edata (any type), so
+ * data addresses in the image resolve; a module's _edata or an _edata below
+ * _text is not used. */
+static void test_kernel_mmap_edata(void **state)
+{
+	static const struct {
+		const char *kallsyms;
+		uint64_t len;
+	} rows[] = {
+		{ "ffffffff81000000 T _text\n"
+		  "ffffffff81e00000 T _etext\n"
+		  "ffffffff82000000 D _sdata\n"
+		  "ffffffff8272a000 D _edata\n"
+		  "ffffffff83000000 B _end\n",
+		  0x172a000 },
+		/* before _etext in the file, lower case: still the end */
+		{ "ffffffff8272a000 d _edata\n"
+		  "ffffffff81000000 T _text\n"
+		  "ffffffff81e00000 T _etext\n",
+		  0x172a000 },
+		/* without _etext */
+		{ "ffffffff81000000 T _text\n"
+		  "ffffffff8272a000 D _edata\n",
+		  0x172a000 },
+		{ "ffffffff81000000 T _text\n"
+		  "ffffffff81e00000 T _etext\n"
+		  "ffffffffc0a02000 d _edata\t[ext4]\n",
+		  0xe00000 },
+		{ "ffffffff81000000 T _text\n"
+		  "ffffffff81e00000 T _etext\n"
+		  "ffffffff80000000 D _edata\n",
+		  0xe00000 },
+	};
+	struct tw *t = *state;
+	uint8_t got[512];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct prec_mmap_event *ev = (const void *)(got + i * 72);
+
+		tw_proc_file(t, "kallsyms", rows[i].kallsyms);
+		assert_int_equal(synth__kernel_mmap(SYNTH_OUT(t->w), t->proc, 8), 0);
+		/* The records so far, 72 bytes each: this row's is the last. */
+		assert_int_equal(tw_data(t, got, sizeof(got)), (i + 1) * 72);
+		assert_int_equal(ev->start, 0xffffffff81000000ULL);
+		if (ev->len != rows[i].len)
+			fail_msg("row %zu: len %#llx, want %#llx", i, (unsigned long long)ev->len,
+				 (unsigned long long)rows[i].len);
+		assert_int_equal(ev->pgoff, 0xffffffff81000000ULL);
+	}
+}
+
 /* Without _etext, perf's map runs to the end of the address space. */
 static void test_kernel_mmap_no_etext(void **state)
 {
@@ -386,12 +437,15 @@ static void test_ksymbol_bpf_event(void **state)
 
 	memset(longname, 'x', sizeof(longname) - 1);
 	longname[sizeof(longname) - 1] = '\0';
-	assert_int_equal(
-		synth__ksymbol(SYNTH_OUT(t->w), 0x1000, 7, PERF_RECORD_KSYMBOL_TYPE_BPF, 0, "abcdefg", 0), 0);
+	assert_int_equal(synth__ksymbol(SYNTH_OUT(t->w), 0x1000, 7, PERF_RECORD_KSYMBOL_TYPE_BPF, 0,
+					"abcdefg", 0),
+			 0);
 	/* 511 characters at most, as perf's KSYM_NAME_LEN */
+	assert_int_equal(synth__ksymbol(SYNTH_OUT(t->w), 0x2000, 8, PERF_RECORD_KSYMBOL_TYPE_OOL, 1,
+					longname, 8),
+			 0);
 	assert_int_equal(
-		synth__ksymbol(SYNTH_OUT(t->w), 0x2000, 8, PERF_RECORD_KSYMBOL_TYPE_OOL, 1, longname, 8), 0);
-	assert_int_equal(synth__bpf_event(SYNTH_OUT(t->w), PERF_BPF_EVENT_PROG_UNLOAD, 0, 7, tag, 8), 0);
+		synth__bpf_event(SYNTH_OUT(t->w), PERF_BPF_EVENT_PROG_UNLOAD, 0, 7, tag, 8), 0);
 	assert_int_equal(synth__ksymbol(SYNTH_OUT(t->w), 0, 0, 1, 0, "x", 100), -E2BIG);
 	assert_int_equal(synth__bpf_event(SYNTH_OUT(t->w), 1, 0, 1, tag, 100), -E2BIG);
 	assert_int_equal(tw_data(t, got, sizeof(got)), 32 + (24 + 512 + 8) + 32);
@@ -475,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_modules_parse_line),
 		TW(test_kernel_mmap),
 		TW(test_kernel_mmap_no_id_hdr),
+		TW(test_kernel_mmap_edata),
 		TW(test_kernel_mmap_no_etext),
 		TW(test_kernel_mmap_errors),
 		TW(test_module_mmaps),
