@@ -339,7 +339,9 @@ static int recording__open(struct recording *r)
 	r->cpus = NULL;
 	r->threads = NULL;
 	if (ret) {
-		pr_err("cannot set up the events: %s", strerror(-ret));
+		/* evlist__init has said why, but for want of memory. */
+		if (ret == -ENOMEM)
+			pr_err("cannot set up the events: %s", strerror(-ret));
 		return PREC_EXIT_FAILURE;
 	}
 	if (!r->data_bytes)
