@@ -339,8 +339,7 @@ static int recording__open(struct recording *r)
 	r->cpus = NULL;
 	r->threads = NULL;
 	if (ret) {
-		/* evlist__init has said why, but for want of memory. */
-		if (ret == -ENOMEM)
+		if (ret == -ENOMEM) /* evlist__init says why for the others */
 			pr_err("cannot set up the events: %s", strerror(-ret));
 		return PREC_EXIT_FAILURE;
 	}
