@@ -21,7 +21,7 @@
 /*
  * Groups as perf configures them: only the leader starts disabled and is
  * enabled at exec; with leader sampling (:S) the leader's samples read the
- * whole group (READ, PERF_FORMAT_GROUP, no inherit) and the members, unless
+ * whole group (READ, PERF_FORMAT_GROUP, no inherit unless asked) and the members, unless
  * they have their own period or frequency, do not sample at all.
  */
 static void evlist__config_groups(struct evlist *evlist, const struct event_specs *specs)
@@ -30,8 +30,9 @@ static void evlist__config_groups(struct evlist *evlist, const struct event_spec
 		struct evsel *evsel = &evlist->evsel[i];
 		const struct event_spec *spec = &specs->v[i];
 		struct evsel *leader = &evlist->evsel[spec->leader];
-		bool leader_sampling = specs->v[spec->leader].sample_read &&
-				       specs->v[spec->leader].nr_members > 1;
+		const struct event_spec *ls = &specs->v[spec->leader];
+		bool leader_sampling = ls->sample_read && ls->nr_members > 1;
+		bool inherit_read = (ls->terms.set & EVENT_TERM_INHERIT) && ls->terms.inherit;
 
 		evsel->leader = spec->leader;
 		evsel->nr_members = spec->nr_members;
@@ -41,7 +42,10 @@ static void evlist__config_groups(struct evlist *evlist, const struct event_spec
 		evsel->weak_group = spec->weak_group;
 		if (leader_sampling) {
 			evsel->attr.read_format |= PERF_FORMAT_GROUP;
-			evsel->attr.inherit = 0;
+			/* perf 6.13 inherits (6.12 kernels: per-thread counts, by
+			 * TID); perf 6.1 misreads them, so only an inherit term does. */
+			if (!inherit_read)
+				evsel->attr.inherit = 0;
 		}
 		if (spec->leader == i) {
 			if (leader_sampling)

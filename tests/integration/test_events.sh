@@ -26,6 +26,19 @@ perf_record_ok -e '{cpu-clock,task-clock}:S' -o g-perf.data -- "$EXIT_WORKLOAD" 
 prec_record_ok -e '{cpu-clock,task-clock}:S' -o g2.data -- "$EXIT_WORKLOAD" 0
 diff <(attrs g-perf.data) <(attrs g2.data) >&2 || fail "{cpu-clock,task-clock}:S: attrs differ from perf record's"
 
+# Leader sampling on a multi-threaded command: perf 6.1's no inherit by
+# default (its reader misreads per-thread counts); the leader's inherit term
+# asks for perf 6.13's inherited group, which perf report still reads.
+busy=$WORKLOAD_DIR/prec_busy
+prec_record_ok -e '{cpu-clock,task-clock}:S' -o gs.data -- "$busy" 0.3
+evlist gs.data >gs.ev
+no_grep_or_fail 'inherit: 1' gs.ev "{cpu-clock,task-clock}:S: inherit set"
+prec_record_ok -e '{cpu-clock/inherit/,task-clock}:S' -o gi.data -- "$busy" 0.3
+n=$(evlist gi.data | grep -E 'sample_type: [A-Z|]*TID[A-Z|]*READ' | grep -c 'inherit: 1')
+((n == 2)) || fail "{cpu-clock/inherit/,task-clock}:S: $n of 2 events inherit with TID and READ"
+"$PERF" report --stdio -i gi.data >gi.txt 2>gi.err || fail "perf report of the inherited group failed"
+require_no_warning gi.err "perf report of {cpu-clock/inherit/,task-clock}:S"
+
 # A write watchpoint on a variable: one sample per write, in the writer.
 watch=$WORKLOAD_DIR/prec_watch
 addr=$(nm "$watch" | awk '$3 == "prec_watched" { print $1 }')
