@@ -86,7 +86,7 @@ awk -v d="$dur" 'BEGIN { exit !(d > 0 && d < 200) }' ||
 # The cpu= term (perf 6.16): that event samples on CPU 0 only, the plain one
 # everywhere; the attrs are the plain event's. A CPU not online, or one -C
 # leaves out, is refused in one line.
-prec_record_ok -a -e 'cpu-clock/cpu=0/' -e cpu-clock -o c.data -- sleep 0.3
+prec_record_ok -a -e 'cpu-clock/cpu=0/' -e cpu-clock -o c.data -- "$WORKLOAD_DIR/prec_busy" 0.3
 require_valid c.data
 "$PERF" script -i c.data -F cpu,event >c.txt 2>/dev/null
 n0=$(grep -c 'cpu-clock/cpu=0/:' c.txt)
