@@ -339,7 +339,8 @@ static int recording__open(struct recording *r)
 	r->cpus = NULL;
 	r->threads = NULL;
 	if (ret) {
-		pr_err("cannot set up the events: %s", strerror(-ret));
+		if (ret == -ENOMEM) /* evlist__init says why for the others */
+			pr_err("cannot set up the events: %s", strerror(-ret));
 		return PREC_EXIT_FAILURE;
 	}
 	if (!r->data_bytes)

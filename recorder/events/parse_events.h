@@ -62,7 +62,11 @@ enum event_term_bit {
 	EVENT_TERM_AUX_OUTPUT = 1u << 11, /* attr.aux_output */
 	EVENT_TERM_AUX_SAMPLE_SIZE = 1u << 12, /* attr.aux_sample_size, PERF_SAMPLE_AUX */
 	EVENT_TERM_METRIC_ID = 1u << 13, /* perf stat only */
+	EVENT_TERM_CPU = 1u << 14, /* cpu=N (perf 6.16): open on the CPUs of cpus only */
 };
+
+/* The highest CPU a cpu= term names (the recorder's CPU lists end there too). */
+#define EVENT_TERM_CPU_MAX 65535
 
 /*
  * Per-event terms (pmu/period=1000,call-graph=dwarf/). perf applies them in
@@ -79,6 +83,8 @@ struct event_terms {
 	uint64_t aux_sample_size;
 	uint64_t branch_sample_type; /* PERF_SAMPLE_BRANCH_*, from branch_type= */
 	char *metric_id;
+	/* cpu= terms (repeatable, merged): the CPUs as given, joined ("0,2") */
+	char *cpus;
 	bool inherit;
 	bool overwrite;
 	bool time;

@@ -105,7 +105,7 @@ extern const struct parse_events_ctx pe_live;
 
 /* parse_terms.c: the terms between a PMU's slashes; pmu_terms.c: a PMU's. */
 
-/* The term keywords perf 6.1 knows (parse-events.l's config state). */
+/* The term keywords perf 6.1 knows (parse-events.l's config state), and cpu= (6.16). */
 enum pe_term_kind {
 	PE_TERM_USER = 0, /* a format/ term or an alias of the PMU */
 	PE_TERM_CONFIG,
@@ -128,6 +128,7 @@ enum pe_term_kind {
 	PE_TERM_AUX_OUTPUT,
 	PE_TERM_AUX_SAMPLE_SIZE,
 	PE_TERM_METRIC_ID,
+	PE_TERM_CPU, /* perf 6.16 */
 	PE_TERM_MAX
 };
 

@@ -44,6 +44,7 @@ static const struct term_keyword keywords[PE_TERM_MAX] = {
 	[PE_TERM_AUX_OUTPUT] = { "aux-output", false, EVENT_TERM_AUX_OUTPUT },
 	[PE_TERM_AUX_SAMPLE_SIZE] = { "aux-sample-size", false, EVENT_TERM_AUX_SAMPLE_SIZE },
 	[PE_TERM_METRIC_ID] = { "metric-id", true, EVENT_TERM_METRIC_ID },
+	[PE_TERM_CPU] = { "cpu", false, EVENT_TERM_CPU }, /* perf 6.16 */
 };
 
 /* The terms config_term_tracepoint lets through. */
@@ -131,12 +132,13 @@ static bool term_number(const char *s, size_t len, size_t *i, uint64_t *n)
 	bool overflow = false;
 
 	*n = 0;
-	if (s[*i] == '0' && *i + 2 < len && s[*i + 1] == 'x' && isxdigit((unsigned char)s[*i + 2])) {
+	if (s[*i] == '0' && *i + 2 < len && s[*i + 1] == 'x' &&
+	    isxdigit((unsigned char)s[*i + 2])) {
 		base = 16;
 		*i += 2;
 	}
-	for (; *i < len && (base == 16 ? isxdigit((unsigned char)s[*i]) :
-					 isdigit((unsigned char)s[*i]));
+	for (; *i < len &&
+	       (base == 16 ? isxdigit((unsigned char)s[*i]) : isdigit((unsigned char)s[*i]));
 	     (*i)++) {
 		unsigned d = (unsigned)hex__digit(s[*i]);
 
@@ -369,6 +371,32 @@ static int branch_type__parse(const char *s, uint64_t *mask)
 	return -EINVAL;
 }
 
+/*
+ * cpu=N: perf 6.16 takes one CPU number a term and merges repeated terms
+ * (cpu=0,cpu=2); the list is kept as written ("0,2"), which the recorder's
+ * CPU-list parser sorts. Whether N is online is the recorder's to say.
+ */
+static int cpu_term__add(struct pe_state *st, const struct pe_term *term, char **cpus,
+			 const char *what)
+{
+	size_t len = *cpus ? strlen(*cpus) : 0;
+	char *s;
+
+	if (term->no_value)
+		return pe_error(st, term->off, "give it as cpu=N",
+				"term 'cpu' of %s needs a CPU number", what);
+	if (term->num > EVENT_TERM_CPU_MAX)
+		return pe_error(st, term->off, "CPUs are numbered 0 to 65535",
+				"CPU %llu of term 'cpu' of %s is too big",
+				(unsigned long long)term->num, what);
+	s = realloc(*cpus, len + 8);
+	if (!s)
+		return -ENOMEM;
+	snprintf(s + len, 8, "%s%u", len ? "," : "", (unsigned)term->num);
+	*cpus = s;
+	return 0;
+}
+
 static int replace_str(char **dst, const char *src)
 {
 	char *s = strdup(src);
@@ -479,6 +507,13 @@ int pe_terms__apply_common(struct pe_state *st, struct pe_event *ev, const struc
 						(unsigned long long)n, what);
 			et->aux_sample_size = n;
 			break;
+		case PE_TERM_CPU: {
+			int ret = cpu_term__add(st, term, &et->cpus, what);
+
+			if (ret)
+				return ret;
+			break;
+		}
 		default:
 			break;
 		}

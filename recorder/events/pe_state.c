@@ -109,6 +109,7 @@ void pe_spec__free(struct event_spec *spec)
 	free(spec->filter);
 	free(spec->terms.call_graph);
 	free(spec->terms.metric_id);
+	free(spec->terms.cpus);
 }
 
 void pe_attr__init(struct perf_event_attr *attr, uint32_t type, uint64_t config)

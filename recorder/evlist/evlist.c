@@ -15,12 +15,13 @@
 #include "prec/log.h"
 #include "events/parse_events.h"
 #include "prec/perf_file.h"
+#include "prec/sysinfo.h"
 #include "evlist/ring_size.h"
 
 /*
  * Groups as perf configures them: only the leader starts disabled and is
  * enabled at exec; with leader sampling (:S) the leader's samples read the
- * whole group (READ, PERF_FORMAT_GROUP, no inherit) and the members, unless
+ * whole group (READ, PERF_FORMAT_GROUP, no inherit unless asked) and the members, unless
  * they have their own period or frequency, do not sample at all.
  */
 static void evlist__config_groups(struct evlist *evlist, const struct event_specs *specs)
@@ -29,8 +30,9 @@ static void evlist__config_groups(struct evlist *evlist, const struct event_spec
 		struct evsel *evsel = &evlist->evsel[i];
 		const struct event_spec *spec = &specs->v[i];
 		struct evsel *leader = &evlist->evsel[spec->leader];
-		bool leader_sampling = specs->v[spec->leader].sample_read &&
-				       specs->v[spec->leader].nr_members > 1;
+		const struct event_spec *ls = &specs->v[spec->leader];
+		bool leader_sampling = ls->sample_read && ls->nr_members > 1;
+		bool inherit_read = (ls->terms.set & EVENT_TERM_INHERIT) && ls->terms.inherit;
 
 		evsel->leader = spec->leader;
 		evsel->nr_members = spec->nr_members;
@@ -40,7 +42,10 @@ static void evlist__config_groups(struct evlist *evlist, const struct event_spec
 		evsel->weak_group = spec->weak_group;
 		if (leader_sampling) {
 			evsel->attr.read_format |= PERF_FORMAT_GROUP;
-			evsel->attr.inherit = 0;
+			/* perf 6.13 inherits (6.12 kernels: per-thread counts, by
+			 * TID); perf 6.1 misreads them, so only an inherit term does. */
+			if (!inherit_read)
+				evsel->attr.inherit = 0;
 		}
 		if (spec->leader == i) {
 			if (leader_sampling)
@@ -71,15 +76,6 @@ static size_t id_hdr_size(uint64_t sample_type)
 	return u64_fields(sample_type, PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
 					       PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
 					       PERF_SAMPLE_IDENTIFIER);
-}
-
-/* Whether cpu is in the sorted map m. */
-static bool cpu_map__has(const struct cpu_map *m, int cpu)
-{
-	for (int i = 0; i < m->nr; i++)
-		if (m->cpu[i] == cpu)
-			return true;
-	return false;
 }
 
 /*
@@ -213,6 +209,37 @@ static int evlist__config_tracking(struct evlist *evlist, struct evsel *evsel,
 	return 0;
 }
 
+/* An event's cpu= term: it opens on those CPUs only (pmu_cpus). 0 or -errno, said. */
+static int evsel__term_cpus(struct evsel *evsel, const struct event_spec *spec,
+			    const struct cpu_map *cpus, const char *cpu_list)
+{
+	struct cpu_map *online = NULL;
+	char *text = NULL;
+	int ret = sysinfo__cpus_online(&text), bad = -1;
+
+	if (cpus->nr == 1 && cpus->cpu[0] == -1) {
+		pr_err("event '%s': its cpu term needs events per CPU (drop --per-thread or the term)",
+		       spec->name);
+		ret = -EINVAL;
+	} else if (ret || (ret = cpu_map__parse(&online, text))) {
+		pr_err("event '%s': cannot read the online CPUs for its cpu term: %s (check that /sys is mounted)",
+		       spec->name, strerror(-ret));
+	} else {
+		ret = cpu_map__for_term(&evsel->pmu_cpus, spec->terms.cpus, online, cpus, &bad);
+		if (ret == -ENODEV)
+			pr_err("event '%s': CPU %d of its cpu term is not online (online CPUs: %.*s)",
+			       spec->name, bad, (int)strcspn(text, "\n"), text);
+		else if (ret == -ENOENT)
+			pr_err("event '%s': none of the CPUs of its cpu term is in -C %s (add them to -C)",
+			       spec->name, cpu_list ? cpu_list : "");
+		if (ret == -ENODEV || ret == -ENOENT)
+			ret = -EINVAL;
+	}
+	cpu_map__delete(online);
+	free(text);
+	return ret;
+}
+
 int evlist__init(struct evlist *evlist, const struct event_specs *specs_in,
 		 const struct evlist_config *cfg, struct cpu_map *cpus, struct thread_map *threads)
 {
@@ -280,9 +307,18 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs_in,
 		evsel->exclude_GH = spec->exclude_GH;
 		evsel->pmu_name = spec->pmu_name;
 		evsel->name = strdup(spec->name);
-		if (!evsel->name ||
-		    (spec->cpus && cpu_map__parse(&evsel->pmu_cpus, spec->cpus) == -ENOMEM))
+		if (!evsel->name)
 			goto nomem;
+		/* perf 6.16: an event's cpu= term replaces its PMU's CPUs. */
+		ret = spec->terms.set & EVENT_TERM_CPU ?
+			      evsel__term_cpus(evsel, spec, cpus, cfg->cpu_list) :
+		      spec->cpus && cpu_map__parse(&evsel->pmu_cpus, spec->cpus) == -ENOMEM ?
+			      -ENOMEM :
+			      0;
+		if (ret) {
+			free(kept);
+			return ret;
+		}
 		evlist->nr++;
 		evsel__config(evsel, spec, &specs_in->machine, cfg, i == 0 && !dummy, &warned);
 	}

@@ -45,8 +45,11 @@ struct evlist {
  * on the dummy perf adds for -a/-C/-D, system-wide under -C as perf 6.7's),
  * with the machine's rules (specs->machine, the build arch). A default event of a hybrid PMU none of whose CPUs is
  * recorded is left out, with a warning (perf 6.1's evlist__fix_hybrid_cpus);
- * when that leaves none, -EINVAL with one line. Takes ownership of cpus
- * and threads (also on error). 0 or -errno.
+ * when that leaves none, -EINVAL with one line. An event's cpu= term (perf
+ * 6.16) opens it on those CPUs only, less those -C leaves out; -EINVAL with
+ * one line when a CPU of it is not online, when -C holds none of them, or
+ * under --per-thread. Takes ownership of cpus and threads (also on error).
+ * 0 or -errno, said but for -ENOMEM.
  */
 int evlist__init(struct evlist *evlist, const struct event_specs *specs,
 		 const struct evlist_config *cfg, struct cpu_map *cpus, struct thread_map *threads);

@@ -62,7 +62,8 @@ static bool evsel__precise_fallback(struct evsel *evsel)
 
 /*
  * perf 6.1's evsel__detect_missing_features, for an EINVAL at the first
- * open, in its order, limited to what prec asks for: kernels before 6.0
+ * open, in its order, limited to what prec asks for (first perf 6.13's
+ * inherit with SAMPLE_READ, new in 6.12 kernels): kernels before 6.0
  * lack read_format LOST, before 5.12 WEIGHT_STRUCT (sample WEIGHT instead),
  * and a PMU may not take exclude_guest/exclude_host (cleared, unless :G/:H
  * asked for them).
@@ -71,6 +72,13 @@ static bool evsel__missing_feature(struct evsel *evsel)
 {
 	struct perf_event_attr *attr = &evsel->attr;
 
+	/* perf 6.13's first: kernels before 6.12 refuse inherit with SAMPLE_READ. */
+	if (attr->inherit && (attr->sample_type & PERF_SAMPLE_READ)) {
+		attr->inherit = 0;
+		pr_warn("%s: this kernel cannot sample-read inherited events: recording without inherit (the threads the command starts are not counted)",
+			evsel->name);
+		return true;
+	}
 	if (attr->read_format & PERF_FORMAT_LOST) {
 		attr->read_format &= ~(uint64_t)PERF_FORMAT_LOST;
 		pr_debug("%s: switching off PERF_FORMAT_LOST support\n", evsel->name);

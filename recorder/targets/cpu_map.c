@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The CPUs events open on: a sorted array over base's CPU-list parser, and the
- * online CPUs (read by sysinfo, sysinfo__cpus_online). */
+/* The CPUs events open on: a sorted array over base's CPU-list parser, the
+ * online CPUs (read by sysinfo, sysinfo__cpus_online), and an event's own
+ * (its cpu= term's). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,42 @@ int cpu_map__merge(struct cpu_map **out, const struct cpu_map *a, const struct c
 		j += j < nb && b->cpu[j] == x;
 		if (x >= 0)
 			m->cpu[m->nr++] = x;
+	}
+	*out = m;
+	return 0;
+}
+
+bool cpu_map__has(const struct cpu_map *m, int cpu)
+{
+	for (int i = 0; i < m->nr; i++)
+		if (m->cpu[i] == cpu)
+			return true;
+	return false;
+}
+
+int cpu_map__for_term(struct cpu_map **out, const char *list, const struct cpu_map *online,
+		      const struct cpu_map *recorded, int *bad)
+{
+	struct cpu_map *m;
+	int ret = cpu_map__parse(&m, list), n = 0;
+	bool any = !recorded || (recorded->nr == 1 && recorded->cpu[0] == -1);
+
+	if (ret)
+		return ret;
+	for (int i = 0; i < m->nr; i++) {
+		if (!cpu_map__has(online, m->cpu[i])) {
+			*bad = m->cpu[i];
+			cpu_map__delete(m);
+			return -ENODEV;
+		}
+		/* Newest perf intersects the term's CPUs with -C's. */
+		if (any || cpu_map__has(recorded, m->cpu[i]))
+			m->cpu[n++] = m->cpu[i];
+	}
+	m->nr = n;
+	if (!n) {
+		cpu_map__delete(m);
+		return -ENOENT;
 	}
 	*out = m;
 	return 0;

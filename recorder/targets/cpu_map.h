@@ -1,5 +1,6 @@
 #ifndef PREC_CPU_MAP_H
 #define PREC_CPU_MAP_H
+#include <stdbool.h>
 /* A sorted list of CPU numbers: the CPUs events are opened on. */
 
 struct cpu_map {
@@ -22,6 +23,19 @@ int cpu_map__online(struct cpu_map **out);
  * "any CPU". Pure. 0 and *out (the caller's), or -ENOMEM.
  */
 int cpu_map__merge(struct cpu_map **out, const struct cpu_map *a, const struct cpu_map *b);
+
+/* Whether cpu is in m. */
+bool cpu_map__has(const struct cpu_map *m, int cpu);
+
+/*
+ * The CPUs an event with a cpu= term (perf 6.16) opens on: those of its
+ * list (cpu_map__parse syntax) that the recording's CPUs hold (recorded
+ * NULL or "any CPU": all of them). Pure. 0 and *out (the caller's);
+ * -ENODEV with *bad the first CPU of the list that online lacks; -ENOENT
+ * when the recording holds none of them; -EINVAL (a malformed list), -ENOMEM.
+ */
+int cpu_map__for_term(struct cpu_map **out, const char *list, const struct cpu_map *online,
+		      const struct cpu_map *recorded, int *bad);
 
 /* Frees a map; accepts NULL. */
 void cpu_map__delete(struct cpu_map *map);

@@ -83,6 +83,18 @@ static void test_terms(void **state)
 	assert_string_equal(t->metric_id, "m1");
 	event_specs__exit(&s);
 
+	/* cpu= (perf 6.16): repeated terms merge, kept as written for the recorder */
+	parse_ok(&s, "cpu-clock/cpu=0/,cpu-clock/cpu=3,cpu=0x1/,cpu/event=0x3c,cpu=1/u");
+	assert_int_equal(s.v[0].terms.set, EVENT_TERM_CPU);
+	assert_string_equal(s.v[0].terms.cpus, "0");
+	assert_string_equal(s.v[1].terms.cpus, "3,1");
+	assert_string_equal(s.v[2].terms.cpus, "1");
+	assert_int_equal(s.v[2].attr.config, 0x3c);
+	assert_null(s.v[2].cpus); /* the PMU's own CPUs stay apart */
+	parse_ok(&s, "cpu-clock/cpu=65535/");
+	assert_string_equal(s.v[3].terms.cpus, "65535");
+	event_specs__exit(&s);
+
 	/* branch_type as perf's parse_branch_str; privilege alone means any */
 	parse_ok(
 		&s,

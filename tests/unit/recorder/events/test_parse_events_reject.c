@@ -118,6 +118,13 @@ static const struct reject_row reject_rows[] = {
 	{ "uncore_imc_0/cas_count_param/",   "needs parameter 'umask'", 13 },
 	{ "cpu/foo/",                        "valid terms: any,cmask,edge,event,frontend,in_tx,in_tx_cp,inv,ldlat,offcore_rsp,pc,umask,config", 4 },
 	{ "cpu/event=1,foo=1/",              "unknown term 'foo' for PMU 'cpu'", 12 },
+	/* cpu= (perf 6.16): one CPU number a term; not on tracepoints */
+	{ "cpu-clock/cpu=65536/",            "CPU 65536 of term 'cpu' of 'cpu-clock' is too big at offset 10 (CPUs are numbered 0 to 65535)", 10 },
+	{ "cpu-clock/cpu/",                  "term 'cpu' of 'cpu-clock' needs a CPU number at offset 10 (give it as cpu=N)", 10 },
+	{ "cpu-clock/cpu=cpu_core/",         "term 'cpu' of 'cpu-clock' expects a numeric value, not 'cpu_core'", 10 },
+	{ "cpu-clock/cpu=0-1/",              "unexpected '-' in the value of term 'cpu'", 15 },
+	{ "cpu/event=1,cpu=99999999999/",    "CPU 99999999999 of term 'cpu' of PMU 'cpu' is too big", 12 },
+	{ "sched:sched_switch/cpu=0/",       "unknown term 'cpu' for tracepoint 'sched:sched_switch'", 19 },
 	{ "cpu/cycles-t=2/",                 "unknown term 'cycles-t'", 4 },
 	{ "cpu/event=nosuch/",               "expects a number or one of its events, not 'nosuch'", 4 },
 	{ "cpu/event=/",                     "missing value for term 'event'", 10 },

@@ -229,6 +229,58 @@ static void test_merge(void **state)
 	}
 }
 
+/* A map from a list, "any" for the single -1 of --per-thread, NULL for NULL. */
+static struct cpu_map *map_of(const char *list)
+{
+	struct cpu_map *m = NULL;
+
+	if (list && !strcmp(list, "any")) {
+		m = malloc(sizeof(*m) + sizeof(int));
+		assert_non_null(m);
+		m->nr = 1;
+		m->cpu[0] = -1;
+	} else if (list) {
+		assert_int_equal(cpu_map__parse(&m, list), 0);
+	}
+	return m;
+}
+
+/* cpu_map__for_term: an event's cpu= list against the online CPUs and -C's. */
+static void test_for_term(void **state)
+{
+	static const struct {
+		const char *list, *online, *recorded;
+		int ret, bad, nr;
+		int cpu[4];
+	} t[] = {
+		{ "0", "0-1", "0-1", 0, -1, 1, { 0 } },
+		{ "2,0", "0-3", NULL, 0, -1, 2, { 0, 2 } }, /* merged, sorted */
+		{ "0,0", "0-3", "any", 0, -1, 1, { 0 } },
+		{ "1,3", "0-3", "1-2", 0, -1, 1, { 1 } }, /* -C intersects */
+		{ "0", "0-3", "1-2", -ENOENT, -1, 0, { 0 } },
+		{ "5", "0-1", "0-1", -ENODEV, 5, 0, { 0 } },
+		{ "0,2", "0-1,3", "0-3", -ENODEV, 2, 0, { 0 } }, /* a hole: 2 is offline */
+		{ "0,,1", "0-1", NULL, -EINVAL, -1, 0, { 0 } },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct cpu_map *online = map_of(t[i].online), *rec = map_of(t[i].recorded);
+		struct cpu_map *m = NULL;
+		int bad = -1;
+
+		assert_int_equal(cpu_map__for_term(&m, t[i].list, online, rec, &bad), t[i].ret);
+		assert_int_equal(bad, t[i].bad);
+		if (!t[i].ret) {
+			assert_int_equal(m->nr, t[i].nr);
+			for (int c = 0; c < m->nr; c++)
+				assert_int_equal(m->cpu[c], t[i].cpu[c]);
+		}
+		cpu_map__delete(m);
+		cpu_map__delete(online);
+		cpu_map__delete(rec);
+	}
+}
+
 static void test_delete_null(void **state)
 {
 	(void)state;
@@ -245,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_full_range),
 		cmocka_unit_test(test_online),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_for_term),
 		cmocka_unit_test(test_delete_null),
 	};
 	/* clang-format on */
