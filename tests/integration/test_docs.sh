@@ -226,7 +226,7 @@ touch some-file.data
 expect "some-file.data " -o some-f
 # After the command, its words are its own: files, not prec's options.
 expect "" true --sw
-if "$PREC" --list-events 2>/dev/null | grep -q '^ *sched:sched_switch '; then
+if (($("$PREC" --list-events 2>/dev/null | grep -c '^ *sched:sched_switch ') > 0)); then
 	# bash splits "sched:sched_sw" at ':'; the reply is what follows it.
 	expect "sched_switch " -e sched : sched_switc
 fi

@@ -93,7 +93,9 @@ n0=$(grep -c 'cpu-clock/cpu=0/:' c.txt)
 off0=$(grep 'cpu-clock/cpu=0/:' c.txt | grep -vc '^ *\[000\]')
 ((n0 > 0 && off0 == 0)) || fail "cpu-clock/cpu=0/: $off0 of $n0 samples are not on CPU 0"
 if (($(nproc) > 1)); then
-	grep ' cpu-clock:' c.txt | grep -vq '^ *\[000\]' || fail "-a cpu-clock: no sample outside CPU 0"
+	# (grep -c, not -q: an early exit would break the pipe under pipefail)
+	(($(grep ' cpu-clock:' c.txt | grep -vc '^ *\[000\]') > 0)) ||
+		fail "-a cpu-clock: no sample outside CPU 0"
 fi
 e=$(attrs c.data)
 [[ $(grep '^cpu-clock/cpu=0/:' <<<"$e" | cut -d: -f2-) == $(grep '^cpu-clock:' <<<"$e" | cut -d: -f2-) ]] ||

@@ -211,7 +211,7 @@ at_least "$(named_ratio off.data)" "$perf_ratio" 0.9 ||
 	fail "--no-keep-names: JIT samples named $(named_ratio off.data), perf record $perf_ratio"
 _run pipe sh -c "'$PREC' record -o - -- node --perf-basic-prof app.js >pipe.data"
 ((LAST_RC == 0)) || fail "pipe: prec exited $LAST_RC: $(tail -2 "$LAST_ERR")"
-! "$PERF" script --show-mmap-events -i pipe.data 2>/dev/null | grep -q 'jitted-' ||
+(($("$PERF" script --show-mmap-events -i pipe.data 2>/dev/null | grep -c 'jitted-') == 0)) ||
 	fail "pipe output: its reader resolves as it records, the ELFs came too late"
 
 pass "JIT maps, jitdumps, containers, Java, container-only and replaced binaries named; archived too"
