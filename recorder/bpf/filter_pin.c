@@ -25,7 +25,7 @@
 #include "events/bpf_filter_parse.h"
 #include "evlist/evsel.h"
 #include "prec/mounts.h"
-#include "synth/synthesize.h"
+#include "targets/proc_status.h"
 #include "targets/caps.h"
 #include "targets/thread_map.h"
 

@@ -16,7 +16,7 @@
 #include "events/parse_events.h"
 #include "options/options.h"
 #include "prec/log.h"
-#include "synth/synthesize.h"
+#include "targets/proc_status.h"
 #include "targets/cpu_map.h"
 #include "targets/target.h"
 #include "targets/thread_map.h"

@@ -19,7 +19,7 @@
 #include "names/names_int.h"
 #include "names/perf_map.h"
 #include "prec/log.h"
-#include "synth/synthesize.h"
+#include "targets/proc_status.h"
 
 /* Why a source was not read, in the user's words. */
 static const char *refusal(int err)

@@ -85,25 +85,6 @@ struct ksym {
  * Returns 0 or -EINVAL. */
 int kallsyms__parse_line(char *line, struct ksym *sym);
 
-/* What perf takes from /proc/PID/status. */
-struct proc_status {
-	char comm[16]; /* the Name line, cut to 15 bytes */
-	pid_t tgid, ppid; /* -1 when missing */
-	bool kernel; /* no VmPeak but a Threads line: a kernel thread */
-	pid_t nstgid; /* the last NStgid (its own PID namespace's); tgid without one */
-};
-
-/*
- * Parses a status file's text (buf, NUL-terminated; perf reads the first
- * 4095 bytes): Name, then Tgid after it, PPid after that, VmPeak or Threads
- * after PPid, as perf finds them. Pure. 0, or -ESRCH without a Tgid.
- */
-int proc_status__parse(const char *buf, struct proc_status *st);
-
-/* Reads the status file rel below procfd (the first 4095 bytes, in one
- * read, as perf) and parses it. 0, or -errno / -ESRCH without Tgid. */
-int proc_status__read(int procfd, const char *rel, struct proc_status *st);
-
 /* One parsed /proc/modules line: name, size and load address. Pure. */
 int modules__parse_line(const char *line, char *name, size_t name_len, uint64_t *size,
 			uint64_t *addr);

@@ -17,6 +17,7 @@
 
 #include "recorder/synth/sideband.h"
 #include "recorder/synth/synthesize.h"
+#include "recorder/targets/proc_status.h"
 
 /* A NUL-terminated copy of at most max bytes of data, as a read() leaves it. */
 static char *fz_text(const uint8_t *data, size_t size, size_t max)

@@ -19,6 +19,7 @@
 
 #include "recorder/synth/proc_maps.h"
 #include "recorder/synth/synthesize.h"
+#include "recorder/targets/proc_status.h"
 
 #define R PROT_READ
 #define W PROT_WRITE
