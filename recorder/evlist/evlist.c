@@ -316,6 +316,9 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs_in,
 			      -ENOMEM :
 			      0;
 		if (ret) {
+			/* Not counted yet: evlist__exit would not free it. */
+			free(evsel->name);
+			evsel->name = NULL;
 			free(kept);
 			return ret;
 		}

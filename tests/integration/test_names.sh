@@ -103,7 +103,7 @@ forget_jit()
 }
 
 # ---- node --perf-basic-prof: the map deleted ----
-hot='JS:\*hotLoop(Alpha|Beta)'
+hot='hotLoop(Alpha|Beta)'
 drop_maps
 perf_record_ok -o perf_map.data -- node --perf-basic-prof app.js
 perf_live=$(share perf_map.data "$hot")

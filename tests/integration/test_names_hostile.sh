@@ -47,6 +47,16 @@ while time.monotonic() < end:
     x = (x * 7 + 3) % 1000003
 EOF
 
+# in_private_mounts as a command prec can run: in a chroot (a fresh
+# machine's CI) unshare cannot make / private, so every mount is made
+# private first.
+{
+	echo '#!/usr/bin/env bash'
+	declare -f in_private_mounts
+	echo 'in_private_mounts "$@"'
+} >"$TMP/privmnt"
+chmod +x "$TMP/privmnt"
+
 # record CASE SETUP: prec records the container, whose /tmp SETUP (shell)
 # fills first. Judges the exit, the time, the warnings (at most WARN_MAX,
 # at least WARN_MIN lines), perf report, and the markers.
@@ -55,7 +65,7 @@ record()
 	local name=$1 setup=$2 t0=$SECONDS warns
 	mkdir -p "home-$name"
 	HOME=$TMP/home-$name run_prec record -e cpu-clock -o "$name.data" -- \
-		unshare -p -m --fork --mount-proc sh -c \
+		"$TMP/privmnt" unshare -p -m --propagation unchanged --fork --mount-proc sh -c \
 		"mount -t tmpfs none /tmp && cd /tmp && $setup && exec $PY $HOST/jit.py"
 	((PREC_RC == 0)) || fail "$name: prec exited $PREC_RC"
 	((SECONDS - t0 < 30)) || fail "$name: prec took $((SECONDS - t0)) s (a hang?)"
@@ -132,7 +142,7 @@ bin_bid=$(readelf -n "$WORKLOAD_DIR/prec_busy" | awk '/Build ID/ { print $3 }')
 [[ -n $host_bid && -n $bin_bid && $host_bid != "$bin_bid" ]] || fail "no build-ids to tell apart"
 mkdir -p home-bin
 HOME=$TMP/home-bin run_prec record -e cpu-clock -o bin.data -- \
-	unshare -p -m --fork --mount-proc sh -c "mount -t tmpfs none /tmp &&
+	"$TMP/privmnt" unshare -p -m --propagation unchanged --fork --mount-proc sh -c "mount -t tmpfs none /tmp &&
 		cp $WORKLOAD_DIR/prec_busy /tmp/victim && { /tmp/victim 2 >/dev/null 2>&1 & } &&
 		sleep 0.5 && rm /tmp/victim && ln -s $HOST/host.elf /tmp/victim && wait"
 ((PREC_RC == 0)) || fail "bin: prec exited $PREC_RC"
