@@ -309,6 +309,7 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs_in,
 		evsel->name = strdup(spec->name);
 		if (!evsel->name)
 			goto nomem;
+		evlist->nr++; /* from here evlist__exit frees what it holds */
 		/* perf 6.16: an event's cpu= term replaces its PMU's CPUs. */
 		ret = spec->terms.set & EVENT_TERM_CPU ?
 			      evsel__term_cpus(evsel, spec, cpus, cfg->cpu_list) :
@@ -316,13 +317,9 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs_in,
 			      -ENOMEM :
 			      0;
 		if (ret) {
-			/* Not counted yet: evlist__exit would not free it. */
-			free(evsel->name);
-			evsel->name = NULL;
 			free(kept);
 			return ret;
 		}
-		evlist->nr++;
 		evsel__config(evsel, spec, &specs_in->machine, cfg, i == 0 && !dummy, &warned);
 	}
 	evlist__config_groups(evlist, specs);
