@@ -39,12 +39,10 @@ static bool is_mapped_file(int fd, const struct dso_track_mapping *m)
 
 static int open_mapped(struct names *n, const struct dso_track_mapping *m)
 {
-	char rel[80];
+	char rel[32];
 	int fd, root;
 
-	snprintf(rel, sizeof(rel), "%u/map_files/%llx-%llx", m->pid, (unsigned long long)m->start,
-		 (unsigned long long)(m->start + m->len));
-	fd = openat(n->proc_fd, rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	fd = names_open__mapped(n->proc_fd, m->pid, m->start, m->start + m->len, (uid_t)-1, 0);
 	if (fd >= 0 && is_mapped_file(fd, m))
 		return fd;
 	if (fd >= 0)

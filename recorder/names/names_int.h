@@ -93,6 +93,12 @@ int names_open__beneath(int dir_fd, const char *rel, uid_t uid, uint64_t max);
  * root or uid (uid -1: anyone). 0 or -errno, as names_open__beneath. */
 int names_open__check(int fd, uid_t uid, uint64_t max);
 
+/* The file process pid mapped at [start, end), through /proc/PID/map_files
+ * below proc_fd (root, or CAP_CHECKPOINT_RESTORE), checked as
+ * names_open__beneath before it is opened. The fd, or -errno. */
+int names_open__mapped(int proc_fd, uint32_t pid, uint64_t start, uint64_t end, uid_t uid,
+		       uint64_t max);
+
 /* An O_PATH handle on the directory path inside the root root_fd, or
  * -errno. */
 int names_open__dir_in_root(int root_fd, const char *path);

@@ -83,3 +83,14 @@ int names_open__dir_in_root(int root_fd, const char *path)
 	return openat2_fd(root_fd, path, O_PATH | O_DIRECTORY | O_CLOEXEC,
 			  RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS);
 }
+
+int names_open__mapped(int proc_fd, uint32_t pid, uint64_t start, uint64_t end, uid_t uid,
+		       uint64_t max)
+{
+	char rel[80];
+
+	snprintf(rel, sizeof(rel), "%u/map_files/%llx-%llx", pid, (unsigned long long)start,
+		 (unsigned long long)end);
+	/* The entry is the kernel's link to what was mapped: followed. */
+	return open_checked(proc_fd, rel, 0, uid, max);
+}

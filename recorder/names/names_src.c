@@ -94,20 +94,13 @@ bool names_src__is_dump(const char *name)
 int names_src__open_dump(struct names *n, struct names_proc *p, const char *path, uint64_t start,
 			 uint64_t end)
 {
-	char rel[64];
 	int fd;
 
 	if (p->dump.fd >= 0 || p->dump.failed)
 		return 0;
 	/* The file it mapped, whatever its path says now; else by the path in
 	 * its root. */
-	snprintf(rel, sizeof(rel), "%u/map_files/%llx-%llx", p->pid, (unsigned long long)start,
-		 (unsigned long long)end);
-	fd = openat(n->proc_fd, rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd >= 0 && names_open__check(fd, p->uid, n->cfg.max_file)) {
-		close(fd);
-		fd = -1;
-	}
+	fd = names_open__mapped(n->proc_fd, p->pid, start, end, p->uid, n->cfg.max_file);
 	if (fd < 0 && p->root_fd >= 0) {
 		int err;
 
