@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "prec/grow.h"
 #include "prec/log.h"
 #include "prec/mounts.h"
 
@@ -161,7 +162,7 @@ int mounts__find(const char *text, const char *fstype, char *buf, size_t size)
 int mounts__read(const char *path, char **text)
 {
 	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap), *nbuf;
+	char *buf = malloc(cap);
 	int fd, err = 0;
 
 	*text = NULL;
@@ -176,14 +177,11 @@ int mounts__read(const char *path, char **text)
 	for (;;) {
 		ssize_t n;
 
-		if (len + 1 >= cap) {
-			nbuf = cap < MOUNTS_MAX ? realloc(buf, cap * 2) : NULL;
-			if (!nbuf) {
-				err = cap < MOUNTS_MAX ? -ENOMEM : -EFBIG;
-				break;
-			}
-			buf = nbuf;
-			cap *= 2;
+		/* Room for one more byte and the NUL, at most MOUNTS_MAX. */
+		err = grow__array(&buf, &cap, len + 2, 1, 0, MOUNTS_MAX);
+		if (err) {
+			err = err == -E2BIG ? -EFBIG : err;
+			break;
 		}
 		n = read(fd, buf + len, cap - 1 - len);
 		if (n < 0 && errno == EINTR)

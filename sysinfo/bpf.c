@@ -12,6 +12,7 @@
  * The one caller of bpf(2) in prec (sys_bpf).
  */
 #include "prec/bpf.h"
+#include "prec/grow.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -339,7 +340,8 @@ static int read_one(struct sysinfo_bpf *bpf, uint32_t id, struct sysinfo_bpf_pro
 int sysinfo__read_bpf(struct sysinfo_bpf **out)
 {
 	struct sysinfo_bpf *bpf;
-	uint32_t id = 0, cap = 0;
+	uint32_t id = 0;
+	size_t cap = 0;
 
 	*out = NULL;
 	bpf = calloc(1, sizeof(*bpf));
@@ -359,15 +361,10 @@ int sysinfo__read_bpf(struct sysinfo_bpf **out)
 			break;
 		id = attr.next_id;
 
-		if (bpf->nr_progs == cap) {
-			uint32_t ncap = cap ? cap * 2 : 16;
-			struct sysinfo_bpf_prog *np = realloc(bpf->progs, ncap * sizeof(*np));
-
-			if (!np)
-				goto nomem;
-			bpf->progs = np;
-			cap = ncap;
-		}
+		/* Program ids are u32s: fewer programs than that. */
+		if (grow__array(&bpf->progs, &cap, (size_t)bpf->nr_progs + 1, sizeof(*bpf->progs),
+				16, UINT32_MAX))
+			goto nomem;
 		err = read_one(bpf, id, &p);
 		if (err == -ENOMEM)
 			goto nomem;

@@ -15,6 +15,7 @@
 #include "cache_pmu.h"
 #include "fsread.h"
 
+#include <prec/grow.h>
 #include <prec/sysinfo.h>
 
 #include <errno.h>
@@ -180,8 +181,9 @@ static void caches__free(struct sysinfo_cache *caches, uint32_t nr)
 
 int sysinfo__read_caches(struct sysinfo *si, int rootfd)
 {
-	struct sysinfo_cache *caches = NULL, *n;
-	uint32_t nr = 0, alloc = 0, nr_cpus;
+	struct sysinfo_cache *caches = NULL;
+	uint32_t nr = 0, nr_cpus;
+	size_t alloc = 0;
 	int err = 0;
 
 	si->caches = NULL;
@@ -206,15 +208,12 @@ int sysinfo__read_caches(struct sysinfo *si, int rootfd)
 				cache__clear(&c);
 				continue;
 			}
-			if (nr == alloc) {
-				alloc = alloc ? alloc * 2 : 16;
-				n = realloc(caches, alloc * sizeof(*caches));
-				if (!n) {
-					cache__clear(&c);
-					err = -ENOMEM;
-					goto out;
-				}
-				caches = n;
+			/* Distinct caches: at most one per CPU and index. */
+			err = grow__array(&caches, &alloc, (size_t)nr + 1, sizeof(*caches), 16,
+					  (size_t)nr_cpus * SYSINFO_MAX_CACHE_IDX);
+			if (err) {
+				cache__clear(&c);
+				goto out;
 			}
 			caches[nr++] = c;
 		}

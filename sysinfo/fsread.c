@@ -8,6 +8,7 @@
 #include "fsread.h"
 
 #include "prec/cpulist.h"
+#include "prec/grow.h"
 #include "prec/number.h"
 
 #include <errno.h>
@@ -22,7 +23,7 @@ int fsread__file(int dirfd, const char *path, char **bufp, size_t *lenp)
 {
 	size_t cap = 4096, len = 0;
 	struct stat st;
-	char *buf = NULL, *nbuf;
+	char *buf = NULL;
 	int fd, err = 0;
 
 	*bufp = NULL;
@@ -60,19 +61,12 @@ int fsread__file(int dirfd, const char *path, char **bufp, size_t *lenp)
 	for (;;) {
 		ssize_t n;
 
-		/* Keep one byte for the NUL; grow until past the limit, then refuse. */
-		if (len + 1 >= cap) {
-			if (cap > FSREAD_MAX_SIZE) {
-				err = -EFBIG;
-				goto out;
-			}
-			cap *= 2;
-			nbuf = realloc(buf, cap);
-			if (!nbuf) {
-				err = -ENOMEM;
-				goto out;
-			}
-			buf = nbuf;
+		/* Room for one more byte and the NUL: the limit, one byte to
+		 * see the file is longer, the NUL; past that it is refused. */
+		err = grow__array(&buf, &cap, len + 2, 1, 0, FSREAD_MAX_SIZE + 2);
+		if (err) {
+			err = err == -E2BIG ? -EFBIG : err;
+			goto out;
 		}
 		n = read(fd, buf + len, cap - 1 - len);
 		if (n < 0) {

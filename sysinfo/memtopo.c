@@ -13,6 +13,7 @@
 #include "topology.h"
 #include "fsread.h"
 
+#include <prec/grow.h>
 #include <prec/number.h>
 #include <prec/sysinfo.h>
 
@@ -52,7 +53,8 @@ static int mem_node__read(int nodedirfd, const char *name, uint64_t node,
 			  struct sysinfo_mem_node *n)
 {
 	uint64_t *bits = NULL, max = 0;
-	uint32_t *idx = NULL, nr = 0, cap = 0;
+	uint32_t *idx = NULL, nr = 0;
+	size_t cap = 0;
 	struct dirent *ent;
 	DIR *dir;
 	int err = 0;
@@ -69,16 +71,12 @@ static int mem_node__read(int nodedirfd, const char *name, uint64_t node,
 			err = -EINVAL;
 			goto out;
 		}
-		if (nr == cap) {
-			uint32_t ncap = cap ? cap * 2 : 256;
-			uint32_t *nidx = realloc(idx, ncap * sizeof(*nidx));
-
-			if (!nidx) {
-				err = -ENOMEM;
-				goto out;
-			}
-			idx = nidx;
-			cap = ncap;
+		/* Each index is below the limit and named once. */
+		err = grow__array(&idx, &cap, (size_t)nr + 1, sizeof(*idx), 256,
+				  MEMTOPO_BLOCK_LIMIT);
+		if (err) {
+			err = err == -E2BIG ? -EINVAL : err;
+			goto out;
 		}
 		idx[nr++] = (uint32_t)m;
 		if (m > max)
@@ -152,7 +150,8 @@ int block_size__parse(const char *buf, size_t len, uint64_t *val)
 int sysinfo__read_mem_topology(struct sysinfo *si, int rootfd)
 {
 	struct sysinfo_mem_node *nodes = NULL;
-	uint32_t nr = 0, cap = 0;
+	uint32_t nr = 0;
+	size_t cap = 0;
 	uint64_t block_size;
 	struct dirent *ent;
 	size_t len;
@@ -180,17 +179,9 @@ int sysinfo__read_mem_topology(struct sysinfo *si, int rootfd)
 			err = -EINVAL;
 			goto out;
 		}
-		if (nr == cap) {
-			uint32_t ncap = cap ? cap * 2 : 8;
-			struct sysinfo_mem_node *nn = realloc(nodes, ncap * sizeof(*nn));
-
-			if (!nn) {
-				err = -ENOMEM;
-				goto out;
-			}
-			nodes = nn;
-			cap = ncap;
-		}
+		err = GROW(&nodes, &cap, (size_t)nr + 1, MEMTOPO_MAX_NODES);
+		if (err)
+			goto out;
 		memset(&nodes[nr], 0, sizeof(nodes[nr]));
 		err = mem_node__read(dirfd(dir), ent->d_name, node, &nodes[nr]);
 		if (err)

@@ -9,6 +9,7 @@
 #include "topology.h"
 #include "fsread.h"
 
+#include <prec/grow.h>
 #include <prec/sysinfo.h>
 
 #include <errno.h>
@@ -197,8 +198,9 @@ out:
 
 int bitmap__cpulist_str(const uint64_t *bits, uint64_t nr_bits, char **out)
 {
-	size_t cap = 64, len = 0;
-	char *s = malloc(cap), *ns;
+	/* Each run takes one bit at least and fewer than 48 bytes. */
+	size_t cap = 64, len = 0, max = nr_bits < SIZE_MAX / 48 ? nr_bits * 48 + 1 : SIZE_MAX;
+	char *s = malloc(cap);
 	uint64_t b = 0;
 
 	*out = NULL;
@@ -224,14 +226,9 @@ int bitmap__cpulist_str(const uint64_t *bits, uint64_t nr_bits, char **out)
 		else
 			n = snprintf(tmp, sizeof(tmp), "%s%" PRIu64 "-%" PRIu64, len ? "," : "",
 				     first, last);
-		if (len + (size_t)n + 1 > cap) {
-			cap = (len + (size_t)n + 1) * 2;
-			ns = realloc(s, cap);
-			if (!ns) {
-				free(s);
-				return -ENOMEM;
-			}
-			s = ns;
+		if (grow__array(&s, &cap, len + (size_t)n + 1, 1, 0, max)) {
+			free(s);
+			return -ENOMEM;
 		}
 		memcpy(s + len, tmp, (size_t)n + 1);
 		len += (size_t)n;

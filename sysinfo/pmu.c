@@ -12,6 +12,7 @@
 #include "cache_pmu.h"
 #include "fsread.h"
 
+#include <prec/grow.h>
 #include <prec/sysinfo.h>
 
 #include <dirent.h>
@@ -275,7 +276,7 @@ static void pmu__clear(struct sysinfo_pmu *p)
 /* caps/ in readdir order; a file perf's fgets gets no line from is left out. */
 static int pmu__read_caps(int pmufd, struct sysinfo_pmu *p)
 {
-	uint32_t alloc = 0;
+	size_t alloc = 0;
 	struct dirent *de;
 	int err = 0;
 	DIR *dir;
@@ -311,18 +312,12 @@ static int pmu__read_caps(int pmufd, struct sysinfo_pmu *p)
 			err = -ENOMEM;
 			break;
 		}
-		if (p->nr_caps == alloc) {
-			uint32_t nalloc = alloc ? alloc * 2 : 8;
-			struct sysinfo_pmu_cap *ncaps = realloc(p->caps, nalloc * sizeof(*ncaps));
-
-			if (!ncaps) {
-				free(cap.name);
-				free(cap.value);
-				err = -ENOMEM;
-				break;
-			}
-			p->caps = ncaps;
-			alloc = nalloc;
+		/* nr_caps counts them in a uint32_t. */
+		err = GROW(&p->caps, &alloc, (size_t)p->nr_caps + 1, UINT32_MAX);
+		if (err) {
+			free(cap.name);
+			free(cap.value);
+			break;
 		}
 		p->caps[p->nr_caps++] = cap;
 	}
@@ -372,8 +367,9 @@ out:
 
 int sysinfo__read_pmus(struct sysinfo *si, int rootfd)
 {
-	struct sysinfo_pmu *pmus = NULL, *n;
-	uint32_t nr = 0, alloc = 0;
+	struct sysinfo_pmu *pmus = NULL;
+	uint32_t nr = 0;
+	size_t alloc = 0;
 	struct dirent *de;
 	int err = 0;
 	DIR *dir;
@@ -395,15 +391,11 @@ int sysinfo__read_pmus(struct sysinfo *si, int rootfd)
 		}
 		if (err)
 			break;
-		if (nr == alloc) {
-			alloc = alloc ? alloc * 2 : 16;
-			n = realloc(pmus, alloc * sizeof(*pmus));
-			if (!n) {
-				pmu__clear(&p);
-				err = -ENOMEM;
-				break;
-			}
-			pmus = n;
+		/* nr_pmus counts them in a uint32_t. */
+		err = grow__array(&pmus, &alloc, (size_t)nr + 1, sizeof(*pmus), 16, UINT32_MAX);
+		if (err) {
+			pmu__clear(&p);
+			break;
 		}
 		pmus[nr++] = p;
 	}

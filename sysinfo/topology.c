@@ -9,6 +9,7 @@
 #include "fsread.h"
 #include "sysinfo_int.h"
 
+#include <prec/grow.h>
 #include <prec/sysinfo.h>
 
 #include <errno.h>
@@ -26,7 +27,8 @@
  */
 struct strset {
 	char **strs;
-	uint32_t nr, cap;
+	uint32_t nr;
+	size_t cap;
 	uint32_t *slot; /* index + 1 into strs; 0 = empty */
 	uint32_t nr_slot; /* power of two */
 };
@@ -76,16 +78,11 @@ static int strset__add(struct strset *set, char *s)
 			return 0;
 		}
 	}
-	if (set->nr == set->cap) {
-		uint32_t cap = set->cap ? set->cap * 2 : 16;
-		char **strs = realloc(set->strs, cap * sizeof(*strs));
-
-		if (!strs) {
-			free(s);
-			return -ENOMEM;
-		}
-		set->strs = strs;
-		set->cap = cap;
+	/* The index holds i + 1 in a uint32_t. */
+	if (grow__array(&set->strs, &set->cap, (size_t)set->nr + 1, sizeof(*set->strs), 16,
+			UINT32_MAX - 1)) {
+		free(s);
+		return -ENOMEM;
 	}
 	set->strs[set->nr] = s;
 	set->slot[h] = ++set->nr;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "fsread.h"
+#include "prec/grow.h"
 #include "prec/tracefs.h"
 
 #define TD_VERSION "0.6"
@@ -44,22 +45,9 @@ struct td_tps {
 
 static int buf_reserve(struct td_buf *b, size_t n)
 {
-	size_t cap;
-	uint8_t *p;
-
 	if (n > TD_MAX_SIZE || b->len > TD_MAX_SIZE - n)
 		return -EFBIG;
-	if (b->len + n <= b->cap)
-		return 0;
-	cap = b->cap ? b->cap : 16384;
-	while (cap < b->len + n)
-		cap *= 2;
-	p = realloc(b->p, cap);
-	if (!p)
-		return -ENOMEM;
-	b->p = p;
-	b->cap = cap;
-	return 0;
+	return grow__array(&b->p, &b->cap, b->len + n, 1, 16384, TD_MAX_SIZE);
 }
 
 static int buf_put(struct td_buf *b, const void *data, size_t n)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prec/grow.h"
 #include "prec/perf_file.h"
 #include "feat_sink.h"
 
@@ -33,29 +34,16 @@ static int feat_sink__fail(struct feat_sink *s, int err)
 /* Makes room for n more bytes. */
 static int feat_sink__reserve(struct feat_sink *s, size_t n)
 {
-	size_t need, cap;
-	uint8_t *buf;
+	size_t need;
 
 	if (s->err)
 		return s->err;
 	if (n > SIZE_MAX - s->len)
 		return feat_sink__fail(s, -E2BIG);
 	need = s->len + n;
-	if (need <= s->cap)
-		return 0;
-	cap = s->cap ? s->cap : FEAT_SINK_MIN_CAP;
-	while (cap < need) {
-		if (cap > SIZE_MAX / 2) {
-			cap = need;
-			break;
-		}
-		cap *= 2;
-	}
-	buf = realloc(s->buf, cap);
-	if (!buf)
+	/* A section's size is a u64 on disk: memory is the only bound. */
+	if (grow__array(&s->buf, &s->cap, need, 1, FEAT_SINK_MIN_CAP, GROW_MEMORY))
 		return feat_sink__fail(s, -ENOMEM);
-	s->buf = buf;
-	s->cap = cap;
 	return 0;
 }
 

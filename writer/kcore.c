@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "prec/elf.h"
+#include "prec/grow.h"
 #include "prec/kcore.h"
 #include "prec/number.h"
 #include "prec/write_all.h"
@@ -146,7 +147,7 @@ void kcore_syms__parse_modules(struct kcore_syms *s, const char *buf, size_t len
 static int read_text(const char *path, char **out, size_t *len)
 {
 	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap), *more;
+	char *buf = malloc(cap);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t r;
 
@@ -160,15 +161,10 @@ static int read_text(const char *path, char **out, size_t *len)
 	}
 	while ((r = read(fd, buf + n, cap - n)) > 0) {
 		n += (size_t)r;
-		if (n == cap) {
-			more = cap < TEXT_MAX ? realloc(buf, cap * 2) : NULL;
-			if (!more) {
-				r = -1;
-				errno = ENOMEM;
-				break;
-			}
-			buf = more;
-			cap *= 2;
+		if (grow__array(&buf, &cap, n + 1, 1, 0, TEXT_MAX)) {
+			r = -1;
+			errno = ENOMEM;
+			break;
 		}
 	}
 	close(fd);

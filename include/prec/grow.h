@@ -7,6 +7,18 @@
  * names, and fail cleanly (the array untouched) rather than overflow.
  */
 #include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Bounds that are limits of the data itself, for callers to name:
+ * GROW_PIDS_MAX  the kernel's PID_MAX_LIMIT on 64-bit machines: every pid
+ *                and tid is below it, so an array of distinct ones holds fewer
+ * GROW_MEMORY    no limit of the data's own: the array copies what is in
+ *                memory already (ring bytes, records made from them) or what
+ *                perf itself reads whole; only the address space bounds it
+ */
+#define GROW_PIDS_MAX (1u << 22)
+#define GROW_MEMORY SIZE_MAX
 
 /*
  * Makes *bufp (an array of elem-byte elements, *cap of them) hold at least

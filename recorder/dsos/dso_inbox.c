@@ -7,6 +7,7 @@
 #include <linux/perf_event.h>
 
 #include "dsos/dso_inbox.h"
+#include "prec/grow.h"
 
 int dso_inbox__init(struct dso_inbox *in)
 {
@@ -35,19 +36,8 @@ int dso_inbox__push(struct dso_inbox *in, const void *rec)
 	pthread_mutex_lock(&in->lock);
 	if (in->len + h.size > DSO_INBOX_MAX) {
 		ret = -ENOSPC;
-	} else if (in->len + h.size > in->cap) {
-		size_t cap = in->cap ? in->cap : 4096;
-		uint8_t *p;
-
-		while (cap < in->len + h.size)
-			cap *= 2;
-		p = realloc(in->buf, cap);
-		if (!p)
-			ret = -ENOMEM;
-		else {
-			in->buf = p;
-			in->cap = cap;
-		}
+	} else if (grow__array(&in->buf, &in->cap, in->len + h.size, 1, 4096, DSO_INBOX_MAX)) {
+		ret = -ENOMEM;
 	}
 	if (!ret) {
 		memcpy(in->buf + in->len, rec, h.size);

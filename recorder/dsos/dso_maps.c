@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dsos/dso_maps.h"
+#include "prec/grow.h"
 
 /* The first range that ends after addr (nr when none). Ends are sorted
  * because the ranges are sorted and disjoint. */
@@ -25,19 +26,9 @@ static uint32_t first_end_after(const struct dso_maps *m, uint64_t addr)
 
 static int reserve(struct dso_maps *m, uint32_t extra)
 {
-	struct dso_map *v;
-	uint32_t cap;
-
-	if (m->nr + extra <= m->cap)
-		return 0;
-	cap = m->cap ? m->cap * 2 : 16;
-	while (cap < m->nr + extra)
-		cap *= 2;
-	v = realloc(m->v, (size_t)cap * sizeof(*v));
-	if (!v)
+	/* nr counts them in a uint32_t. */
+	if (grow__array(&m->v, &m->cap, (size_t)m->nr + extra, sizeof(*m->v), 16, UINT32_MAX))
 		return -ENOMEM;
-	m->v = v;
-	m->cap = cap;
 	return 0;
 }
 

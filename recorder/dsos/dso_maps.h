@@ -21,7 +21,8 @@ struct dso_map {
 
 struct dso_maps {
 	struct dso_map *v;
-	uint32_t nr, cap;
+	uint32_t nr;
+	size_t cap;
 };
 
 /* Inserts [start, end) of dso made at time. 0 or -ENOMEM (maps unchanged

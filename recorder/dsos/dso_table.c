@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dsos/dso_track_int.h"
+#include "prec/grow.h"
 
 #define container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
 
@@ -149,15 +150,10 @@ struct dso *dso_track_dso(struct dso_track *t, const char *name, bool kernel_spa
 		if (n->hash == h && !strcmp(d->name, name))
 			return d;
 	}
-	if (t->nr_dsos == t->cap_dsos) {
-		uint32_t cap = t->cap_dsos ? t->cap_dsos * 2 : 64;
-		struct dso **v = realloc(t->dsos, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		t->dsos = v;
-		t->cap_dsos = cap;
-	}
+	/* nr_dsos counts them in a uint32_t. */
+	if (grow__array(&t->dsos, &t->cap_dsos, (size_t)t->nr_dsos + 1, sizeof(*t->dsos), 64,
+			UINT32_MAX))
+		return NULL;
 	if (htab__reserve(&t->dso_names))
 		return NULL;
 	d = calloc(1, sizeof(*d));

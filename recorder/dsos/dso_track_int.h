@@ -75,7 +75,8 @@ struct dso_track {
 	const char *kernel_name; /* --vmlinux: the kernel's name in that list; NULL: its own */
 
 	struct dso **dsos; /* first-seen order */
-	uint32_t nr_dsos, cap_dsos;
+	uint32_t nr_dsos;
+	size_t cap_dsos;
 	struct htab dso_names;
 
 	struct htab proc_pids;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "names/jit_syms.h"
+#include "prec/grow.h"
 
 struct jit_syms_entry {
 	uint64_t addr, size;
@@ -32,24 +33,6 @@ void jit_syms__exit(struct jit_syms *t)
 	free(t->hash);
 	free(t->sorted);
 	jit_syms__init(t);
-}
-
-/* Grows *p to hold at least need elements of size each, doubling. */
-static int jit_syms__reserve(void **p, size_t *alloc, size_t need, size_t size)
-{
-	size_t n = *alloc ? *alloc : 64;
-	void *q;
-
-	if (need <= *alloc)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*alloc = n;
-	return 0;
 }
 
 static uint32_t jit_syms__slot(const struct jit_syms *t, uint64_t addr)
@@ -95,16 +78,14 @@ static int jit_syms__hash_reserve(struct jit_syms *t, uint32_t nr)
 static int jit_syms__append(struct jit_syms *t, uint64_t addr, uint64_t size, uint32_t name_off,
 			    uint32_t name_len)
 {
-	size_t alloc = t->alloc;
 	struct jit_syms_entry *e;
 	int err;
 
 	if (t->nr >= JIT_SYMS_MAX)
 		return -ENOSPC;
-	err = jit_syms__reserve((void **)&t->entries, &alloc, (size_t)t->nr + 1, sizeof(*e));
+	err = grow__array(&t->entries, &t->alloc, (size_t)t->nr + 1, sizeof(*e), 64, JIT_SYMS_MAX);
 	if (err)
 		return err;
-	t->alloc = (uint32_t)alloc;
 	err = jit_syms__hash_reserve(t, t->nr + 1);
 	if (err)
 		return err;
@@ -153,7 +134,8 @@ int jit_syms__add(struct jit_syms *t, uint64_t addr, uint64_t size, const char *
 		return -ENOSPC;
 	if (off + name_len + 1 > JIT_SYMS_NAMES_MAX)
 		return -E2BIG;
-	err = jit_syms__reserve((void **)&t->names, &t->names_alloc, off + name_len + 1, 1);
+	err = grow__array(&t->names, &t->names_alloc, off + name_len + 1, 1, 64,
+			  JIT_SYMS_NAMES_MAX);
 	if (err)
 		return err;
 	/* The arena keeps the name only once the entry is in. */
@@ -246,7 +228,9 @@ static int jit_syms__emit(struct jit_syms *t, size_t *alloc, uint64_t from, uint
 			return 0;
 		}
 	}
-	if (jit_syms__reserve((void **)&t->sorted, alloc, (size_t)t->nr_sorted + 1, sizeof(*s)))
+	/* Pieces lie between two of the entries' ends: fewer than 2 per entry. */
+	if (grow__array(&t->sorted, alloc, (size_t)t->nr_sorted + 1, sizeof(*s), 64,
+			2 * (size_t)JIT_SYMS_MAX))
 		return -ENOMEM;
 	s = &t->sorted[t->nr_sorted++];
 	s->addr = from;

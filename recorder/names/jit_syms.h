@@ -33,7 +33,8 @@ struct jit_syms_entry; /* jit_syms.c's own */
 
 struct jit_syms {
 	struct jit_syms_entry *entries; /* in the order added */
-	uint32_t nr, alloc;
+	uint32_t nr;
+	size_t alloc;
 	uint64_t max_end; /* the highest end added so far */
 	bool unsorted; /* an add overlapped or preceded an earlier symbol */
 	char *names; /* the arena: every name, each NUL-terminated */

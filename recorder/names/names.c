@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "prec/buildid_cache.h"
+#include "prec/grow.h"
 #include "prec/jit_elf.h"
 #include "prec/log.h"
 #include "prec/mono_clock.h"
@@ -54,15 +55,10 @@ struct names_proc *names__proc_findnew(struct names *n, uint32_t pid)
 	for (p = *b; p; p = p->next)
 		if (p->pid == pid)
 			return p;
-	if (n->nr_procs == n->cap_procs) {
-		uint32_t cap = n->cap_procs ? 2 * n->cap_procs : 64;
-		struct names_proc **v = realloc(n->procs, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		n->procs = v;
-		n->cap_procs = cap;
-	}
+	/* One per pid: a process reusing a pid shares its entry. */
+	if (grow__array(&n->procs, &n->cap_procs, (size_t)n->nr_procs + 1, sizeof(*n->procs), 64,
+			GROW_PIDS_MAX))
+		return NULL;
 	if (snprintf(name, sizeof(name), "%s/jitted-%u.so", n->jit_dir, pid) >= (int)sizeof(name))
 		return NULL;
 	p = calloc(1, sizeof(*p));

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "names/names_int.h"
+#include "prec/grow.h"
 
 static bool same_file(const struct names_bin *b, const struct dso_track_mapping *m)
 {
@@ -77,15 +78,9 @@ static void bin_add(struct names *n, const struct dso_track_mapping *m, int err,
 
 	if (bin_find(n, m) || n->nr_bins == NAMES_BINS_MAX)
 		goto close;
-	if (n->nr_bins == n->cap_bins) {
-		uint32_t cap = n->cap_bins ? 2 * n->cap_bins : 64;
-		struct names_bin *v = realloc(n->bins, cap * sizeof(*v));
-
-		if (!v)
-			goto close;
-		n->bins = v;
-		n->cap_bins = cap;
-	}
+	if (grow__array(&n->bins, &n->cap_bins, (size_t)n->nr_bins + 1, sizeof(*n->bins), 64,
+			NAMES_BINS_MAX))
+		goto close;
 	b = &n->bins[n->nr_bins++];
 	memset(b, 0, sizeof(*b));
 	b->maj = m->maj;

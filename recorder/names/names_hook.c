@@ -7,6 +7,7 @@
 #include <linux/perf_event.h>
 
 #include "prec/event.h"
+#include "prec/grow.h"
 #include "drain/drain.h"
 #include "drain/ring.h"
 #include "dsos/dso_track.h"
@@ -18,22 +19,11 @@
 
 static int hook_room(struct names_hook *h, size_t need)
 {
-	size_t cap;
-	uint8_t *p;
-
 	if (h->len + need <= h->cap)
 		return 0;
 	if (h->len + need > NAMES_HOOK_MAX)
 		return -ENOSPC;
-	cap = h->cap ? h->cap : 16384;
-	while (cap < h->len + need)
-		cap *= 2;
-	p = realloc(h->buf, cap);
-	if (!p)
-		return -ENOMEM;
-	h->buf = p;
-	h->cap = cap;
-	return 0;
+	return grow__array(&h->buf, &h->cap, h->len + need, 1, 16384, NAMES_HOOK_MAX);
 }
 
 bool names_hook__is_anon_exec(const struct prec_mmap2_event *k, size_t size)

@@ -71,9 +71,11 @@ struct names {
 	bool started, stop, poke;
 	struct names_proc *b[NAMES_BUCKETS];
 	struct names_proc **procs; /* every process, registration order */
-	uint32_t nr_procs, cap_procs;
+	uint32_t nr_procs;
+	size_t cap_procs;
 	struct names_bin *bins;
-	uint32_t nr_bins, cap_bins;
+	uint32_t nr_bins;
+	size_t cap_bins;
 	uint32_t fds_max; /* binaries held open at most */
 	uint32_t fd_limit; /* RLIMIT_NOFILE's soft limit at the start */
 	uint32_t fds_held;

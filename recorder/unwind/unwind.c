@@ -13,6 +13,7 @@
 #include <linux/perf_event.h>
 
 #include "dsos/dso_track.h"
+#include "prec/grow.h"
 #include "prec/log.h"
 #include "drain/ring.h"
 #include "prec/writer.h"
@@ -283,20 +284,8 @@ size_t unwinder__record(struct unwinder *u, const void *rec, void *dst)
 
 static int out_reserve(struct unwinder *u, size_t need)
 {
-	size_t cap;
-	uint8_t *p;
-
-	if (need <= u->out_cap)
-		return 0;
-	cap = u->out_cap ? u->out_cap : 1 << 20;
-	while (cap < need)
-		cap *= 2;
-	p = realloc(u->out, cap);
-	if (!p)
-		return -ENOMEM;
-	u->out = p;
-	u->out_cap = cap;
-	return 0;
+	/* It holds a pass's ring bytes (or the hold's), already in memory. */
+	return grow__array(&u->out, &u->out_cap, need, 1, 1 << 20, GROW_MEMORY) ? -ENOMEM : 0;
 }
 
 void unwinder__hold(struct unwinder *u, bool on)
