@@ -16,6 +16,7 @@
 #include "options/options.h"
 #include "options/perfconfig.h"
 #include "options/perfconfig_parse.h"
+#include "prec/grow.h"
 
 void perfconfig__init(struct perfconfig *cfg)
 {
@@ -85,26 +86,21 @@ static size_t *index_slot(size_t *index, size_t cap, const struct perfconfig_ite
 /* Room in the index and the items for one more name. */
 static int set__reserve(struct perfconfig *cfg)
 {
-	if (cfg->nr_items == cfg->items_cap) {
-		size_t cap = cfg->items_cap ? cfg->items_cap * 2 : 16;
-		struct perfconfig_item *items = realloc(cfg->items, cap * sizeof(*items));
-
-		if (!items)
-			return -ENOMEM;
-		cfg->items = items;
-		cfg->items_cap = cap;
-	}
+	/* perf reads a file of any size: memory is the bound. */
+	if (grow__array(&cfg->items, &cfg->items_cap, cfg->nr_items + 1, sizeof(*cfg->items), 16,
+			GROW_MEMORY))
+		return -ENOMEM;
 	if ((cfg->nr_items + 1) * 2 > cfg->index_cap) {
-		size_t cap = cfg->index_cap ? cfg->index_cap * 2 : 64;
-		size_t *index = calloc(cap, sizeof(*index));
+		size_t slots = cfg->index_cap ? cfg->index_cap * 2 : 64;
+		size_t *index = calloc(slots, sizeof(*index));
 
 		if (!index)
 			return -ENOMEM;
 		for (size_t i = 0; i < cfg->nr_items; i++)
-			*index_slot(index, cap, cfg->items, cfg->items[i].var) = i + 1;
+			*index_slot(index, slots, cfg->items, cfg->items[i].var) = i + 1;
 		free(cfg->index);
 		cfg->index = index;
-		cfg->index_cap = cap;
+		cfg->index_cap = slots;
 	}
 	return 0;
 }

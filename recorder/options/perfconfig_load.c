@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "options/perfconfig.h"
+#include "prec/grow.h"
 
 void perfconfig_env__read(struct perfconfig_env *env)
 {
@@ -89,7 +90,7 @@ static int not_regular(struct perfconfig *cfg, const char *path, mode_t mode, en
 static int read_text(const char *path, char **text, size_t *len, mode_t *mode)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	size_t n = 0, cap = 4096;
+	size_t n = 0, cap = 0;
 	struct stat st;
 	char *buf = NULL;
 	int ret = 0;
@@ -104,16 +105,10 @@ static int read_text(const char *path, char **text, size_t *len, mode_t *mode)
 	for (;;) {
 		ssize_t r;
 
-		if (n == cap || !buf) {
-			char *nb;
-
-			cap = buf ? cap * 2 : cap;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				ret = -ENOMEM;
-				break;
-			}
-			buf = nb;
+		/* Any size, as perf reads one: memory is the bound. */
+		if (grow__array(&buf, &cap, n + 1, 1, 4096, GROW_MEMORY)) {
+			ret = -ENOMEM;
+			break;
 		}
 		r = read(fd, buf + n, cap - n);
 		if (r < 0 && errno == EINTR)

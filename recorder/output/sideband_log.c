@@ -7,6 +7,7 @@
 #include <linux/perf_event.h>
 
 #include "prec/event.h"
+#include "prec/grow.h"
 #include "drain/ring.h"
 #include "names/names_hook.h"
 #include "output/sideband_log.h"
@@ -27,19 +28,10 @@ int sideband_log__wants(uint32_t type)
 
 static uint8_t *sideband_log__room(struct sideband_log *l, size_t n)
 {
-	if (l->len + n > l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 64 * 1024;
-		uint8_t *b;
-
-		while (cap < l->len + n)
-			cap *= 2;
-		b = realloc(l->buf, cap);
-		if (!b) {
-			l->nomem++;
-			return NULL;
-		}
-		l->buf = b;
-		l->cap = cap;
+	/* Copies of records already read: memory is the bound. */
+	if (grow__array(&l->buf, &l->cap, l->len + n, 1, 64 * 1024, GROW_MEMORY)) {
+		l->nomem++;
+		return NULL;
 	}
 	return l->buf + l->len;
 }
@@ -137,14 +129,10 @@ int sideband_log__replay(struct sideband_log *l, struct synth_out *out)
 			memcpy(&pt[0], (const uint8_t *)h + sizeof(*h), 4);
 			memcpy(&pt[1], (const uint8_t *)h + sizeof(*h) + 8, 4);
 			if (pt[0] == pt[1] && !in_set(dead, nr_dead, pt[0])) {
-				if (nr_dead == cap) {
-					uint32_t *d = realloc(dead, (cap ? cap * 2 : 64) * sizeof(*d));
-
-					if (!d)
-						break; /* keeping too much only costs size */
-					dead = d;
-					cap = cap ? cap * 2 : 64;
-				}
+				/* Distinct pids, each below the kernel's limit. */
+				if (grow__array(&dead, &cap, nr_dead + 1, sizeof(*dead), 64,
+						GROW_PIDS_MAX))
+					break; /* keeping too much only costs size */
 				dead[nr_dead++] = pt[0];
 			}
 		}

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dsos/dso_track.h"
+#include "prec/grow.h"
 #include "prec/log.h"
 #include "drain/ring.h"
 #include "prec/writer.h"
@@ -24,19 +25,10 @@ void stream_tracks__keep(void *arg, const void *buf, size_t len)
 
 	if (ts->synth_lost || !len)
 		return;
-	if (ts->synth_len + len > ts->synth_cap) {
-		size_t cap = ts->synth_cap ? ts->synth_cap : 1 << 16;
-		uint8_t *p;
-
-		while (cap < ts->synth_len + len)
-			cap *= 2;
-		p = realloc(ts->synth, cap);
-		if (!p) {
-			ts->synth_lost = true; /* said at open */
-			return;
-		}
-		ts->synth = p;
-		ts->synth_cap = cap;
+	/* Copies of records made in memory: memory is the bound. */
+	if (grow__array(&ts->synth, &ts->synth_cap, ts->synth_len + len, 1, 1 << 16, GROW_MEMORY)) {
+		ts->synth_lost = true; /* said at open */
+		return;
 	}
 	memcpy(ts->synth + ts->synth_len, buf, len);
 	ts->synth_len += len;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "prec/event.h"
+#include "prec/grow.h"
 #include "evlist/evlist.h"
 #include "prec/log.h"
 #include "options/options.h"
@@ -58,15 +59,9 @@ static pid_t proc__ppid(const char *proc_dir, pid_t pid)
 
 static int tids__add(pid_t **tids, size_t *nr, size_t *cap, pid_t tid)
 {
-	if (*nr == *cap) {
-		size_t c = *cap ? *cap * 2 : 64;
-		pid_t *t = realloc(*tids, c * sizeof(*t));
-
-		if (!t)
-			return -ENOMEM;
-		*tids = t;
-		*cap = c;
-	}
+	/* Distinct tids, each below the kernel's pid limit. */
+	if (grow__array(tids, cap, *nr + 1, sizeof(**tids), 64, GROW_PIDS_MAX))
+		return -ENOMEM;
 	(*tids)[(*nr)++] = tid;
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "prec/event.h"
+#include "prec/grow.h"
 #include "prec/writer.h"
 #include "synth/synthesize.h"
 
@@ -18,21 +19,12 @@ void synth_buf__exit(struct synth_buf *b)
 	memset(b, 0, sizeof(*b));
 }
 
-/* Doubling growth: a worker's share is written once, in one piece. */
+/* A worker's share is written once, in one piece; it is records made in
+ * memory, so memory is the bound. */
 static int synth_buf__append(struct synth_buf *b, const void *buf, size_t len)
 {
-	if (b->len + len > b->cap) {
-		size_t cap = b->cap ? b->cap : 1 << 16;
-		char *p;
-
-		while (cap < b->len + len)
-			cap *= 2;
-		p = realloc(b->data, cap);
-		if (!p)
-			return -ENOMEM;
-		b->data = p;
-		b->cap = cap;
-	}
+	if (grow__array(&b->data, &b->cap, b->len + len, 1, 1 << 16, GROW_MEMORY))
+		return -ENOMEM;
 	memcpy(b->data + b->len, buf, len);
 	b->len += len;
 	return 0;

@@ -24,6 +24,9 @@ static int thread_map__push(struct thread_map **map, int *cap, pid_t pid)
 		if ((*map)->pid[i] == pid)
 			return 0;
 	if ((*map)->nr == *cap) {
+		/* Not grow__array: the pids are the map's flexible array, one
+		 * allocation with its header. Distinct pids (above) keep it
+		 * under the kernel's pid limit. */
 		int ncap = *cap * 2;
 		struct thread_map *m = realloc(*map, sizeof(*m) + (size_t)ncap * sizeof(pid_t));
 
