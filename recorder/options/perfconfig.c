@@ -91,16 +91,14 @@ static int set__reserve(struct perfconfig *cfg)
 			GROW_MEMORY))
 		return -ENOMEM;
 	if ((cfg->nr_items + 1) * 2 > cfg->index_cap) {
-		size_t slots = cfg->index_cap ? cfg->index_cap * 2 : 64;
-		size_t *index = calloc(slots, sizeof(*index));
-
-		if (!index)
+		/* Half full at most, a power of 2 (doubled from 64): built anew. */
+		if (grow__array(&cfg->index, &cfg->index_cap, (cfg->nr_items + 1) * 2,
+				sizeof(*cfg->index), 64, GROW_MEMORY))
 			return -ENOMEM;
+		memset(cfg->index, 0, cfg->index_cap * sizeof(*cfg->index));
 		for (size_t i = 0; i < cfg->nr_items; i++)
-			*index_slot(index, slots, cfg->items, cfg->items[i].var) = i + 1;
-		free(cfg->index);
-		cfg->index = index;
-		cfg->index_cap = slots;
+			*index_slot(cfg->index, cfg->index_cap, cfg->items, cfg->items[i].var) =
+				i + 1;
 	}
 	return 0;
 }

@@ -9,6 +9,11 @@
 # look at string literals; code rules look at code with its string literals
 # blanked, so a message that quotes a path or a call does not count either.
 #
+# A doubling loop is a capacity (a name with cap or alloc in it) doubled, or
+# a realloc to twice a size: every growable array grows through grow__array
+# (base/grow.c), with its bound. thread_map.c's pids, a flexible array in one
+# allocation with its header, are the one exception (its comment says why).
+#
 #   test_one_reader.sh               the self-check, then the tree at PREC_SRC
 #   test_one_reader.sh --self-check  plants one stray reader per rule in a
 #                                    scratch tree and fails unless each is
@@ -32,6 +37,7 @@ RULES=(
 	"/proc/mounts|code|\\b(setmntent|getmntent(_r)?)[[:space:]]*\\(|base/mounts.c|mounts__read, mounts__find, tracefs__find, sysfs__find (base/mounts.c)"
 	"/proc/mounts|str|\\b(f?open|openat)[[:space:]]*\\([^;]*mounts|/mountinfo\"|base/mounts.c|mounts__read, mounts__find, tracefs__find, sysfs__find (base/mounts.c)"
 	"sysctls|str|\"/?proc/sys/|sysinfo/sysctl.c sysinfo/uts.c|sysinfo__sysctl, sysinfo__sysctl_or (sysinfo/sysctl.c)"
+	"a doubling loop|code|\\b[A-Za-z0-9_]*(cap|alloc)[A-Za-z0-9_]*[[:space:]]*(\\*=[[:space:]]*2|<<=[[:space:]]*1)\\b|\\b[A-Za-z0-9_]*(cap|alloc)[A-Za-z0-9_]*[[:space:]]*=[^=;]*([*][[:space:]]*2|<<[[:space:]]*1)\\b|\\b[A-Za-z0-9_]*(cap|alloc)[A-Za-z0-9_]*[[:space:]]*([*][[:space:]]*2|<<[[:space:]]*1)\\b|\\b2[[:space:]]*[*][[:space:]]*([A-Za-z_][A-Za-z0-9_]*(->|\\.))*[A-Za-z0-9_]*(cap|alloc)[A-Za-z0-9_]*\\b|\\brealloc[[:space:]]*\\([^;]*([*][[:space:]]*2|<<[[:space:]]*1)\\b|base/grow.c recorder/targets/thread_map.c|grow__array, GROW (base/grow.c) with the data's bound"
 	"PMU directories|str|\"(%s/|/sys/|sys/|/)?bus/event_source|\\bPMU_DEVICES_DIR\\b|sysinfo/pmu.c sysinfo/pmu_events.c|pmu__exists, pmu__load, pmus__load (sysinfo/pmu_events.c), or struct sysinfo's PMUs"
 )
 
@@ -113,7 +119,8 @@ self_check() {
 	cat >"$tmp/decoy/recorder/decoy.c" <<-'EOF'
 	/* Decoy: clock_gettime(CLOCK_MONOTONIC), "/sys/devices/system/cpu/online",
 	 * syscall(__NR_bpf), "events/x/y/id", isspace(c), n = write(fd, p, len),
-	 * c - 'a' + 10, setmntent(...), "/proc/sys/kernel/x", "%s/bus/event_source" */
+	 * c - 'a' + 10, setmntent(...), "/proc/sys/kernel/x", "%s/bus/event_source",
+	 * cap *= 2; p = realloc(p, cap * 2) */
 	// open("/proc/mounts") and tv_nsec - t0.tv_nsec in a line comment
 	static const char *msg = "raise /proc/sys/kernel/perf_event_max_sample_rate or cat /sys/bus/event_source/devices/cpu; isspace( and CLOCK_MONOTONIC and n = write(fd)";
 	static const char quote = '"'; static const char *after = "x = pwrite(";
@@ -139,6 +146,10 @@ self_check() {
 		"/proc/mounts|base/mounts.c|int fd = open(\"/proc/self/mounts\", O_RDONLY);"
 		"sysctls|sysinfo/sysctl.c|f = fopen(\"/proc/sys/kernel/perf_event_paranoid\", \"r\");"
 		"PMU directories|sysinfo/pmu_events.c|snprintf(p, n, \"%s/bus/event_source/devices/cpu\", sysfs);"
+		"a doubling loop|base/grow.c|size_t ncap = cap ? cap * 2 : 16;"
+		"a doubling loop|base/grow.c|while (alloc < need) alloc <<= 1;"
+		"a doubling loop|base/grow.c|v = realloc(v, 2 * m->nr_cap * sizeof(*v));"
+		"a doubling loop|base/grow.c|q = realloc(buf, len * 2);"
 	)
 	local k=0 s name owner snippet dir
 	for s in "${strays[@]}"; do
