@@ -74,8 +74,13 @@ int mounts__unescape(const char *s, size_t len, const char *suffix, char *buf, s
 	return 0;
 }
 
-int mounts__for_each(const char *text, int (*fn)(void *arg, const struct mounts_entry *e),
-		     void *arg)
+/*
+ * Calls fn for each line of the NUL-terminated mounts text that has at least
+ * three fields, in order; a non-zero return from fn stops the walk and is
+ * returned. Returns 0 after the last line.
+ */
+static int mounts__for_each(const char *text, int (*fn)(void *arg, const struct mounts_entry *e),
+			    void *arg)
 {
 	while (text && *text) {
 		const char *nl = strchr(text, '\n');

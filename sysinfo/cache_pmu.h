@@ -80,9 +80,8 @@ int sysinfo__read_pmus(struct sysinfo *si, int rootfd);
 /* Frees caches and pmus and leaves them NULL/0; accepts NULL or a zeroed struct. */
 void sysinfo__free_cache_pmu(struct sysinfo *si);
 
-/* The two halves of sysinfo__free_cache_pmu (si must not be NULL). */
+/* The caches' half of sysinfo__free_cache_pmu (si must not be NULL). */
 void sysinfo__free_caches(struct sysinfo *si);
-void sysinfo__free_pmus(struct sysinfo *si);
 
 /*
  * A sysfs number: optional surrounding whitespace, decimal digits only, at

@@ -365,6 +365,16 @@ out:
 	return err;
 }
 
+/* The PMUs' half of sysinfo__free_cache_pmu (si must not be NULL). */
+static void sysinfo__free_pmus(struct sysinfo *si)
+{
+	for (uint32_t i = 0; i < si->nr_pmus; i++)
+		pmu__clear(&si->pmus[i]);
+	free(si->pmus);
+	si->pmus = NULL;
+	si->nr_pmus = 0;
+}
+
 int sysinfo__read_pmus(struct sysinfo *si, int rootfd)
 {
 	struct sysinfo_pmu *pmus = NULL;
@@ -490,15 +500,6 @@ void sysinfo__pmus_perf_record_order(struct sysinfo *si)
 			if (strstr(si->pmus[i].name, "hisi_ptt"))
 				pmus__move(si->pmus, i, &front);
 	}
-}
-
-void sysinfo__free_pmus(struct sysinfo *si)
-{
-	for (uint32_t i = 0; i < si->nr_pmus; i++)
-		pmu__clear(&si->pmus[i]);
-	free(si->pmus);
-	si->pmus = NULL;
-	si->nr_pmus = 0;
 }
 
 void sysinfo__free_cache_pmu(struct sysinfo *si)

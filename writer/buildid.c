@@ -144,7 +144,9 @@ static bool walk_found_or_failed(int result)
 	return result != -ENOENT && result != -EINVAL;
 }
 
-int buildid__from_src(const struct elf_src *src, struct build_id *bid)
+/* The build-id of an ELF image read through src (buildid__from_elf's
+ * contract, and the reader's -errno). */
+static int buildid__from_src(const struct elf_src *src, struct build_id *bid)
 {
 	struct elf_file ef;
 	uint8_t *tab;
@@ -216,7 +218,8 @@ int buildid__read_file(const char *path, struct build_id *bid)
 	return err;
 }
 
-int buildid__read_notes_file(const char *path, struct build_id *bid)
+/* A file of raw notes, as /sys/kernel/notes (at most 64 KiB is read). */
+static int buildid__read_notes_file(const char *path, struct build_id *bid)
 {
 	uint8_t *buf;
 	size_t len = 0;

@@ -189,7 +189,8 @@ static int held_by_another(const char *path, const struct stat *st)
 	return ret;
 }
 
-bool claim__is_recording_dir(const char *path)
+/* Whether the directory path holds a recording perf or prec wrote. */
+static bool claim__is_recording_dir(const char *path)
 {
 	char name[4096], magic[8];
 	struct stat st;

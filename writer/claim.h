@@ -54,9 +54,6 @@ void claim__undo(struct claim *c, const char *path);
 /* The directory unlocked; c forgotten. */
 void claim__end(struct claim *c);
 
-/* Whether the directory path holds a recording perf or prec wrote. */
-bool claim__is_recording_dir(const char *path);
-
 /* Removes the recording at path (a file, or a directory of perf's files
  * only: -EEXIST when it holds others). 0 when nothing is there. */
 int dir__remove_recording(const char *path);

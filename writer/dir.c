@@ -73,11 +73,6 @@ int writer_dir__open_header(struct writer_dir *d, struct writer **out)
 	return writer__open_claimed(out, d->header);
 }
 
-const char *writer_dir__header_path(const struct writer_dir *d)
-{
-	return d->header;
-}
-
 int writer_dir__open_stream(struct writer_dir *d, int idx, struct writer **out)
 {
 	struct writer *w = calloc(1, sizeof(*w));

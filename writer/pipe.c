@@ -169,6 +169,32 @@ int pipe__feature(struct sink *out, int id, const struct writer_meta *meta)
 	return err;
 }
 
+/* HEADER_TRACING_DATA and the blob after it, padded to 8 bytes. 0 or -errno. */
+static int pipe__tracing_data(struct sink *out, const void *blob, size_t len)
+{
+	static const uint8_t zeros[8];
+	size_t padded = (len + 7) & ~(size_t)7;
+	struct {
+		struct perf_event_header header;
+		uint32_t size;
+		uint32_t pad;
+	} rec = {
+		.header = { .type = PERF_RECORD_HEADER_TRACING_DATA, .size = sizeof(rec) },
+	};
+	int err;
+
+	if (padded > UINT32_MAX)
+		return -E2BIG;
+	/* The blob follows the record, outside its size: readers read size more. */
+	rec.size = (uint32_t)padded;
+	err = sink__append(out, &rec, sizeof(rec));
+	if (!err)
+		err = sink__append(out, blob, len);
+	if (!err && padded > len)
+		err = sink__append(out, zeros, padded - len);
+	return err;
+}
+
 int pipe__features(struct sink *out, const struct writer_meta *meta)
 {
 	struct feature_rec_hdr end = {
@@ -207,31 +233,6 @@ int pipe__features(struct sink *out, const struct writer_meta *meta)
 		err = sink__append(out, &end, sizeof(end));
 	if (!err && meta->tracing_data_len)
 		err = pipe__tracing_data(out, meta->tracing_data, meta->tracing_data_len);
-	return err;
-}
-
-int pipe__tracing_data(struct sink *out, const void *blob, size_t len)
-{
-	static const uint8_t zeros[8];
-	size_t padded = (len + 7) & ~(size_t)7;
-	struct {
-		struct perf_event_header header;
-		uint32_t size;
-		uint32_t pad;
-	} rec = {
-		.header = { .type = PERF_RECORD_HEADER_TRACING_DATA, .size = sizeof(rec) },
-	};
-	int err;
-
-	if (padded > UINT32_MAX)
-		return -E2BIG;
-	/* The blob follows the record, outside its size: readers read size more. */
-	rec.size = (uint32_t)padded;
-	err = sink__append(out, &rec, sizeof(rec));
-	if (!err)
-		err = sink__append(out, blob, len);
-	if (!err && padded > len)
-		err = sink__append(out, zeros, padded - len);
 	return err;
 }
 

@@ -24,9 +24,6 @@ int pipe__features(struct sink *out, const struct writer_meta *meta);
  * to say), -E2BIG (too large for a record) or -errno. */
 int pipe__feature(struct sink *out, int id, const struct writer_meta *meta);
 
-/* HEADER_TRACING_DATA and the blob after it, padded to 8 bytes. 0 or -errno. */
-int pipe__tracing_data(struct sink *out, const void *blob, size_t len);
-
 /* HEADER_BUILD_ID records for meta's build-ids. 0 or -errno. */
 int pipe__finish(struct sink *out, const struct writer_meta *meta);
 

@@ -78,7 +78,9 @@ int sink__pwrite(struct sink *s, const void *buf, size_t len, uint64_t off)
 	return fd__pwrite_all(s->fd, buf, len, off);
 }
 
-int sink__write_data(struct sink *s, const void *buf, size_t len)
+/* len data bytes written now (a record too big or too late to buffer).
+ * 0 or -errno. */
+static int sink__write_data(struct sink *s, const void *buf, size_t len)
 {
 	size_t done;
 	int err = sink__write_counted(s, buf, len, &done);

@@ -59,10 +59,6 @@ int sink__write_raw(struct sink *s, const void *buf, size_t len);
  * 0 or -errno. */
 int sink__pwrite(struct sink *s, const void *buf, size_t len, uint64_t off);
 
-/* len data bytes written now (a record too big or too late to buffer).
- * 0 or -errno. */
-int sink__write_data(struct sink *s, const void *buf, size_t len);
-
 /* Appends len data bytes, buffered. 0 or -errno (s->err once one failed). */
 int sink__append(struct sink *s, const void *buf, size_t len);
 

@@ -48,26 +48,21 @@ int buildid__parse_notes(const void *buf, size_t len, unsigned int align, bool s
 			 struct build_id *bid);
 
 /*
- * The build-id of an ELF image read through src. Looks where perf does first
- * (the sections named .note.gnu.build-id, .notes, .note), then in every other
- * SHT_NOTE section, then in the PT_NOTE segments (files without section
+ * The build-id of the ELF image in len bytes at buf. Looks where perf does
+ * first (the sections named .note.gnu.build-id, .notes, .note), then in every
+ * other SHT_NOTE section, then in the PT_NOTE segments (files without section
  * headers, memory images). Returns 0 and *bid; -ENOENT when there is none;
- * -EINVAL for input that is not ELF or whose tables point outside it; the
- * reader's -errno; -ENOMEM.
+ * -EINVAL for input that is not ELF or whose tables point outside it; -ENOMEM.
+ * Pure.
  */
-int buildid__from_src(const struct elf_src *src, struct build_id *bid);
-
-/* buildid__from_src over len bytes at buf. Pure. */
 int buildid__from_elf(const void *buf, size_t len, struct build_id *bid);
 
-/* buildid__from_src over an open file (pread; the offset is untouched). */
+/* buildid__from_elf over an open file (pread; the offset is untouched); also
+ * the reader's -errno. */
 int buildid__read_fd(int fd, struct build_id *bid);
 
 /* buildid__read_fd of path, opened O_RDONLY|O_CLOEXEC. -errno of open. */
 int buildid__read_file(const char *path, struct build_id *bid);
-
-/* A file of raw notes, as /sys/kernel/notes (at most 64 KiB is read). */
-int buildid__read_notes_file(const char *path, struct build_id *bid);
 
 /* The running kernel's: sys_dir/kernel/notes (sys_dir NULL: "/sys"). */
 int buildid__read_kernel(const char *sys_dir, struct build_id *bid);

@@ -31,14 +31,6 @@ int mounts__split(const char *line, size_t len, struct mounts_entry *e);
 int mounts__unescape(const char *s, size_t len, const char *suffix, char *buf, size_t size);
 
 /*
- * Calls fn for each line of the NUL-terminated mounts text that has at least
- * three fields, in order; a non-zero return from fn stops the walk and is
- * returned. Returns 0 after the last line.
- */
-int mounts__for_each(const char *text, int (*fn)(void *arg, const struct mounts_entry *e),
-		     void *arg);
-
-/*
  * Finds the first mount of fstype in the text of /proc/mounts and copies its
  * mount point (unescaped) into buf. Returns 0, -ENOENT (none), -ENAMETOOLONG
  * (buf too small). Pure.

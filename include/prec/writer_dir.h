@@ -27,9 +27,6 @@ struct writer_dir;
  */
 int writer_dir__create(struct writer_dir **out, const char *path);
 
-/* PATH/data (owned by d). */
-const char *writer_dir__header_path(const struct writer_dir *d);
-
 /* Creates PATH/data, the directory's perf.data file, as writer__open does
  * (the directory is claimed already). 0 and *out, or -errno. */
 int writer_dir__open_header(struct writer_dir *d, struct writer **out);

@@ -46,7 +46,9 @@ static uint16_t host_machine(void)
 #endif
 }
 
-struct names_proc *names__proc_findnew(struct names *n, uint32_t pid)
+/* The process pid, registered on first sight (its handles taken). NULL:
+ * out of memory. Under n->lock. */
+static struct names_proc *names__proc_findnew(struct names *n, uint32_t pid)
 {
 	struct names_proc **b = &n->b[pid % NAMES_BUCKETS], *p;
 	char name[PATH_MAX];

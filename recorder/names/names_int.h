@@ -141,10 +141,4 @@ const char *names_bin__source(struct names *n, const struct build_id *bid);
 /* Closes every held file. */
 void names_bin__exit(struct names *n);
 
-/* names.c */
-
-/* The process pid, registered on first sight (its handles taken). NULL:
- * out of memory. Under n->lock. */
-struct names_proc *names__proc_findnew(struct names *n, uint32_t pid);
-
 #endif

@@ -138,8 +138,10 @@ static int sample_parts(const struct uw_event *ev, const uint8_t *rec, size_t si
 	return 0;
 }
 
-int unwind_sample_user_ip(const struct uw_event *ev, const uint8_t *rec, size_t size,
-			  uint32_t *pid, uint64_t *ip)
+/* The pid and user-space IP (REGS_USER's) of the DWARF sample rec of ev.
+ * 0, or -EINVAL when it has no 64-bit user registers or TID. */
+static int unwind_sample_user_ip(const struct uw_event *ev, const uint8_t *rec, size_t size,
+				 uint32_t *pid, uint64_t *ip)
 {
 	struct sample_parts p;
 

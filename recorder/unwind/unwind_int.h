@@ -175,11 +175,6 @@ struct unwinder {
 	struct uw_hold hold;
 };
 
-/* The pid and user-space IP (REGS_USER's) of the DWARF sample rec of ev.
- * 0, or -EINVAL when it has no 64-bit user registers or TID. */
-int unwind_sample_user_ip(const struct uw_event *ev, const uint8_t *rec, size_t size,
-			  uint32_t *pid, uint64_t *ip);
-
 /* unwind_hold.c: rec (size bytes) copied into h; false when the hold is
  * full (counted) or cannot be had. */
 bool uw_hold__keep(struct uw_hold *h, const uint8_t *rec, size_t size);
