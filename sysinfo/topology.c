@@ -30,7 +30,7 @@ struct strset {
 	uint32_t nr;
 	size_t cap;
 	uint32_t *slot; /* index + 1 into strs; 0 = empty */
-	uint32_t nr_slot; /* power of two */
+	size_t nr_slot; /* power of two */
 };
 
 static uint32_t str__hash(const char *s)
@@ -42,23 +42,24 @@ static uint32_t str__hash(const char *s)
 	return h;
 }
 
+/* The index for one more string, half full at most: a power of two from 64
+ * (fewer than 2^32 strings need fewer than 2^33 slots), rebuilt when grown. */
 static int strset__grow_index(struct strset *set)
 {
-	uint32_t n = set->nr_slot ? set->nr_slot * 2 : 64;
-	uint32_t *slot = calloc(n, sizeof(*slot));
+	size_t mask;
 
-	if (!slot)
+	if (grow__array(&set->slot, &set->nr_slot, ((size_t)set->nr + 1) * 2, sizeof(*set->slot),
+			64, (size_t)1 << 33))
 		return -ENOMEM;
+	mask = set->nr_slot - 1;
+	memset(set->slot, 0, set->nr_slot * sizeof(*set->slot));
 	for (uint32_t i = 0; i < set->nr; i++) {
-		uint32_t h = str__hash(set->strs[i]) & (n - 1);
+		size_t h = str__hash(set->strs[i]) & mask;
 
-		while (slot[h])
-			h = (h + 1) & (n - 1);
-		slot[h] = i + 1;
+		while (set->slot[h])
+			h = (h + 1) & mask;
+		set->slot[h] = i + 1;
 	}
-	free(set->slot);
-	set->slot = slot;
-	set->nr_slot = n;
 	return 0;
 }
 

@@ -25,27 +25,32 @@ static int htab__init(struct htab *h, uint32_t nb)
 	return h->b ? 0 : -ENOMEM;
 }
 
-/* Room for one more node: doubles the buckets when full. 0 or -ENOMEM. */
+/* Room for one more node: doubles the buckets when full (n counts the
+ * nodes in a uint32_t), each chain split in order between its bucket and
+ * the one old buckets on. 0 or -ENOMEM. */
 static int htab__reserve(struct htab *h)
 {
-	uint32_t nb = h->nb * 2;
-	struct hnode **b;
+	size_t old = h->nb;
 
 	if (h->n < h->nb)
 		return 0;
-	b = calloc(nb, sizeof(*b));
-	if (!b)
+	if (grow__array_zero(&h->b, &h->nb, old + 1, sizeof(*h->b), 1, (size_t)1 << 32))
 		return -ENOMEM;
-	for (uint32_t i = 0; i < h->nb; i++) {
+	for (size_t i = 0; i < old; i++) {
+		struct hnode **keep = &h->b[i], **move = &h->b[i + old];
+
 		for (struct hnode *n = h->b[i], *next; n; n = next) {
 			next = n->next;
-			n->next = b[n->hash & (nb - 1)];
-			b[n->hash & (nb - 1)] = n;
+			if ((n->hash & (h->nb - 1)) == i) {
+				*keep = n;
+				keep = &n->next;
+			} else {
+				*move = n;
+				move = &n->next;
+			}
 		}
+		*keep = *move = NULL;
 	}
-	free(h->b);
-	h->b = b;
-	h->nb = nb;
 	return 0;
 }
 

@@ -35,7 +35,8 @@ struct hnode {
 
 struct htab {
 	struct hnode **b;
-	uint32_t nb, n; /* buckets (a power of two), nodes */
+	size_t nb; /* buckets, a power of two */
+	uint32_t n; /* nodes */
 };
 
 struct dso {

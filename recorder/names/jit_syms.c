@@ -51,25 +51,20 @@ static uint32_t *jit_syms__find(const struct jit_syms *t, uint64_t addr)
 	return &t->hash[i];
 }
 
-/* Keeps the hash at most half full for nr entries, rebuilt in add order. */
+/* Keeps the hash at most half full for nr entries (a power of two from 256,
+ * at most twice JIT_SYMS_MAX), rebuilt in add order when it grows. */
 static int jit_syms__hash_reserve(struct jit_syms *t, uint32_t nr)
 {
-	uint64_t slots = (uint64_t)t->hash_mask + 1;
-	uint32_t *h, i;
+	size_t slots = t->hash ? (size_t)t->hash_mask + 1 : 0, old = slots;
 
-	if (t->hash && (uint64_t)nr * 2 <= slots)
-		return 0;
-	slots = 256;
-	while (slots < (uint64_t)nr * 2)
-		slots *= 2;
-	h = malloc(slots * sizeof(*h));
-	if (!h)
+	if (grow__array(&t->hash, &slots, (size_t)nr * 2, sizeof(*t->hash), 256,
+			2 * (size_t)JIT_SYMS_MAX))
 		return -ENOMEM;
-	memset(h, 0xff, slots * sizeof(*h));
-	free(t->hash);
-	t->hash = h;
+	if (slots == old)
+		return 0;
+	memset(t->hash, 0xff, slots * sizeof(*t->hash));
 	t->hash_mask = (uint32_t)(slots - 1);
-	for (i = 0; i < t->nr; i++)
+	for (uint32_t i = 0; i < t->nr; i++)
 		*jit_syms__find(t, t->entries[i].addr) = i;
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "prec/elf.h"
+#include "prec/grow.h"
 #include "unwind/unwind_int.h"
 
 /* DWARF pointer encodings (the LSB's .eh_frame_hdr uses them). */
@@ -328,23 +329,29 @@ static uint32_t hash_ptr(const char *p)
 	return (uint32_t)(((uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ULL) >> 32);
 }
 
+/* Twice the buckets (64 first; nr counts the entries in a uint32_t): each
+ * chain splits, in order, between its bucket and the one old buckets on. */
 static int cache_grow(struct uelf_cache *c)
 {
-	uint32_t nb = c->buckets ? c->buckets * 2 : 64;
-	struct uelf **h = calloc(nb, sizeof(*h));
+	size_t old = c->buckets;
 
-	if (!h)
+	if (grow__array_zero(&c->hash, &c->buckets, old + 1, sizeof(*c->hash), 64, (size_t)1 << 32))
 		return -ENOMEM;
-	for (uint32_t b = 0; b < c->buckets; b++) {
+	for (size_t b = 0; b < old; b++) {
+		struct uelf **keep = &c->hash[b], **move = &c->hash[b + old];
+
 		for (struct uelf *e = c->hash[b], *n; e; e = n) {
 			n = e->next;
-			e->next = h[hash_ptr(e->key) & (nb - 1)];
-			h[hash_ptr(e->key) & (nb - 1)] = e;
+			if ((hash_ptr(e->key) & (c->buckets - 1)) == b) {
+				*keep = e;
+				keep = &e->next;
+			} else {
+				*move = e;
+				move = &e->next;
+			}
 		}
+		*keep = *move = NULL;
 	}
-	free(c->hash);
-	c->hash = h;
-	c->buckets = nb;
 	return 0;
 }
 

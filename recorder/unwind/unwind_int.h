@@ -71,7 +71,8 @@ int uelf__read_off(const struct uelf *e, uint64_t off, uint64_t *val);
  * used is remembered too, so it is tried once. */
 struct uelf_cache {
 	struct uelf **hash;
-	uint32_t buckets, nr;
+	size_t buckets; /* a power of two */
+	uint32_t nr;
 	uint32_t files, bad; /* names that are files (or the vdso); of which unusable */
 };
 

@@ -707,6 +707,39 @@ static void test_mmap2_build_id(void **state)
 	dso_track__delete(t);
 }
 
+/* More processes and DSOs than the tables' first 256 buckets: they double
+ * (twice), and every process still finds its maps, every DSO its name. */
+static void test_many(void **state)
+{
+	static struct rbuf r;
+	struct dso_track *t = new_track();
+	struct dso_track_stats st;
+	char name[64];
+
+	(void)state;
+	for (uint32_t pid = 1000; pid < 1600; pid++) {
+		memset(&r, 0, sizeof(r));
+		comm(&r, pid, "w", true, 10);
+		mmap2(&r, pid, 0x400000, 0x1000, P("a.so"), 11);
+		snprintf(name, sizeof(name), "/nonexistent/lib%u.so", pid);
+		mmap2(&r, pid, 0x500000, 0x1000, name, 12);
+		feed(t, &r);
+	}
+	for (uint32_t pid = 1000; pid < 1600; pid++) {
+		memset(&r, 0, sizeof(r));
+		sample(&r, PERF_RECORD_MISC_USER, pid, 0x400010);
+		sample(&r, PERF_RECORD_MISC_USER, pid, 0x500010);
+		feed(t, &r);
+	}
+	dso_track__end_pass(t);
+	dso_track__stats(t, &st);
+	assert_int_equal(st.samples, 1200);
+	assert_int_equal(st.unresolved, 0);
+	assert_int_equal(st.dsos, 601);
+	assert_int_equal(st.hit, 601);
+	dso_track__delete(t);
+}
+
 static void test_pending_bound(void **state)
 {
 	struct dso_track *t = new_track();
@@ -905,6 +938,7 @@ int main(void)
 		cmocka_unit_test(test_mmap2_build_id), cmocka_unit_test(test_pending_bound),
 		cmocka_unit_test(test_stream_split),   cmocka_unit_test(test_writer_observer),
 		cmocka_unit_test(test_ring_wrap),      cmocka_unit_test(test_hostile_records),
+		cmocka_unit_test(test_many),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

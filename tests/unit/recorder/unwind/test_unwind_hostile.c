@@ -96,6 +96,36 @@ static void test_elf_hostile(void **state)
 	uelf_cache__exit(&c);
 }
 
+/* The cache doubles its buckets past 64 entries, and again: every name is
+ * still found (once, not added again), images and unusable names alike. */
+static void test_cache_grows(void **state)
+{
+	static char names[1000][2];
+	struct uelf_cache c = { 0 };
+	struct tiny_elf t;
+
+	(void)state;
+	tiny_elf(&t, offsetof(struct tiny_elf, bytes), 0x1000, sizeof(t.bytes) + 8);
+	for (int i = 0; i < 1000; i++) {
+		names[i][0] = 'x'; /* keyed by address: each a name of its own */
+		if (i % 100 == 0)
+			assert_int_equal(uelf_cache__add(&c, names[i], &t, sizeof(t)), 0);
+		else
+			assert_null(uelf_cache__get(&c, names[i]));
+	}
+	assert_int_equal(c.nr, 1000);
+	assert_int_equal(c.buckets, 1024);
+	for (int i = 999; i >= 0; i--) {
+		if (i % 100 == 0)
+			assert_ptr_equal(uelf_cache__get(&c, names[i])->img, &t);
+		else
+			assert_null(uelf_cache__get(&c, names[i]));
+	}
+	assert_int_equal(c.nr, 1000);
+	assert_int_equal(uelf_cache__add(&c, names[500], &t, sizeof(t)), -EEXIST);
+	uelf_cache__exit(&c);
+}
+
 /* fuzz_unwind's input: its head, then the ELF image, then the sample. */
 struct fz_head {
 	uint32_t elf_len;
@@ -187,6 +217,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_elf_hostile),
+		cmocka_unit_test(test_cache_grows),
 		cmocka_unit_test(test_read_budget),
 	};
 
