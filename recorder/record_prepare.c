@@ -88,45 +88,40 @@ static void event_specs__group_all(struct event_specs *specs)
  * Every -e with the --filter / --exclude-perf that follow it, then the
  * checks perf makes before opening anything. 0, or -EINVAL with one line.
  */
-int event_specs__parse_options(struct event_specs *specs, const struct record_opts *opts,
-			       char *err, size_t errlen)
+static int parse_options(struct event_specs *specs, const struct record_opts *opts,
+			 struct prec_err *e)
 {
 	/* The probe answers which core PMUs of a hybrid machine count a cache event. */
 	const struct parse_events_ctx live = { .supported = evlist__event_supported };
-	static char msg[LOG_MSG_MAX];
 	char pidf[64];
-	int f = 0;
+	int f = 0, ret;
 
 	for (int i = 0; i < opts->nr_events; i++) {
-		if (aux_area__bpf_scriptlet(opts->events[i])) {
-			snprintf(err, errlen,
-				 "event '%s': prec does not compile BPF scriptlets (perf 6.1's -e FILE.c/.o, gone from later perf): load the program with bpftool, or record a tracepoint or uprobe event",
-				 opts->events[i]);
-			return -EINVAL;
-		}
-		if (parse_events_ctx(specs, opts->events[i], &live, msg, sizeof(msg))) {
-			snprintf(err, errlen, "invalid event: %s", msg);
-			return -EINVAL;
+		if (aux_area__bpf_scriptlet(opts->events[i]))
+			return prec_err__set(
+				e, -EINVAL,
+				"event '%s': prec does not compile BPF scriptlets (perf 6.1's -e FILE.c/.o, gone from later perf): load the program with bpftool, or record a tracepoint or uprobe event",
+				opts->events[i]);
+		ret = parse_events_ctx(specs, opts->events[i], &live, e);
+		if (ret) {
+			prec_err__prefix(e, "invalid event");
+			return ret;
 		}
 		for (; f < opts->nr_filters && opts->filters[f].after_events == i + 1; f++) {
 			const struct record_filter *rf = &opts->filters[f];
 
 			snprintf(pidf, sizeof(pidf), "common_pid != %d", (int)getpid());
-			if (event_specs__add_filter(specs, rf->filter ? rf->filter : pidf,
-						    rf->filter ? "--filter" : "--exclude-perf", msg,
-						    sizeof(msg))) {
-				snprintf(err, errlen, "%s", msg);
-				return -EINVAL;
-			}
+			ret = event_specs__add_filter(specs, rf->filter ? rf->filter : pidf,
+						      rf->filter ? "--filter" : "--exclude-perf", e);
+			if (ret)
+				return ret;
 		}
 	}
 	if (opts->group) {
 		event_specs__group_all(specs);
 		/* One group per core PMU on a hybrid machine, as -e's own groups. */
-		if (event_specs__split_hybrid_groups(specs, 0)) {
-			snprintf(err, errlen, "out of memory grouping the events");
-			return -ENOMEM;
-		}
+		if (event_specs__split_hybrid_groups(specs, 0))
+			return prec_err__set(e, -ENOMEM, "out of memory grouping the events");
 	}
 	for (int i = 0; i < specs->nr; i++) {
 		const struct event_spec *spec = &specs->v[i];
@@ -136,20 +131,30 @@ int event_specs__parse_options(struct event_specs *specs, const struct record_op
 		if (spec->terms.set & EVENT_TERM_CALLGRAPH) {
 			struct callchain_param cp;
 
-			if (callchain__parse(spec->terms.call_graph, &cp, msg, sizeof(msg))) {
-				snprintf(err, errlen, "event '%s': %s", spec->name, msg);
-				return -EINVAL;
+			ret = callchain__parse(spec->terms.call_graph, &cp, e);
+			if (ret) {
+				prec_err__prefix(e, "event '%s'", spec->name);
+				return ret;
 			}
 		}
 		/* perf's message: a counting-only PMU cannot sample a task. */
-		if (spec->counting_only && !opts->system_wide && !opts->cpu_list) {
-			snprintf(err, errlen,
-				 "Invalid event (%s) in per-thread mode, enable system wide with '-a'.",
-				 spec->name);
-			return -EINVAL;
-		}
+		if (spec->counting_only && !opts->system_wide && !opts->cpu_list)
+			return prec_err__set(
+				e, -EINVAL,
+				"Invalid event (%s) in per-thread mode, enable system wide with '-a'.",
+				spec->name);
 	}
-	return aux_area__check(specs, opts, err, errlen);
+	return aux_area__check(specs, opts, e);
+}
+
+int event_specs__parse_options(struct event_specs *specs, const struct record_opts *opts,
+			       struct prec_err *e)
+{
+	int ret = parse_options(specs, opts, e);
+
+	if (ret && !prec_err__is_set(e)) /* out of memory too is one line */
+		prec_err__set(e, ret, "cannot parse the events: %s", strerror(-ret));
+	return ret;
 }
 
 /* perf's rules for -F: 'max' and values over the kernel's limit (lowered

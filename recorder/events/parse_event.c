@@ -91,13 +91,11 @@ static int parse_inside_hybrid(struct pe_state *st, const struct pmu *pmu, const
 {
 	struct pe_state in = *st; /* the PMUs and tracefs, looked up already or not */
 	struct pe_event *v;
-	char err[1];
 	size_t p = 0;
 	int ret;
 
 	in.str = text;
-	in.err = err;
-	in.errlen = sizeof(err);
+	in.e = NULL; /* only whether it parses */
 	in.ev = NULL;
 	in.nr_ev = 0;
 	in.hybrid_only = pmu->name;

@@ -26,17 +26,16 @@
 #include "signals.h"
 #include "targets/sys.h"
 
-int sideband_event__parse(struct sideband_event *sb, const char *event, char *err, size_t errlen)
+int sideband_event__parse(struct sideband_event *sb, const char *event, struct prec_err *e)
 {
-	char msg[400];
+	int ret;
 
 	memset(sb, 0, sizeof(*sb));
 	sb->stop_fd = -1;
-	if (parse_events(&sb->specs, event, msg, sizeof(msg))) {
-		snprintf(err, errlen, "invalid --switch-output-event: %s", msg);
-		return -EINVAL;
-	}
-	return 0;
+	ret = parse_events(&sb->specs, event, e);
+	if (ret)
+		prec_err__prefix(e, "invalid --switch-output-event");
+	return ret;
 }
 
 /* The attr perf's side-band opens with: the event as parsed, enabled at
