@@ -311,7 +311,6 @@ static int recording__open(struct recording *r)
 {
 	const struct record_opts *opts = r->opts;
 	struct evlist_config cfg;
-	struct prec_err e = PREC_ERR_INIT;
 	int ret;
 
 	if (opts->argc) {
@@ -347,13 +346,8 @@ static int recording__open(struct recording *r)
 	if (!r->data_bytes)
 		r->data_bytes = options__default_ring_bytes(&r->evlist, r->si.total_mem_kb);
 	pr_verbose("mmap size %zuB\n", r->data_bytes + (size_t)sysconf(_SC_PAGESIZE));
-	if (evlist__open(&r->evlist))
-		return PREC_EXIT_FAILURE;
-	if (bpf_filters__attach(&r->evlist, &e)) {
-		prec_err__print(&e, "--filter");
-		return PREC_EXIT_FAILURE;
-	}
-	if (evlist__mmap(&r->evlist, r->data_bytes))
+	if (evlist__open(&r->evlist) || bpf_filters__attach(&r->evlist) ||
+	    evlist__mmap(&r->evlist, r->data_bytes))
 		return PREC_EXIT_FAILURE;
 	r->nr_pfd = evlist__pollfds(&r->evlist, &r->pfd);
 	if (r->nr_pfd < 0)

@@ -112,7 +112,8 @@ static int parse_options(struct event_specs *specs, const struct record_opts *op
 
 			snprintf(pidf, sizeof(pidf), "common_pid != %d", (int)getpid());
 			ret = event_specs__add_filter(specs, rf->filter ? rf->filter : pidf,
-						      rf->filter ? "--filter" : "--exclude-perf", e);
+						      rf->filter ? "--filter" : "--exclude-perf",
+						      e);
 			if (ret)
 				return ret;
 		}

@@ -60,7 +60,7 @@ int bpf_layer__check(const char *option, const char *btf_path, struct prec_err *
 			"%s needs the kernel's BTF type information (%s: %s): boot a kernel built with CONFIG_DEBUG_INFO_BTF=y (most distribution kernels since 2021 are)",
 			option, btf, strerror(-ret));
 	}
-	if (!caps__can_load_bpf()) {
+	if (!caps__can_load_bpf())
 		return prec_err__set(
 			e, -EPERM,
 			"%s loads a BPF program, which needs CAP_BPF and CAP_PERFMON (or root): run prec as root, or give it both with 'setcap cap_bpf,cap_perfmon+ep %s'%s",
@@ -69,7 +69,6 @@ int bpf_layer__check(const char *option, const char *btf_path, struct prec_err *
 			strcmp(option, "--filter") ?
 				"" :
 				", or have root run 'prec --setup-filter pin' once");
-	}
 	return 0;
 }
 

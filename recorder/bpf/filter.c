@@ -55,10 +55,10 @@ static int resolve_one(const char *str, struct filter_terms *f, int i, struct pr
 	uint64_t id = 0;
 
 	target__cgroup_root(root, sizeof(root));
-	if (f->path_len[i] >= PATH_MAX) {
-		return prec_err__set(e, -ENAMETOOLONG, "--filter '%.*s': the cgroup path is longer than %d bytes",
-			 n > 64 ? 64 : n, str + f->at[i], PATH_MAX);
-	}
+	if (f->path_len[i] >= PATH_MAX)
+		return prec_err__set(e, -ENAMETOOLONG,
+				     "--filter '%.*s': the cgroup path is longer than %d bytes",
+				     n > 64 ? 64 : n, str + f->at[i], PATH_MAX);
 	snprintf(path, sizeof(path), "%s/%.*s", root, (int)f->path_len[i], *p == '/' ? p + 1 : p);
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0 || target__cgroup_id(fd, &id) < 0) {
@@ -110,8 +110,8 @@ int bpf_filter__check(const struct evsel *evsel, struct prec_err *e)
 	option = filter_terms__bit_option(bit);
 	if (option)
 		prec_err__set(e, -EINVAL, "--filter '%.*s': event '%s' does not sample %s: add %s",
-			 (int)f->len[i], evsel->filter + f->at[i], evsel->name,
-			 filter_terms__bit_name(bit), option);
+			      (int)f->len[i], evsel->filter + f->at[i], evsel->name,
+			      filter_terms__bit_name(bit), option);
 	else
 		prec_err__set(
 			e, -EINVAL,
@@ -158,7 +158,8 @@ static int attach(struct bpf_filter *bf, const struct evsel *evsel, const char *
 }
 #endif
 
-int bpf_filter__attach(const struct evsel *evsel, bool verbose, struct bpf_filter **out, struct prec_err *e)
+int bpf_filter__attach(const struct evsel *evsel, bool verbose, struct bpf_filter **out,
+		       struct prec_err *e)
 {
 	struct bpf_filter *bf = calloc(1, sizeof(*bf));
 	const char *step = "load";
@@ -218,8 +219,8 @@ static int attach_pinned(const struct evlist *evlist, struct evsel *evsel, struc
 	int ret = f && bf ? 0 : -ENOMEM;
 
 	/* bpf_filter__check parsed and resolved it: these cannot fail. */
-	if (!ret && (filter_terms__parse(evsel->filter, f, e) ||
-		     bpf_filter__resolve(evsel->filter, f, e)))
+	if (!ret &&
+	    (filter_terms__parse(evsel->filter, f, e) || bpf_filter__resolve(evsel->filter, f, e)))
 		ret = -EINVAL;
 	if (!ret)
 		ret = filter_pin__attach(evsel, f, evlist->threads, &bf->pin, e);
@@ -246,7 +247,7 @@ static int use_pinned(const struct evlist *evlist, struct prec_err *e)
 	return 1;
 }
 
-int bpf_filters__attach(struct evlist *evlist, struct prec_err *e)
+static int attach_all(struct evlist *evlist, struct prec_err *e)
 {
 	bool any = false;
 	int pinned = 0, ret;
@@ -281,6 +282,17 @@ int bpf_filters__attach(struct evlist *evlist, struct prec_err *e)
 			return ret;
 	}
 	return 0;
+}
+
+int bpf_filters__attach(struct evlist *evlist)
+{
+	struct prec_err e = PREC_ERR_INIT;
+	int ret = attach_all(evlist, &e);
+
+	/* Printed here until record.c's open step has the room to print it. */
+	if (ret)
+		prec_err__print(&e, "--filter");
+	return ret;
 }
 
 void bpf_filters__detach(struct evlist *evlist)

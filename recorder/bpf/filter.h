@@ -38,7 +38,8 @@ int bpf_filter__check(const struct evsel *evsel, struct prec_err *e);
  * open fds (PERF_EVENT_IOC_SET_BPF). 0 and *out (owned), or -errno with one
  * line in e (bpf_layer__explain's). verbose: echo libbpf's messages.
  */
-int bpf_filter__attach(const struct evsel *evsel, bool verbose, struct bpf_filter **out, struct prec_err *e);
+int bpf_filter__attach(const struct evsel *evsel, bool verbose, struct bpf_filter **out,
+		       struct prec_err *e);
 
 /* The samples the program dropped so far, summed over the CPUs; 0 for NULL. */
 uint64_t bpf_filter__dropped(const struct bpf_filter *f);
@@ -46,10 +47,11 @@ uint64_t bpf_filter__dropped(const struct bpf_filter *f);
 /*
  * Every BPF --filter of the opened events: each checked against its event's
  * final sample_type, then whether BPF may load here, then each program
- * loaded and attached. 0, or a negative errno with one line in e; the
- * events stay open (the caller closes them), nothing else is left.
+ * loaded and attached. 0, or a negative errno after its one line on stderr
+ * (out of memory included); the events stay open (the caller closes them),
+ * nothing else is left.
  */
-int bpf_filters__attach(struct evlist *evlist, struct prec_err *e);
+int bpf_filters__attach(struct evlist *evlist);
 
 /* Unloads every filter program; safe when none or some were attached. */
 void bpf_filters__detach(struct evlist *evlist);

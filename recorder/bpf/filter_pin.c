@@ -176,7 +176,8 @@ int filter_pin__setup(const char *action, struct prec_err *e)
 			"--setup-filter pin: the filter is pinned already in %s (run --setup-filter unpin first to pin this prec's)",
 			dir);
 	if (!do_pin && access(dir, F_OK) < 0)
-		return prec_err__set(e, -ENOENT, "--setup-filter unpin: nothing is pinned in %s", dir);
+		return prec_err__set(e, -ENOENT, "--setup-filter unpin: nothing is pinned in %s",
+				     dir);
 	bpf_layer__capture(false);
 #ifdef PREC_HAVE_BPF
 	ret = do_pin ? pin(dir, &step) : unpin(dir, &step);
@@ -315,7 +316,8 @@ static int attach(struct filter_pin *p, const struct evsel *evsel, const struct 
 #endif
 
 int filter_pin__attach(const struct evsel *evsel, const struct filter_terms *f,
-		       const struct thread_map *threads, struct filter_pin **out, struct prec_err *e)
+		       const struct thread_map *threads, struct filter_pin **out,
+		       struct prec_err *e)
 {
 	struct filter_pin *p = calloc(1, sizeof(*p));
 	const char *step = "load";

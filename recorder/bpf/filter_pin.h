@@ -44,7 +44,8 @@ int filter_pin__setup(const char *action, struct prec_err *e);
  * for the processes of threads. 0 and *out (owned), or -errno with one line.
  */
 int filter_pin__attach(const struct evsel *evsel, const struct filter_terms *f,
-		       const struct thread_map *threads, struct filter_pin **out, struct prec_err *e);
+		       const struct thread_map *threads, struct filter_pin **out,
+		       struct prec_err *e);
 
 /* The samples of the slot the pinned program dropped; 0 for NULL. */
 uint64_t filter_pin__dropped(const struct filter_pin *p);

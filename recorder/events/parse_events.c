@@ -186,9 +186,7 @@ static void err__one_line(struct prec_err *e)
 int parse_events_ctx(struct event_specs *specs, const char *str, const struct parse_events_ctx *ctx,
 		     struct prec_err *e)
 {
-	struct pe_state st = {
-		.str = str, .ctx = ctx ? ctx : &pe_live, .e = e
-	};
+	struct pe_state st = { .str = str, .ctx = ctx ? ctx : &pe_live, .e = e };
 	struct event_spec *v;
 	int base = specs->nr;
 	int ret;
@@ -326,19 +324,18 @@ int event_specs__add_filter(struct event_specs *specs, const char *filter, const
 	char *joined;
 	int ret;
 
-	if (specs->last_arg >= specs->nr) {
+	if (specs->last_arg >= specs->nr)
 		return prec_err__set(e, -EINVAL,
-				     "option '%s' must follow a -e %s (there is no -e before it)", option,
-				     bpf ? "event" : "tracepoint");
-	}
+				     "option '%s' must follow a -e %s (there is no -e before it)",
+				     option, bpf ? "event" : "tracepoint");
 	/* All or nothing: every event checked before any changes. */
 	for (int i = specs->last_arg; i < specs->nr; i++) {
 		if (specs->v[i].attr.type == PERF_TYPE_TRACEPOINT)
 			continue;
 		if (!bpf) {
 			prec_err__set(e, -EINVAL,
-				 "option '%s' must follow a -e tracepoint ('%s' is not one)",
-				 option, specs->v[i].name);
+				      "option '%s' must follow a -e tracepoint ('%s' is not one)",
+				      option, specs->v[i].name);
 			err__one_line(e);
 			return -EINVAL;
 		}

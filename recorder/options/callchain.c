@@ -24,9 +24,10 @@ int callchain__parse(const char *str, struct callchain_param *p, struct prec_err
 	else if (len == 2 && !strncmp(str, "no", 2))
 		p->mode = CALLCHAIN_NONE;
 	else {
-		return prec_err__set(e, -EINVAL,
-			 "unknown --call-graph mode '%.*s' (use fp, dwarf[,size], lbr or no)",
-			 (int)len, str);
+		return prec_err__set(
+			e, -EINVAL,
+			"unknown --call-graph mode '%.*s' (use fp, dwarf[,size], lbr or no)",
+			(int)len, str);
 	}
 	if (comma && p->mode == CALLCHAIN_FP) {
 		char *end;
@@ -38,31 +39,29 @@ int callchain__parse(const char *str, struct callchain_param *p, struct prec_err
 		 * a depth past kernel.perf_event_max_stack is said at open. */
 		errno = 0;
 		v = strtoul(comma + 1, &end, 0);
-		if (!comma[1] || *end || errno || comma[1] == '-' || v > UINT16_MAX) {
+		if (!comma[1] || *end || errno || comma[1] == '-' || v > UINT16_MAX)
 			return prec_err__set(
 				e, -EINVAL,
 				"incorrect --call-graph fp depth '%s' (give the frames to keep, 1 to %d; 0 is kernel.perf_event_max_stack)",
 				comma + 1, (int)UINT16_MAX);
-		}
 		p->max_stack = (uint32_t)v;
 		p->has_max_stack = true;
 	} else if (comma) {
 		char *end;
 		unsigned long v;
 
-		if (p->mode != CALLCHAIN_DWARF) {
+		if (p->mode != CALLCHAIN_DWARF)
 			return prec_err__set(
 				e, -EINVAL,
 				"only --call-graph dwarf takes a stack dump size, and fp a depth ('%s')",
 				str);
-		}
 		v = strtoul(comma + 1, &end, 0);
 		v = (v + 7) & ~7UL;
-		if (!comma[1] || *end || comma[1] == '-' || !v || v > CALLCHAIN_MAX_DUMP) {
-			return prec_err__set(e, -EINVAL,
-				 "incorrect --call-graph stack dump size '%s' (give 8 to %d bytes)",
-				 comma + 1, CALLCHAIN_MAX_DUMP);
-		}
+		if (!comma[1] || *end || comma[1] == '-' || !v || v > CALLCHAIN_MAX_DUMP)
+			return prec_err__set(
+				e, -EINVAL,
+				"incorrect --call-graph stack dump size '%s' (give 8 to %d bytes)",
+				comma + 1, CALLCHAIN_MAX_DUMP);
 		p->dump_size = (uint32_t)v;
 	}
 	p->data_addr = p->mode == CALLCHAIN_DWARF;

@@ -15,8 +15,8 @@ static const char spec_fix[] =
 static int spec__fail(struct prec_err *e, const char *str, const char *why)
 {
 	/* One line, whatever the argument holds. */
-	return prec_err__set(e, -EINVAL, "--control '%.*s': %s (%s)", (int)strcspn(str, "\n\r"), str, why,
-		 spec_fix);
+	return prec_err__set(e, -EINVAL, "--control '%.*s': %s (%s)", (int)strcspn(str, "\n\r"),
+			     str, why, spec_fix);
 }
 
 /* One fd number of fd:, all of [s, end): strtoul base 0 as perf, nothing

@@ -23,8 +23,7 @@
 #include "options/perfconfig.h"
 
 /* The one line for a value the option does not take; -EINVAL. */
-static int bad_value(struct prec_err *e, const char *label, const char *arg,
-		     const char *hint)
+static int bad_value(struct prec_err *e, const char *label, const char *arg, const char *hint)
 {
 	return prec_err__set(e, -EINVAL, "invalid %s value '%s' (%s)", label, arg, hint);
 }
@@ -61,9 +60,8 @@ static int opt__append(struct record_opts *opts, const struct opt_def *o, const 
 		opts->events[opts->nr_events++] = (char *)arg;
 		return 0;
 	}
-	if (!opts->nr_events) {
+	if (!opts->nr_events)
 		return prec_err__set(e, -EINVAL, "%s should follow a -e tracepoint option", label);
-	}
 	f = realloc(opts->filters, (opts->nr_filters + 1) * sizeof(*f));
 	if (!f)
 		return -ENOMEM;
@@ -90,10 +88,11 @@ static int opt__apply_sampling(struct record_opts *opts, const struct opt_def *o
 
 		if (!arg) {
 			*mask = regs__default_mask();
-			if (!*mask) {
-				return prec_err__set(e, -EINVAL, "%s: register sampling is not supported on this architecture yet",
-					 label);
-			}
+			if (!*mask)
+				return prec_err__set(
+					e, -EINVAL,
+					"%s: register sampling is not supported on this architecture yet",
+					label);
 			return 0;
 		}
 		return regs__parse(arg, mask, e) ? -EINVAL : 0;
@@ -123,9 +122,10 @@ static int opt__apply_sampling(struct record_opts *opts, const struct opt_def *o
 		return 0;
 	}
 	case OPT_UNWIND:
-		if (strcmp(arg, "record") && strcmp(arg, "report")) {
-			return prec_err__set(e, -EINVAL, "unknown --unwind value '%s' (use record or report)", arg);
-		}
+		if (strcmp(arg, "record") && strcmp(arg, "report"))
+			return prec_err__set(e, -EINVAL,
+					     "unknown --unwind value '%s' (use record or report)",
+					     arg);
 		opts->unwind_record = !strcmp(arg, "record");
 		return 0;
 	default:
@@ -145,8 +145,7 @@ static int opt__apply_drain(struct record_opts *opts, const struct opt_def *o, c
 	case OPT_REALTIME:
 		/* 0 is perf's "not set". */
 		if (output_opts__size_plain(arg, &v) || v > 99)
-			return bad_value(e, label, arg,
-					 "give a SCHED_FIFO priority from 1 to 99");
+			return bad_value(e, label, arg, "give a SCHED_FIFO priority from 1 to 99");
 		opts->realtime_prio = (int)v;
 		return 0;
 	case OPT_AFFINITY:
@@ -157,13 +156,13 @@ static int opt__apply_drain(struct record_opts *opts, const struct opt_def *o, c
 		else if (!strcmp(arg, "sys"))
 			opts->affinity = RECORD_AFFINITY_SYS;
 		else
-			return bad_value(e, label, arg,
-					 "use node or cpu; sys, the default, leaves it to the scheduler");
+			return bad_value(
+				e, label, arg,
+				"use node or cpu; sys, the default, leaves it to the scheduler");
 		return 0;
 	case OPT_AIO:
 		if (arg && (output_opts__size_plain(arg, &v) || v < 1 || v > PREC_AIO_MAX))
-			return bad_value(e, label, arg,
-					 "give the writes in flight, 1 to 4");
+			return bad_value(e, label, arg, "give the writes in flight, 1 to 4");
 		opts->nr_cblocks = (int)v;
 		opts->aio_from_config = false;
 		return 0;
@@ -213,9 +212,8 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 	opt__label(o, label, sizeof(label));
 	switch (o->id) {
 	case OPT_OUTPUT:
-		if (!*arg) {
+		if (!*arg)
 			return prec_err__set(e, -EINVAL, "empty %s file name", label);
-		}
 		opts->output = arg;
 		return 0;
 	case OPT_EVENT:
@@ -232,15 +230,15 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		}
 		ret = output_opts__size_plain(arg, &opts->freq);
 		if (ret || opts->freq == 0)
-			return bad_value(e, label, arg,
-					 "give a frequency in Hz above 0, or 'max'");
+			return bad_value(e, label, arg, "give a frequency in Hz above 0, or 'max'");
 		opts->freq_max = false;
 		return 0;
 	case OPT_COUNT:
 		ret = output_opts__size_plain(arg, &opts->period);
 		if (ret || opts->period == 0 || opts->period > INT64_MAX)
-			return bad_value(e, label, arg,
-					 "give a sample period from 1 to 9223372036854775807, the largest the kernel takes");
+			return bad_value(
+				e, label, arg,
+				"give a sample period from 1 to 9223372036854775807, the largest the kernel takes");
 		return 0;
 	case OPT_MMAP_PAGES:
 		return output_opts__mmap_pages(arg, &opts->mmap_bytes, e);
@@ -248,27 +246,27 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		opts->verbose++;
 		return 0;
 	case OPT_CLOCKID:
-		if (clockid__parse(arg, &opts->clockid)) {
-			return prec_err__set(e, -EINVAL,
-				 "unknown clockid '%s' (use monotonic, monotonic_raw, realtime, boottime, tai, or a number)",
-				 arg);
-		}
+		if (clockid__parse(arg, &opts->clockid))
+			return prec_err__set(
+				e, -EINVAL,
+				"unknown clockid '%s' (use monotonic, monotonic_raw, realtime, boottime, tai, or a number)",
+				arg);
 		opts->use_clockid = true;
 		return 0;
 	case OPT_UID:
-		if (!*arg) {
-			return prec_err__set(e, -EINVAL, "empty -u/--uid value (give a user name or uid)");
-		}
+		if (!*arg)
+			return prec_err__set(e, -EINVAL,
+					     "empty -u/--uid value (give a user name or uid)");
 		opts->uid_str = arg;
 		return 0;
 	case OPT_CGROUP:
 		/* perf skips an empty name (that event is not filtered) or refuses
 		 * it ("must define events before cgroups" without -e); an empty
 		 * variable must not silently widen -G to every cgroup. */
-		if (!*arg) {
-			return prec_err__set(e, -EINVAL,
-				 "empty -G/--cgroup name (give a cgroup path relative to the cgroup2 mount, e.g. -G system.slice; leave -G out to record all cgroups)");
-		}
+		if (!*arg)
+			return prec_err__set(
+				e, -EINVAL,
+				"empty -G/--cgroup name (give a cgroup path relative to the cgroup2 mount, e.g. -G system.slice; leave -G out to record all cgroups)");
 		opts->cgroup = arg;
 		return 0;
 	case OPT_DELAY: {
@@ -311,8 +309,7 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		/* The synthesis options have their own file (options_synth.c). */
 		if (o->flag_off == OUTPUT_OPT_SYNTH || o->flag_off == OUTPUT_OPT_SYNTH_THREADS ||
 		    o->flag_off == OUTPUT_OPT_PROC_MAP_TIMEOUT)
-			return output_opts__apply_synth((enum output_opt)o->flag_off, arg, opts,
-							e);
+			return output_opts__apply_synth((enum output_opt)o->flag_off, arg, opts, e);
 		return output_opts__apply((enum output_opt)o->flag_off, arg, opts, e);
 	}
 	return -EINVAL;
@@ -327,16 +324,15 @@ static int parse_long(struct record_opts *opts, int argc, char **argv, int *i, s
 	const struct opt_def *o = opt__find_long(name, len, &ambiguous);
 	const char *arg = NULL;
 
-	if (ambiguous) {
-		return prec_err__set(e, -EINVAL, "ambiguous option '--%.*s' (spell it out; see 'prec --help')",
-			 (int)len, name);
-	}
-	if (!o) {
-		return prec_err__set(e, -EINVAL, "unknown option '--%.*s' (see 'prec --help')", (int)len, name);
-	}
-	if (o->has_arg == 0 && eq) {
+	if (ambiguous)
+		return prec_err__set(e, -EINVAL,
+				     "ambiguous option '--%.*s' (spell it out; see 'prec --help')",
+				     (int)len, name);
+	if (!o)
+		return prec_err__set(e, -EINVAL, "unknown option '--%.*s' (see 'prec --help')",
+				     (int)len, name);
+	if (o->has_arg == 0 && eq)
 		return prec_err__set(e, -EINVAL, "option '--%s' takes no value", o->long_name);
-	}
 	if (o->has_arg == 2 && eq)
 		arg = eq + 1;
 	if (o->has_arg == 1) {
@@ -345,8 +341,8 @@ static int parse_long(struct record_opts *opts, int argc, char **argv, int *i, s
 		} else if (*i + 1 < argc) {
 			arg = argv[++*i];
 		} else {
-			return prec_err__set(e, -EINVAL, "option '--%s' needs a value (%s)", o->long_name,
-				 o->arg_name);
+			return prec_err__set(e, -EINVAL, "option '--%s' needs a value (%s)",
+					     o->long_name, o->arg_name);
 		}
 	}
 	return opt__apply(opts, o, arg, e);
@@ -361,9 +357,9 @@ static int parse_short(struct record_opts *opts, int argc, char **argv, int *i, 
 		const struct opt_def *o = opt__find_short(*p);
 		const char *arg = NULL;
 
-		if (!o) {
-			return prec_err__set(e, -EINVAL, "unknown option '-%c' (see 'prec --help')", *p);
-		}
+		if (!o)
+			return prec_err__set(e, -EINVAL, "unknown option '-%c' (see 'prec --help')",
+					     *p);
 		if (o->id == OPT_AUX) /* -S or -Sopts, as perf's optional value */
 			return opt__apply(opts, o, p[1] ? p + 1 : NULL, e);
 		if (o->id == OPT_COMPRESS) {
@@ -381,8 +377,8 @@ static int parse_short(struct record_opts *opts, int argc, char **argv, int *i, 
 			} else if (*i + 1 < argc) {
 				arg = argv[++*i];
 			} else {
-				return prec_err__set(e, -EINVAL, "option '-%c' needs a value (%s)", *p,
-					 o->arg_name);
+				return prec_err__set(e, -EINVAL, "option '-%c' needs a value (%s)",
+						     *p, o->arg_name);
 			}
 			return opt__apply(opts, o, arg, e);
 		}

@@ -169,21 +169,24 @@ int options__usage_of(int nr, char *const *names, struct prec_err *e)
 
 /* perf's commands other than record: what `prec NAME` was likely meant as,
  * each with its whole hint (no buffer: the text is built at compile time). */
-#define PERF_COMMAND(name) { name, "prec only records, as perf record; run 'perf " name "' for that" }
+#define PERF_COMMAND(name)                                                              \
+	{                                                                               \
+		name, "prec only records, as perf record; run 'perf " name "' for that" \
+	}
 static const struct {
 	const char *name;
 	const char *hint;
 } perf_commands[] = {
-	PERF_COMMAND("annotate"),  PERF_COMMAND("archive"),   PERF_COMMAND("bench"),
+	PERF_COMMAND("annotate"),      PERF_COMMAND("archive"),	     PERF_COMMAND("bench"),
 	PERF_COMMAND("buildid-cache"), PERF_COMMAND("buildid-list"), PERF_COMMAND("c2c"),
-	PERF_COMMAND("config"),	   PERF_COMMAND("daemon"),    PERF_COMMAND("data"),
-	PERF_COMMAND("diff"),	   PERF_COMMAND("evlist"),    PERF_COMMAND("ftrace"),
-	PERF_COMMAND("inject"),	   PERF_COMMAND("iostat"),    PERF_COMMAND("kallsyms"),
-	PERF_COMMAND("kmem"),	   PERF_COMMAND("kvm"),	      PERF_COMMAND("kwork"),
-	PERF_COMMAND("list"),	   PERF_COMMAND("lock"),      PERF_COMMAND("mem"),
-	PERF_COMMAND("probe"),	   PERF_COMMAND("report"),    PERF_COMMAND("sched"),
-	PERF_COMMAND("script"),	   PERF_COMMAND("stat"),      PERF_COMMAND("test"),
-	PERF_COMMAND("timechart"), PERF_COMMAND("top"),	      PERF_COMMAND("trace"),
+	PERF_COMMAND("config"),	       PERF_COMMAND("daemon"),	     PERF_COMMAND("data"),
+	PERF_COMMAND("diff"),	       PERF_COMMAND("evlist"),	     PERF_COMMAND("ftrace"),
+	PERF_COMMAND("inject"),	       PERF_COMMAND("iostat"),	     PERF_COMMAND("kallsyms"),
+	PERF_COMMAND("kmem"),	       PERF_COMMAND("kvm"),	     PERF_COMMAND("kwork"),
+	PERF_COMMAND("list"),	       PERF_COMMAND("lock"),	     PERF_COMMAND("mem"),
+	PERF_COMMAND("probe"),	       PERF_COMMAND("report"),	     PERF_COMMAND("sched"),
+	PERF_COMMAND("script"),	       PERF_COMMAND("stat"),	     PERF_COMMAND("test"),
+	PERF_COMMAND("timechart"),     PERF_COMMAND("top"),	     PERF_COMMAND("trace"),
 };
 
 const char *options__not_found_hint(const char *command)

@@ -77,9 +77,10 @@ int output_opts__switch(const char *arg, struct record_opts *opts, struct prec_e
 		opts->switch_time_ms = v;
 		return 0;
 	}
-	return prec_err__set(e, -EINVAL,
-		 "invalid --switch-output value '%s' (give signal, a size like 100M or a time like 30s, 5m, 1h)",
-		 arg);
+	return prec_err__set(
+		e, -EINVAL,
+		"invalid --switch-output value '%s' (give signal, a size like 100M or a time like 30s, 5m, 1h)",
+		arg);
 }
 
 /* A size above 0 for --name into *field. 0, or -EINVAL with one line. */
@@ -88,10 +89,11 @@ static int size_value(const char *arg, const char *name, const char *example, ui
 {
 	uint64_t v;
 
-	if (output_opts__size(arg, &v) || !v) {
-		return prec_err__set(e, -EINVAL, "invalid --%s value '%s' (give a size like %s; units B, K, M, G)",
-			 name, arg, example);
-	}
+	if (output_opts__size(arg, &v) || !v)
+		return prec_err__set(
+			e, -EINVAL,
+			"invalid --%s value '%s' (give a size like %s; units B, K, M, G)", name,
+			arg, example);
 	*field = v;
 	return 0;
 }
@@ -105,10 +107,11 @@ int output_opts__apply(enum output_opt which, const char *arg, struct record_opt
 	case OUTPUT_OPT_SWITCH:
 		return output_opts__switch(arg, opts, e);
 	case OUTPUT_OPT_MAX_FILES:
-		if (output_opts__size_plain(arg, &v) || v > 1000000) {
-			return prec_err__set(e, -EINVAL,
-				 "invalid --switch-max-files value '%s' (give a number of files)", arg);
-		}
+		if (output_opts__size_plain(arg, &v) || v > 1000000)
+			return prec_err__set(
+				e, -EINVAL,
+				"invalid --switch-max-files value '%s' (give a number of files)",
+				arg);
 		opts->switch_max_files = (int)v;
 		return 0;
 	case OUTPUT_OPT_MAX_SIZE:
@@ -122,10 +125,10 @@ int output_opts__apply(enum output_opt which, const char *arg, struct record_opt
 		return size_value(arg, "mmap-flush", "16K", &opts->mmap_flush, e);
 	case OUTPUT_OPT_DEBUGINFOD:
 		/* perf's "system" (and no value): keep $DEBUGINFOD_URLS. */
-		if (arg && !*arg) {
-			return prec_err__set(e, -EINVAL,
-				 "invalid --debuginfod value '' (give the server URLs, e.g. --debuginfod=https://debuginfod.debian.net, or no value for $DEBUGINFOD_URLS)");
-		}
+		if (arg && !*arg)
+			return prec_err__set(
+				e, -EINVAL,
+				"invalid --debuginfod value '' (give the server URLs, e.g. --debuginfod=https://debuginfod.debian.net, or no value for $DEBUGINFOD_URLS)");
 		opts->debuginfod = true;
 		opts->debuginfod_urls = arg && strcmp(arg, "system") ? arg : NULL;
 		opts->debuginfod_from_config = false;
@@ -182,9 +185,10 @@ int output_opts__mmap_pages(const char *s, uint64_t *bytes, struct prec_err *e)
 	*bytes = pages * page;
 	return 0;
 bad:
-	return prec_err__set(e, -EINVAL,
-		 "invalid -m/--mmap-pages value '%s' (give a page count like 128 or a size like 512K)",
-		 s);
+	return prec_err__set(
+		e, -EINVAL,
+		"invalid -m/--mmap-pages value '%s' (give a page count like 128 or a size like 512K)",
+		s);
 too_big:
 	return prec_err__set(e, -EINVAL, "-m/--mmap-pages value '%s' is too large", s);
 }

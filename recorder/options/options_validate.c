@@ -62,9 +62,8 @@ static int check_renamed_output(const struct record_opts *opts, struct prec_err 
 	const char *out = opts->output ? opts->output : PREC_DEFAULT_OUTPUT;
 	struct stat st;
 
-	if (opts->switch_max_files && !opts->switch_output) {
+	if (opts->switch_max_files && !opts->switch_output)
 		return prec_err__set(e, -EINVAL, "--switch-max-files needs --switch-output");
-	}
 	if (!opts->switch_output && !opts->timestamp_filename)
 		return 0;
 	if (!strcmp(out, "-") || stat(out, &st) || S_ISREG(st.st_mode))
@@ -80,7 +79,8 @@ static int check_renamed_output(const struct record_opts *opts, struct prec_err 
  * stream needs an open standard output that is not a terminal, and names
  * no files.
  */
-static int resolve_output(struct record_opts *opts, const struct options_env *env, struct prec_err *e)
+static int resolve_output(struct record_opts *opts, const struct options_env *env,
+			  struct prec_err *e)
 {
 	opts->pipe_output = opts->output ? !strcmp(opts->output, "-") : env->stdout_fifo;
 	if (opts->pipe_output && opts->aio_from_config)
@@ -92,26 +92,22 @@ static int resolve_output(struct record_opts *opts, const struct options_env *en
 	}
 	opts->output = "-";
 	/* perf 6.1 queues them at lseek's offset, which a pipe has not. */
-	if (opts->nr_cblocks) {
+	if (opts->nr_cblocks)
 		return prec_err__set(
 			e, -EINVAL,
 			"--aio writes at file offsets: not with a pipe (give -o FILE, or leave --aio out)");
-	}
-	if (opts->switch_output || opts->timestamp_filename) {
+	if (opts->switch_output || opts->timestamp_filename)
 		return prec_err__set(
 			e, -EINVAL,
 			"--switch-output and --timestamp-filename name files: not with a pipe (give -o FILE)");
-	}
-	if (env->stdout_closed) {
+	if (env->stdout_closed)
 		return prec_err__set(
 			e, -EBADF,
 			"-o -: standard output is closed (give the stream a reader, e.g. 'prec -o - -- cmd | perf report -i -', or give -o FILE)");
-	}
-	if (env->stdout_tty) {
+	if (env->stdout_tty)
 		return prec_err__set(
 			e, -EINVAL,
 			"-o -: standard output is a terminal (pipe it into a reader, e.g. 'prec -o - -- cmd | perf report -i -', or give -o FILE)");
-	}
 	return 0;
 }
 
@@ -150,15 +146,14 @@ static int check_kernel_files(const struct record_opts *opts, struct prec_err *e
 	unsigned char magic[4] = { 0 };
 	int fd, n = -1;
 
-	if (opts->kcore && opts->pipe_output) {
-		return prec_err__set(e, -EINVAL,
-			 "--kcore writes a perf.data directory: not with a pipe (give -o DIR)");
-	}
-	if (opts->kcore && (opts->switch_output || opts->timestamp_filename)) {
+	if (opts->kcore && opts->pipe_output)
+		return prec_err__set(
+			e, -EINVAL,
+			"--kcore writes a perf.data directory: not with a pipe (give -o DIR)");
+	if (opts->kcore && (opts->switch_output || opts->timestamp_filename))
 		return prec_err__set(
 			e, -EINVAL,
 			"--switch-output and --timestamp-filename are not available with --kcore (drop one)");
-	}
 	if (!opts->vmlinux)
 		return 0;
 	fd = open(opts->vmlinux, O_RDONLY | O_CLOEXEC);
@@ -187,14 +182,14 @@ static int check_switch_event(struct record_opts *opts, struct prec_err *e)
 {
 	if (!opts->switch_output_event)
 		return 0;
-	if (!*opts->switch_output_event) {
+	if (!*opts->switch_output_event)
+		return prec_err__set(
+			e, -EINVAL,
+			"empty --switch-output-event (give an event, e.g. syscalls:sys_enter_getsid)");
+	if (opts->threads || (opts->output && !strcmp(opts->output, "-")))
 		return prec_err__set(e, -EINVAL,
-			 "empty --switch-output-event (give an event, e.g. syscalls:sys_enter_getsid)");
-	}
-	if (opts->threads || (opts->output && !strcmp(opts->output, "-"))) {
-		return prec_err__set(e, -EINVAL, "--switch-output-event rotates files: not with %s (drop one)",
-			 opts->threads ? "--threads" : "-o -");
-	}
+				     "--switch-output-event rotates files: not with %s (drop one)",
+				     opts->threads ? "--threads" : "-o -");
 	opts->switch_output = opts->switch_signal = true;
 	return 0;
 }
@@ -209,8 +204,9 @@ int options__validate(struct record_opts *opts, const struct options_env *env, s
 	if (opts->setup_filter) {
 		if (!strcmp(opts->setup_filter, "pin") || !strcmp(opts->setup_filter, "unpin"))
 			return 0;
-		return prec_err__set(e, -EINVAL, "unknown --setup-filter action '%s' (pin, or unpin)",
-			 opts->setup_filter);
+		return prec_err__set(e, -EINVAL,
+				     "unknown --setup-filter action '%s' (pin, or unpin)",
+				     opts->setup_filter);
 	}
 	ret = check_switch_event(opts, e);
 	if (ret)
@@ -226,23 +222,21 @@ int options__validate(struct record_opts *opts, const struct options_env *env, s
 	}
 	if (ret)
 		return ret;
-	if (opts->unwind_record && opts->callchain_mode != CALLCHAIN_DWARF) {
-		return prec_err__set(e, -EINVAL,
-			 "--unwind=record needs DWARF call graphs (add --call-graph dwarf)");
-	}
+	if (opts->unwind_record && opts->callchain_mode != CALLCHAIN_DWARF)
+		return prec_err__set(
+			e, -EINVAL,
+			"--unwind=record needs DWARF call graphs (add --call-graph dwarf)");
 
 	/* perf 6.1's record_opts__config: a rate and a period are two answers
 	 * to one question. */
-	if (opts->user_freq && opts->period) {
+	if (opts->user_freq && opts->period)
 		return prec_err__set(
 			e, -EINVAL,
 			"cannot set frequency and period at the same time: -F samples at a rate, -c every N events (give one)");
-	}
-	if (opts->off_cpu_thresh_set && !opts->off_cpu) {
+	if (opts->off_cpu_thresh_set && !opts->off_cpu)
 		return prec_err__set(
 			e, -EINVAL,
 			"--off-cpu-thresh sets when an off-CPU block is a sample of its own: add --off-cpu");
-	}
 	if (!opts->off_cpu_thresh_set)
 		opts->off_cpu_thresh_ns = PREC_OFF_CPU_THRESH_NS;
 
@@ -264,9 +258,10 @@ int options__validate(struct record_opts *opts, const struct options_env *env, s
 		opts->sample_data_src = true;
 	/* perf 7.0 split the data mappings from -d too; -d keeps them unless
 	 * told not to. perf takes the last of the two: here one is refused. */
-	if (opts->data_mmap && opts->no_data_mmap) {
-		return prec_err__set(e, -EINVAL, "--data-mmap and --no-data-mmap contradict each other (give one)");
-	}
+	if (opts->data_mmap && opts->no_data_mmap)
+		return prec_err__set(
+			e, -EINVAL,
+			"--data-mmap and --no-data-mmap contradict each other (give one)");
 	if (opts->sample_addr && !opts->no_data_mmap)
 		opts->data_mmap = true;
 	/* perf's configured record.aio is for files: a stream or --threads'
@@ -292,10 +287,10 @@ int options__validate(struct record_opts *opts, const struct options_env *env, s
 		opts->debuginfod = false;
 	/* perf 6.15: parallelism comes from the workload's context switches;
 	 * what it means system-wide is not settled, so perf refuses it. */
-	if (opts->latency && opts->system_wide) {
-		return prec_err__set(e, -EINVAL,
-			 "--latency is not supported with system-wide collection (give a command, -p or -t, and no -a)");
-	}
+	if (opts->latency && opts->system_wide)
+		return prec_err__set(
+			e, -EINVAL,
+			"--latency is not supported with system-wide collection (give a command, -p or -t, and no -a)");
 	if (opts->latency)
 		opts->switch_events = true;
 	opts->test_sysroot = env->test_sysroot;

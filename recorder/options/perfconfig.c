@@ -184,8 +184,7 @@ int perfconfig__add_text(struct perfconfig *cfg, const char *name, const char *t
 	int ret, line = 0;
 
 	if (cfg->nr_files >= PERFCONFIG_MAX_FILES)
-		return perfconfig__error(e, -E2BIG,
-					 "perf's configuration: more than %d files",
+		return perfconfig__error(e, -E2BIG, "perf's configuration: more than %d files",
 					 PERFCONFIG_MAX_FILES);
 	cfg->files[c.file] = strdup(name);
 	if (!cfg->files[c.file])
@@ -209,7 +208,8 @@ int perfconfig__add_text(struct perfconfig *cfg, const char *name, const char *t
  * The passes look at no other key, so only these few are ordered, each by
  * its section's first item and then its own place. */
 static int set__for_each(struct perfconfig *cfg,
-			 int (*fn)(struct perfconfig *, size_t, struct prec_err *), struct prec_err *e)
+			 int (*fn)(struct perfconfig *, size_t, struct prec_err *),
+			 struct prec_err *e)
 {
 	size_t at[16], first[16], n = 0;
 
@@ -270,7 +270,8 @@ static int resolve_record_mode(struct perfconfig *cfg, const struct perfconfig_i
 }
 
 /* perf's get_stack_size: strtoul base 0, whole, rounded up to 8. */
-static int resolve_dump_size(struct perfconfig *cfg, const struct perfconfig_item *it, struct prec_err *e)
+static int resolve_dump_size(struct perfconfig *cfg, const struct perfconfig_item *it,
+			     struct prec_err *e)
 {
 	const char *s = it->value;
 	char *end;

@@ -138,7 +138,8 @@ static int read_text(const char *path, char **text, size_t *len, mode_t *mode)
 
 /* One file into the set. 0 (read, or nothing to read), 1 when a line perf
  * cannot read ended it (warned), or -errno with e. */
-static int load_file(struct perfconfig *cfg, const char *path, enum cfg_kind kind, struct prec_err *e)
+static int load_file(struct perfconfig *cfg, const char *path, enum cfg_kind kind,
+		     struct prec_err *e)
 {
 	struct stat st;
 	size_t len = 0;

@@ -78,13 +78,13 @@ int regs__parse(const char *list, uint64_t *mask, struct prec_err *e)
 {
 	char bad[64], names[256];
 
-	if (!NR_REGS) {
-		return prec_err__set(e, -EOPNOTSUPP, "register sampling is not supported on this architecture yet");
-	}
+	if (!NR_REGS)
+		return prec_err__set(e, -EOPNOTSUPP,
+				     "register sampling is not supported on this architecture yet");
 	list_names(names, sizeof(names), reg_names, NR_REGS);
-	if (parse_names(list, reg_names, NR_REGS, mask, bad, sizeof(bad))) {
-		return prec_err__set(e, -EINVAL, "unknown register '%s' (available registers: %s)", bad, names);
-	}
+	if (parse_names(list, reg_names, NR_REGS, mask, bad, sizeof(bad)))
+		return prec_err__set(e, -EINVAL, "unknown register '%s' (available registers: %s)",
+				     bad, names);
 	return 0;
 }
 
@@ -112,8 +112,9 @@ int branch_filter__parse(const char *list, uint64_t *bits, struct prec_err *e)
 
 	if (parse_names(list, branch_names, NR_BRANCH, bits, bad, sizeof(bad))) {
 		list_names(names, sizeof(names), branch_names, NR_BRANCH);
-		return prec_err__set(e, -EINVAL, "unknown branch filter '%s' for -j (available: %s)", bad,
-			 names);
+		return prec_err__set(e, -EINVAL,
+				     "unknown branch filter '%s' for -j (available: %s)", bad,
+				     names);
 	}
 	/* Only privilege levels: perf 6.1 asks for any branch and leaves the
 	 * levels to the event's own exclude bits (-j u is ANY, not ANY|USER). */

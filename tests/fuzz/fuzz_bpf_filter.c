@@ -72,7 +72,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	prec_err__clear(&e);
 	ret = filter_terms__parse(str, f, &e);
 	if (ret) {
-		if ((ret != -EINVAL && ret != -E2BIG) || !prec_err__is_set(&e) || strpbrk(prec_err__msg(&e), "\r\n"))
+		if ((ret != -EINVAL && ret != -E2BIG) || !prec_err__is_set(&e) ||
+		    strpbrk(prec_err__msg(&e), "\r\n"))
 			abort();
 	} else {
 		check_ok(f, str, strlen(str));

@@ -60,8 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	str[size] = '\0';
 
 	/* An earlier -e that any failure must leave alone. */
-	if (parse_events_ctx(&specs, "{task-clock:u,sched:sched_switch}", &fx, &e) ||
-	    specs.nr != 2)
+	if (parse_events_ctx(&specs, "{task-clock:u,sched:sched_switch}", &fx, &e) || specs.nr != 2)
 		abort();
 	prec_err__clear(&e);
 	ret = parse_events_ctx(&specs, str, &fx, &e);

@@ -79,7 +79,10 @@ static void fz_parse(struct pmus *pmus, const char *str)
 {
 	struct prec_err e = PREC_ERR_INIT;
 	struct pe_state st = {
-		.str = str, .e = &e, .pmus_done = true, .pmus = *pmus,
+		.str = str,
+		.e = &e,
+		.pmus_done = true,
+		.pmus = *pmus,
 	};
 	static const struct parse_events_ctx ctx = { .sysfs = "/nonexistent", .tracefs = "/nonexistent" };
 	size_t p = 0;
@@ -87,7 +90,8 @@ static void fz_parse(struct pmus *pmus, const char *str)
 
 	st.ctx = &ctx;
 	ret = parse_event(&st, &p, false);
-	if (ret && ((ret != -EINVAL && ret != -ENOMEM) || (ret == -EINVAL && !prec_err__is_set(&e))))
+	if (ret &&
+	    ((ret != -EINVAL && ret != -ENOMEM) || (ret == -EINVAL && !prec_err__is_set(&e))))
 		abort();
 	prec_err__clear(&e);
 	if (!ret && (st.nr_ev < 1 || p > strlen(str)))

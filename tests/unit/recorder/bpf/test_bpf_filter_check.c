@@ -32,16 +32,14 @@ static void test_check(void **state)
 	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
-	assert_int_equal(check("ip < 5, tid != 0, period > 1, uid == 0, gid == 0", base, &e),
-			 0);
+	assert_int_equal(check("ip < 5, tid != 0, period > 1, uid == 0, gid == 0", base, &e), 0);
 	assert_int_equal(check("cpu == 1", base, &e), -EINVAL);
 	assert_string_equal(
 		prec_err__msg(&e),
 		"--filter 'cpu == 1': event 'cpu-clock' does not sample PERF_SAMPLE_CPU: add --sample-cpu");
 	assert_int_equal(check("cpu == 1", base | PERF_SAMPLE_CPU, &e), 0);
 	/* the term inside a group, as written */
-	assert_int_equal(check("ip > 0, period > 0 ||  code_pgsz > 4096", base, &e),
-			 -EINVAL);
+	assert_int_equal(check("ip > 0, period > 0 ||  code_pgsz > 4096", base, &e), -EINVAL);
 	assert_string_equal(
 		prec_err__msg(&e),
 		"--filter 'code_pgsz > 4096': event 'cpu-clock' does not sample PERF_SAMPLE_CODE_PAGE_SIZE: add --code-page-size");
@@ -55,8 +53,8 @@ static void test_check(void **state)
 		"--filter 'cgroup == /': event 'cpu-clock' does not sample PERF_SAMPLE_CGROUP: add --all-cgroups");
 	assert_int_equal(check("cgroup != /prec-no-such-cgroup", base | PERF_SAMPLE_CGROUP, &e),
 			 -ENOENT);
-	assert_non_null(
-		strstr(prec_err__msg(&e), "--filter 'cgroup != /prec-no-such-cgroup': cannot open cgroup "));
+	assert_non_null(strstr(prec_err__msg(&e),
+			       "--filter 'cgroup != /prec-no-such-cgroup': cannot open cgroup "));
 	assert_non_null(strstr(prec_err__msg(&e), "(give a path under the cgroup2 mount "));
 	/* a bit no option adds */
 	assert_int_equal(check("ip < 5", PERF_SAMPLE_TID, &e), -EINVAL);

@@ -267,11 +267,13 @@ static bool reject_row__check(size_t i, const struct reject_row *r)
 		goto out;
 	}
 	if (!prec_err__is_set(&e) || strchr(prec_err__msg(&e), '\n')) {
-		print_error("row %zu '%s': err '%s' is not one non-empty line\n", i, r->str, prec_err__msg(&e));
+		print_error("row %zu '%s': err '%s' is not one non-empty line\n", i, r->str,
+			    prec_err__msg(&e));
 		goto out;
 	}
 	if (r->err_has && !strstr(prec_err__msg(&e), r->err_has)) {
-		print_error("row %zu '%s': err '%s' lacks '%s'\n", i, r->str, prec_err__msg(&e), r->err_has);
+		print_error("row %zu '%s': err '%s' lacks '%s'\n", i, r->str, prec_err__msg(&e),
+			    r->err_has);
 		goto out;
 	}
 	ok = true;
@@ -307,7 +309,8 @@ static void test_err_is_one_line(void **state)
 		struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 		int ret = parse_events(&specs, rows[i], &e);
 
-		if (ret != -EINVAL || specs.nr != 0 || !prec_err__is_set(&e) || strpbrk(prec_err__msg(&e), "\n\r")) {
+		if (ret != -EINVAL || specs.nr != 0 || !prec_err__is_set(&e) ||
+		    strpbrk(prec_err__msg(&e), "\n\r")) {
 			print_error(
 				"row %zu: ret %d nr %d err '%s' (expected -EINVAL, 0, one line)\n",
 				i, ret, specs.nr, prec_err__msg(&e));
@@ -387,8 +390,7 @@ static void test_err_whole(void **state)
 	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
-	assert_int_equal(parse_events(&specs, "nosuch-event-with-a-long-name", &e),
-			 -EINVAL);
+	assert_int_equal(parse_events(&specs, "nosuch-event-with-a-long-name", &e), -EINVAL);
 	/* the whole line, the name the user typed in it; NULL takes the code only */
 	assert_non_null(strstr(prec_err__msg(&e), "'nosuch-event-with-a-long-name'"));
 	assert_int_equal(e.code, -EINVAL);
@@ -474,8 +476,7 @@ static void test_add_default_by_vendor(void **state)
 	for (size_t i = 0; i < 2; i++) {
 		struct event_specs specs = { 0 };
 
-		assert_int_equal(parse_events(&specs, i ? "cycles" : "cpu-clock", &e),
-				 0);
+		assert_int_equal(parse_events(&specs, i ? "cycles" : "cpu-clock", &e), 0);
 		assert_int_equal(specs.v[0].attr.exclude_guest, 1);
 		event_specs__exit(&specs);
 	}

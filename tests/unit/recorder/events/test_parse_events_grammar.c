@@ -176,45 +176,39 @@ static void test_filter(void **state)
 	/* nothing to follow yet */
 	assert_int_equal(event_specs__add_filter(&s, "x", "--filter", &e), -EINVAL);
 	assert_non_null(strstr(prec_err__msg(&e), "'--filter' must follow a -e event"));
-	assert_int_equal(event_specs__add_filter(&s, "x", "--exclude-perf", &e),
-			 -EINVAL);
+	assert_int_equal(event_specs__add_filter(&s, "x", "--exclude-perf", &e), -EINVAL);
 	assert_non_null(strstr(prec_err__msg(&e), "'--exclude-perf' must follow a -e tracepoint"));
 	/* every event of the last argument, appended with && as perf */
 	parse_ok(&s, "cpu-clock");
 	parse_ok(&s, "sched:sched_wak*");
-	assert_int_equal(event_specs__add_filter(&s, "prev_pid == 1", "--filter", &e),
-			 0);
-	assert_int_equal(event_specs__add_filter(&s, "common_pid != 5", "--exclude-perf", &e),
-			 0);
+	assert_int_equal(event_specs__add_filter(&s, "prev_pid == 1", "--filter", &e), 0);
+	assert_int_equal(event_specs__add_filter(&s, "common_pid != 5", "--exclude-perf", &e), 0);
 	assert_null(s.v[0].filter);
 	for (int i = 1; i < 3; i++)
 		assert_string_equal(s.v[i].filter, "(prev_pid == 1) && (common_pid != 5)");
 	/* a non-tracepoint in the last argument: the option's name and the event */
 	parse_ok(&s, "sched:sched_switch,task-clock");
-	assert_int_equal(event_specs__add_filter(&s, "x", "--exclude-perf", &e),
-			 -EINVAL);
+	assert_int_equal(event_specs__add_filter(&s, "x", "--exclude-perf", &e), -EINVAL);
 	assert_non_null(strstr(prec_err__msg(&e), "'--exclude-perf'"));
 	assert_non_null(strstr(prec_err__msg(&e), "'task-clock' is not one"));
 	assert_null(s.v[3].filter);
 	/* --filter after it: the tracepoint's kernel filter, the other's BPF
 	 * filter, parsed, a second one joined with ',' */
-	assert_int_equal(event_specs__add_filter(&s, "prev_pid == 1", "--filter", &e),
-			 -EINVAL);
-	assert_string_equal(prec_err__msg(&e),
-			    "--filter 'prev_pid == 1' for event 'task-clock': unknown term 'prev_pid' at offset 0 (terms: ip, id, tid, pid, cpu, time, addr, period, txn, weight, weight1-3, ins_lat, retire_lat, p_stage_cyc, phys_addr, code_pgsz, data_pgsz, mem_op, mem_lvl, mem_snoop, mem_remote, mem_lock, mem_dtlb, mem_blk, mem_hops, uid, gid, cgroup)");
+	assert_int_equal(event_specs__add_filter(&s, "prev_pid == 1", "--filter", &e), -EINVAL);
+	assert_string_equal(
+		prec_err__msg(&e),
+		"--filter 'prev_pid == 1' for event 'task-clock': unknown term 'prev_pid' at offset 0 (terms: ip, id, tid, pid, cpu, time, addr, period, txn, weight, weight1-3, ins_lat, retire_lat, p_stage_cyc, phys_addr, code_pgsz, data_pgsz, mem_op, mem_lvl, mem_snoop, mem_remote, mem_lock, mem_dtlb, mem_blk, mem_hops, uid, gid, cgroup)");
 	assert_int_equal(event_specs__add_filter(&s, "ip < 0x8000", "--filter", &e), 0);
 	assert_string_equal(s.v[3].filter, "ip < 0x8000");
 	assert_false(s.v[3].filter_bpf);
 	assert_string_equal(s.v[4].filter, "ip < 0x8000");
 	assert_true(s.v[4].filter_bpf);
-	assert_int_equal(event_specs__add_filter(&s, "cpu == 1 || cpu == 2", "--filter", &e),
-			 0);
+	assert_int_equal(event_specs__add_filter(&s, "cpu == 1 || cpu == 2", "--filter", &e), 0);
 	assert_string_equal(s.v[4].filter, "ip < 0x8000, cpu == 1 || cpu == 2");
 	assert_true(s.v[4].filter_bpf);
 	assert_string_equal(s.v[3].filter, "(ip < 0x8000) && (cpu == 1 || cpu == 2)");
 	/* the offsets of a message are those of the --filter that has it */
-	assert_int_equal(event_specs__add_filter(&s, "ip\n<", "--filter", &e),
-			 -EINVAL);
+	assert_int_equal(event_specs__add_filter(&s, "ip\n<", "--filter", &e), -EINVAL);
 	assert_non_null(strstr(prec_err__msg(&e), "expected a value for 'ip', found the end"));
 	assert_string_equal(s.v[4].filter, "ip < 0x8000, cpu == 1 || cpu == 2");
 	/* the default event is no -e argument */

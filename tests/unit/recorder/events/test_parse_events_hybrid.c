@@ -360,8 +360,7 @@ static void test_cache_probe(void **state)
 	/* cpu_atom has no L1-dcache-load-misses (config 0x10000). */
 	unsupported[0] = 0x800010000ULL;
 	unsupported[1] = 0;
-	assert_int_equal(parse_events_ctx(&specs, "L1-dcache-load-misses", &fx, &e),
-			 0);
+	assert_int_equal(parse_events_ctx(&specs, "L1-dcache-load-misses", &fx, &e), 0);
 	assert_int_equal(specs.nr, 1);
 	assert_string_equal(specs.v[0].name, "cpu_core/L1-dcache-load-misses/");
 	assert_int_equal(specs.v[0].attr.config, 0x400010000ULL);
@@ -370,21 +369,19 @@ static void test_cache_probe(void **state)
 
 	/* Counted nowhere: dropped from a list, as perf drops it ... */
 	unsupported[1] = 0x400010000ULL;
-	assert_int_equal(parse_events_ctx(&specs, "L1-dcache-load-misses,cpu-clock", &fx, &e),
-			 0);
+	assert_int_equal(parse_events_ctx(&specs, "L1-dcache-load-misses,cpu-clock", &fx, &e), 0);
 	assert_int_equal(specs.nr, 1);
 	assert_string_equal(specs.v[0].name, "cpu-clock");
-	assert_int_equal(parse_events_ctx(&specs, "{L1-dcache-load-misses,cycles}", &fx, &e),
-			 0);
+	assert_int_equal(parse_events_ctx(&specs, "{L1-dcache-load-misses,cycles}", &fx, &e), 0);
 	assert_int_equal(specs.nr, 3);
 	assert_int_equal(specs.v[1].nr_members, 1);
 	event_specs__exit(&specs);
 
 	/* ... but an argument or a group left with nothing is refused, naming it. */
-	assert_int_equal(parse_events_ctx(&specs, "L1-dcache-load-misses:u", &fx, &e),
-			 -EINVAL);
+	assert_int_equal(parse_events_ctx(&specs, "L1-dcache-load-misses:u", &fx, &e), -EINVAL);
 	assert_int_equal(specs.nr, 0);
-	assert_non_null(strstr(prec_err__msg(&e), "counts cache event 'L1-dcache-load-misses' at offset 0"));
+	assert_non_null(strstr(prec_err__msg(&e),
+			       "counts cache event 'L1-dcache-load-misses' at offset 0"));
 	assert_non_null(strstr(prec_err__msg(&e), "cpu_atom"));
 	assert_int_equal(parse_events_ctx(&specs, "cpu-clock,{L1-dcache-load-misses}", &fx, &e),
 			 -EINVAL);
@@ -392,14 +389,14 @@ static void test_cache_probe(void **state)
 	/* Inside cpu_core/.../ it is then an unknown term, as in perf. */
 	assert_int_equal(parse_events_ctx(&specs, "cpu_core/L1-dcache-load-misses/", &fx, &e),
 			 -EINVAL);
-	assert_non_null(strstr(prec_err__msg(&e), "unknown term 'L1-dcache-load-misses' for PMU 'cpu_core'"));
+	assert_non_null(strstr(prec_err__msg(&e),
+			       "unknown term 'L1-dcache-load-misses' for PMU 'cpu_core'"));
 	assert_int_equal(specs.nr, 0);
 	unsupported[0] = 0;
 
 	/* Without a probe (the side-band's -e, the fuzzer) every PMU counts it. */
 	fx.supported = NULL;
-	assert_int_equal(parse_events_ctx(&specs, "L1-dcache-load-misses", &fx, &e),
-			 0);
+	assert_int_equal(parse_events_ctx(&specs, "L1-dcache-load-misses", &fx, &e), 0);
 	assert_int_equal(specs.nr, 2);
 	fx.supported = probe;
 	event_specs__exit(&specs);
@@ -435,8 +432,7 @@ static void test_split_after_group(void **state)
 	const char *first = core_first ? "cpu_core" : "cpu_atom";
 
 	(void)state;
-	assert_int_equal(parse_events_ctx(&specs, "cpu-clock,cycles,instructions", &fx, &e),
-			 0);
+	assert_int_equal(parse_events_ctx(&specs, "cpu-clock,cycles,instructions", &fx, &e), 0);
 	assert_int_equal(specs.nr, 5);
 	for (int i = 0; i < specs.nr; i++)
 		specs.v[i].leader = 0, specs.v[i].nr_members = 1;

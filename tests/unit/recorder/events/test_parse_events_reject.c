@@ -172,8 +172,7 @@ static bool reject_row__check(const struct reject_row *r)
 	int ret;
 
 	/* Earlier -e arguments that a failure must not touch. */
-	assert_int_equal(parse_events_ctx(&specs, "{task-clock:u,msr/tsc/}", &fx, &e),
-			 0);
+	assert_int_equal(parse_events_ctx(&specs, "{task-clock:u,msr/tsc/}", &fx, &e), 0);
 	before = specs.v[1];
 	ret = parse_events_ctx(&specs, r->str, &fx, &e);
 	snprintf(off, sizeof(off), " at offset %d", r->off);
@@ -184,9 +183,11 @@ static bool reject_row__check(const struct reject_row *r)
 		 specs.v[1].leader != 0 || specs.last_arg != 0)
 		print_error("'%s': the specs changed on failure (nr %d)\n", r->str, specs.nr);
 	else if (!prec_err__is_set(&e) || strpbrk(prec_err__msg(&e), "\n\r"))
-		print_error("'%s': err '%s' is not one non-empty line\n", r->str, prec_err__msg(&e));
+		print_error("'%s': err '%s' is not one non-empty line\n", r->str,
+			    prec_err__msg(&e));
 	else if (!strstr(prec_err__msg(&e), r->err_has) || !strstr(prec_err__msg(&e), off))
-		print_error("'%s': err '%s' lacks '%s' or '%s'\n", r->str, prec_err__msg(&e), r->err_has, off);
+		print_error("'%s': err '%s' lacks '%s' or '%s'\n", r->str, prec_err__msg(&e),
+			    r->err_has, off);
 	else
 		ok = true;
 	event_specs__exit(&specs);
@@ -255,7 +256,8 @@ static void test_err_one_line(void **state)
 		assert_int_equal(parse_events_ctx(&s, rows[i], &fx, &e), -EINVAL);
 		for (const char *c = prec_err__msg(&e); *c; c++)
 			if ((unsigned char)*c < 0x20 || *c == 0x7f)
-				fail_msg("row %zu: control character in '%s'", i, prec_err__msg(&e));
+				fail_msg("row %zu: control character in '%s'", i,
+					 prec_err__msg(&e));
 	}
 	/* no error object at all is fine */
 	assert_int_equal(parse_events_ctx(&s, "nosuch", &fx, NULL), -EINVAL);

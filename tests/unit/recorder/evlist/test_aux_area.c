@@ -84,8 +84,9 @@ static void test_check(void **state)
 	specs.nr = 2;
 	opts.aux_snapshot = true;
 	assert_int_equal(aux_area__check(&specs, &opts, &e), -EINVAL);
-	assert_string_equal(prec_err__msg(&e),
-			    "event 'intel_pt//': prec does not record AUX area traces (intel_pt): record it with perf record");
+	assert_string_equal(
+		prec_err__msg(&e),
+		"event 'intel_pt//': prec does not record AUX area traces (intel_pt): record it with perf record");
 }
 
 int main(void)

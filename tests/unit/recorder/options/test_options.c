@@ -246,7 +246,8 @@ static bool accept_row__check(size_t i, const struct accept_row *r)
 	ROW_CHECK(!prec_err__is_set(&e), "err '%.40s'", prec_err__msg(&e));
 	ret = options__validate(&opts, &plain_stdout, &e);
 	if (ret) {
-		print_error("row %zu [%s]: validate ret %d err '%s'\n", i, label, ret, prec_err__msg(&e));
+		print_error("row %zu [%s]: validate ret %d err '%s'\n", i, label, ret,
+			    prec_err__msg(&e));
 		options__exit(&opts);
 		return false;
 	}
@@ -469,8 +470,10 @@ static bool reject_row__check(size_t i, const struct reject_row *r)
 		ret = options__validate(&opts, &plain_stdout, &e);
 	}
 	ROW_CHECK(ret == -EINVAL, "ret %d", ret);
-	ROW_CHECK(prec_err__is_set(&e) && !strchr(prec_err__msg(&e), '\n'), "err '%s'", prec_err__msg(&e));
-	ROW_CHECK(strstr(prec_err__msg(&e), r->err_has) != NULL, "err '%s' lacks '%s'", prec_err__msg(&e), r->err_has);
+	ROW_CHECK(prec_err__is_set(&e) && !strchr(prec_err__msg(&e), '\n'), "err '%s'",
+		  prec_err__msg(&e));
+	ROW_CHECK(strstr(prec_err__msg(&e), r->err_has) != NULL, "err '%s' lacks '%s'",
+		  prec_err__msg(&e), r->err_has);
 	options__exit(&opts);
 	return ok;
 }
@@ -599,7 +602,8 @@ static void test_error_messages(void **state)
 
 	argc = build_argv(argv, (const char *const[]){ "--call-graph=lbrx", "true", NULL });
 	assert_int_equal(options__parse(&opts, argc, argv, &e), -EINVAL);
-	assert_string_equal(prec_err__msg(&e), "unknown --call-graph mode 'lbrx' (use fp, dwarf[,size], lbr or no)");
+	assert_string_equal(prec_err__msg(&e),
+			    "unknown --call-graph mode 'lbrx' (use fp, dwarf[,size], lbr or no)");
 
 	argc = build_argv(argv, (const char *const[]){ "-y", "true", NULL });
 	assert_int_equal(options__parse(&opts, argc, argv, &e), -EINVAL);
@@ -608,7 +612,8 @@ static void test_error_messages(void **state)
 	argc = build_argv(argv, (const char *const[]){ "-F", "0", "true", NULL });
 	assert_int_equal(options__parse(&opts, argc, argv, &e), -EINVAL);
 	assert_string_equal(
-		prec_err__msg(&e), "invalid -F/--freq value '0' (give a frequency in Hz above 0, or 'max')");
+		prec_err__msg(&e),
+		"invalid -F/--freq value '0' (give a frequency in Hz above 0, or 'max')");
 }
 
 /* Events collected before a later error are freed by the parser itself. */
@@ -770,7 +775,8 @@ static void test_validate_combinations(void **state)
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		int ret = parse_validate(&opts, rows[i].args, rows[i].env, &e);
 
-		if (ret != rows[i].ret || !strstr(prec_err__msg(&e), rows[i].err_has) || strchr(prec_err__msg(&e), '\n'))
+		if (ret != rows[i].ret || !strstr(prec_err__msg(&e), rows[i].err_has) ||
+		    strchr(prec_err__msg(&e), '\n'))
 			fail_msg("row %zu: ret %d err '%s'", i, ret, prec_err__msg(&e));
 		options__exit(&opts);
 	}
@@ -833,8 +839,7 @@ static void test_validate_implied(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		assert_int_equal(parse_validate(&opts, rows[i].args, &plain_stdout, &e),
-				 0);
+		assert_int_equal(parse_validate(&opts, rows[i].args, &plain_stdout, &e), 0);
 		if (opts.timestamp_filename != rows[i].ts || opts.tail_synthesize != rows[i].tail ||
 		    opts.sample_addr != rows[i].addr)
 			fail_msg("row %zu: timestamp_filename %d tail_synthesize %d sample_addr %d", i,
@@ -908,8 +913,7 @@ static void test_evlist_config_from_options(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		assert_int_equal(parse_validate(&opts, rows[i].args, &plain_stdout, &e),
-				 0);
+		assert_int_equal(parse_validate(&opts, rows[i].args, &plain_stdout, &e), 0);
 		evlist_config__init(&cfg, &opts, 1234, 7);
 		if (cfg.has_cpu != rows[i].has_cpu || cfg.workload_only != rows[i].workload_only ||
 		    cfg.inherit != rows[i].inherit || cfg.delayed != rows[i].delayed ||
@@ -923,9 +927,10 @@ static void test_evlist_config_from_options(void **state)
 		options__exit(&opts);
 	}
 	/* the sampling flags pass through, the implied ones included */
-	assert_int_equal(parse_validate(&opts, (const char *const[]){ "--call-graph=dwarf,4096",
-								"-c", "99", "-W", "-k", "mono",
-								"true", NULL },
+	assert_int_equal(parse_validate(&opts,
+					(const char *const[]){ "--call-graph=dwarf,4096", "-c",
+							       "99", "-W", "-k", "mono", "true",
+							       NULL },
 					&plain_stdout, &e),
 			 0);
 	evlist_config__init(&cfg, &opts, 0, -1);

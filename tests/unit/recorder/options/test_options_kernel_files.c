@@ -41,8 +41,8 @@ static void test_accepted(void **state)
 	assert_true(o.kcore);
 	assert_false(o.debuginfod);
 	options__exit(&o);
-	assert_int_equal(run(&o, (const char *[]){ "--vmlinux", "/proc/self/exe", "true", NULL }, &e),
-			 0);
+	assert_int_equal(
+		run(&o, (const char *[]){ "--vmlinux", "/proc/self/exe", "true", NULL }, &e), 0);
 	assert_string_equal(o.vmlinux, "/proc/self/exe");
 	options__exit(&o);
 	/* No value and perf's "system": $DEBUGINFOD_URLS. */
@@ -50,19 +50,16 @@ static void test_accepted(void **state)
 	assert_true(o.debuginfod);
 	assert_null(o.debuginfod_urls);
 	options__exit(&o);
-	assert_int_equal(run(&o, (const char *[]){ "--debuginfod=system", "true", NULL }, &e),
-			 0);
+	assert_int_equal(run(&o, (const char *[]){ "--debuginfod=system", "true", NULL }, &e), 0);
 	assert_true(o.debuginfod);
 	assert_null(o.debuginfod_urls);
 	options__exit(&o);
-	assert_int_equal(run(&o, (const char *[]){ "--debuginfod=http://a http://b", "true", NULL },
-			     &e),
-			 0);
+	assert_int_equal(
+		run(&o, (const char *[]){ "--debuginfod=http://a http://b", "true", NULL }, &e), 0);
 	assert_string_equal(o.debuginfod_urls, "http://a http://b");
 	options__exit(&o);
 	/* --debuginfod takes its value only after '=': the next word is the command. */
-	assert_int_equal(run(&o, (const char *[]){ "--debuginfod", "http://a", NULL }, &e),
-			 0);
+	assert_int_equal(run(&o, (const char *[]){ "--debuginfod", "http://a", NULL }, &e), 0);
 	assert_null(o.debuginfod_urls);
 	assert_int_equal(o.argc, 1);
 	options__exit(&o);
@@ -91,7 +88,8 @@ static void test_refused(void **state)
 		prec_err__clear(&e);
 		assert_int_equal(run(&o, rows[i].args, &e), -EINVAL);
 		if (!strstr(prec_err__msg(&e), rows[i].says))
-			fail_msg("row %zu: '%s' does not say '%s'", i, prec_err__msg(&e), rows[i].says);
+			fail_msg("row %zu: '%s' does not say '%s'", i, prec_err__msg(&e),
+				 rows[i].says);
 		assert_null(strchr(prec_err__msg(&e), '\n'));
 		options__exit(&o);
 	}

@@ -99,7 +99,8 @@ static void test_latency(void **state)
 		if (ret != rows[i].ret)
 			fail_msg("row %zu: %d (%s)", i, ret, prec_err__msg(&e));
 		if (ret) {
-			assert_non_null(strstr(prec_err__msg(&e), "--latency is not supported with system-wide"));
+			assert_non_null(strstr(prec_err__msg(&e),
+					       "--latency is not supported with system-wide"));
 			assert_null(strchr(prec_err__msg(&e), '\n'));
 		} else {
 			evlist_config__init(&cfg, &o, 0, -1);

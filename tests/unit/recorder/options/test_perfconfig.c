@@ -211,8 +211,10 @@ static void test_bad_values(void **state)
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		int ret = load(&cfg, rows[i].text, &e);
 
-		if (ret != -EINVAL || !strstr(prec_err__msg(&e), rows[i].want) || strchr(prec_err__msg(&e), '\n') ||
-		    !strstr(prec_err__msg(&e), "/etc/perfconfig") || !strstr(prec_err__msg(&e), "remove the line"))
+		if (ret != -EINVAL || !strstr(prec_err__msg(&e), rows[i].want) ||
+		    strchr(prec_err__msg(&e), '\n') ||
+		    !strstr(prec_err__msg(&e), "/etc/perfconfig") ||
+		    !strstr(prec_err__msg(&e), "remove the line"))
 			fail_msg("row %zu: ret %d '%s'", i, ret, prec_err__msg(&e));
 		perfconfig__exit(&cfg);
 	}
@@ -240,7 +242,8 @@ static void test_two_files(void **state)
 	assert_int_equal(load2(&cfg, "[record]\nbuild-id = skip\naio = 1\n",
 			       "# mine\n\n[record]\n  build-id = cached\n", &e),
 			 -EINVAL);
-	assert_non_null(strstr(prec_err__msg(&e), "/home/u/.perfconfig, line 4: record.build-id = 'cached'"));
+	assert_non_null(strstr(prec_err__msg(&e),
+			       "/home/u/.perfconfig, line 4: record.build-id = 'cached'"));
 	perfconfig__exit(&cfg);
 	/* a line perf cannot read: a warning, the settings before it stand */
 	assert_int_equal(load2(&cfg, "[record]\nbuild-id = skip\n[bad\naio = 1\n", NULL, &e),
