@@ -398,7 +398,7 @@ static int add_numeric(struct pe_state *st, uint32_t type, uint64_t config, size
 	return pe_event__new(st, type, config) ? 0 : -ENOMEM;
 }
 
-/* rNNN (s is "r" and up to 16 hex digits, wlen long). 0 or -errno (said). */
+/* rNNN (s is "r" and up to 16 hex digits, wlen long). 0 or -errno (its line in st->e). */
 static int parse_raw(struct pe_state *st, const char *s, size_t wlen, size_t off,
 		     const char *what)
 {
@@ -444,7 +444,7 @@ static int parse_sys_name(struct pe_state *st, const char *s, size_t wlen, const
 
 /* After an event and its terms: its modifiers (":u", or "/u" directly after
  * a '/'), then the delimiter that must follow. *q moves past them. 0 or
- * -errno (said). */
+ * -errno (its line in st->e). */
 static int parse_event_tail(struct pe_state *st, size_t *q, int first, size_t off,
 			    bool in_group, enum mods_style style)
 {

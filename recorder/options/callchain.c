@@ -36,7 +36,7 @@ int callchain__parse(const char *str, struct callchain_param *p, struct prec_err
 		/* perf's fp,N: the depth of each callchain (sample_max_stack).
 		 * perf takes "32x" as 32 and drops a depth at or past the
 		 * sysctl without a word; prec takes a whole number only, and
-		 * a depth past kernel.perf_event_max_stack is said at open. */
+		 * a depth past kernel.perf_event_max_stack is refused at open. */
 		errno = 0;
 		v = strtoul(comma + 1, &end, 0);
 		if (!comma[1] || *end || errno || comma[1] == '-' || v > UINT16_MAX)
