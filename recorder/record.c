@@ -194,14 +194,11 @@ static int recording__check(struct recording *r)
 			return PREC_EXIT_USAGE;
 		}
 	}
-	if (opts->switch_output_event &&
-	    sideband_event__parse(&r->sb, opts->switch_output_event, &e)) {
-		prec_err__print(&e, "invalid --switch-output-event");
+	if (sideband_event__parse(&r->sb, opts->switch_output_event, &e) ||
+	    (!opts->period && options__effective_freq(opts, &r->freq, &e))) {
+		prec_err__print(&e, NULL);
 		return PREC_EXIT_USAGE;
 	}
-	r->freq = opts->period ? 0 : options__effective_freq(opts);
-	if (!opts->period && !r->freq)
-		return PREC_EXIT_USAGE; /* --strict-freq, said */
 	r->data_bytes = options__ring_bytes(opts);
 	if (opts->debuginfod && !debuginfod__available()) {
 		pr_err("--debuginfod: %s", debuginfod__missing());
@@ -311,6 +308,7 @@ static int recording__open(struct recording *r)
 {
 	const struct record_opts *opts = r->opts;
 	struct evlist_config cfg;
+	struct prec_err e = PREC_ERR_INIT;
 	int ret;
 
 	if (opts->argc) {
@@ -346,9 +344,11 @@ static int recording__open(struct recording *r)
 	if (!r->data_bytes)
 		r->data_bytes = options__default_ring_bytes(&r->evlist, r->si.total_mem_kb);
 	pr_verbose("mmap size %zuB\n", r->data_bytes + (size_t)sysconf(_SC_PAGESIZE));
-	if (evlist__open(&r->evlist) || bpf_filters__attach(&r->evlist) ||
-	    evlist__mmap(&r->evlist, r->data_bytes))
+	if (evlist__open(&r->evlist) || bpf_filters__attach(&r->evlist, &e) ||
+	    evlist__mmap(&r->evlist, r->data_bytes)) {
+		prec_err__print(&e, NULL); /* bpf_filters__attach's; the others print their own */
 		return PREC_EXIT_FAILURE;
+	}
 	r->nr_pfd = evlist__pollfds(&r->evlist, &r->pfd);
 	if (r->nr_pfd < 0)
 		return PREC_EXIT_FAILURE;

@@ -159,8 +159,8 @@ int event_specs__parse_options(struct event_specs *specs, const struct record_op
 }
 
 /* perf's rules for -F: 'max' and values over the kernel's limit (lowered
- * to it, or with --strict-freq refused: 0, said). */
-uint64_t options__effective_freq(const struct record_opts *opts)
+ * to it, or with --strict-freq refused). */
+int options__effective_freq(const struct record_opts *opts, uint64_t *out, struct prec_err *e)
 {
 	uint64_t max = (uint64_t)sysinfo__sysctl_or("kernel/perf_event_max_sample_rate", 0);
 	uint64_t freq = opts->freq;
@@ -168,13 +168,14 @@ uint64_t options__effective_freq(const struct record_opts *opts)
 	if (opts->freq_max) {
 		pr_info("info: Using a maximum frequency rate of %llu Hz\n",
 			(unsigned long long)max);
-		return max ? max : PREC_DEFAULT_FREQ;
-	}
-	if (max && freq > max && opts->strict_freq) {
-		pr_err("Maximum frequency rate (%llu Hz) exceeded: -F %llu with --strict-freq (use -F %llu or lower, or raise /proc/sys/kernel/perf_event_max_sample_rate)",
-		       (unsigned long long)max, (unsigned long long)freq, (unsigned long long)max);
+		*out = max ? max : PREC_DEFAULT_FREQ;
 		return 0;
 	}
+	if (max && freq > max && opts->strict_freq)
+		return prec_err__set(
+			e, -EINVAL,
+			"Maximum frequency rate (%llu Hz) exceeded: -F %llu with --strict-freq (use -F %llu or lower, or raise /proc/sys/kernel/perf_event_max_sample_rate)",
+			(unsigned long long)max, (unsigned long long)freq, (unsigned long long)max);
 	if (max && freq > max) {
 		pr_info("warning: Maximum frequency rate (%llu Hz) exceeded, throttling from %llu Hz to %llu Hz.\n"
 			"         The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
@@ -182,7 +183,8 @@ uint64_t options__effective_freq(const struct record_opts *opts)
 			(unsigned long long)max, (unsigned long long)freq, (unsigned long long)max);
 		freq = max;
 	}
-	return freq;
+	*out = freq;
+	return 0;
 }
 
 static void size_label(char *buf, size_t len, uint64_t bytes)

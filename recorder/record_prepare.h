@@ -46,9 +46,10 @@ bool event_specs__scan_pmus(const struct event_specs *specs);
 int event_specs__parse_options(struct event_specs *specs, const struct record_opts *opts,
 			       struct prec_err *e);
 
-/* -F as the kernel will take it (perf's warning when lowered; 0 when
- * --strict-freq refuses to lower it, said); read once. */
-uint64_t options__effective_freq(const struct record_opts *opts);
+/* -F as the kernel will take it, in *freq (perf's warning when lowered);
+ * read once. 0, or -EINVAL with the line in e when --strict-freq refuses to
+ * lower it. */
+int options__effective_freq(const struct record_opts *opts, uint64_t *freq, struct prec_err *e);
 
 /* Ring data bytes per CPU for -m (rounded as perf, with its message); 0
  * without -m. */

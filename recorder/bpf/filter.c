@@ -284,14 +284,12 @@ static int attach_all(struct evlist *evlist, struct prec_err *e)
 	return 0;
 }
 
-int bpf_filters__attach(struct evlist *evlist)
+int bpf_filters__attach(struct evlist *evlist, struct prec_err *e)
 {
-	struct prec_err e = PREC_ERR_INIT;
-	int ret = attach_all(evlist, &e);
+	int ret = attach_all(evlist, e);
 
-	/* Printed here until record.c's open step has the room to print it. */
-	if (ret)
-		prec_err__print(&e, "--filter");
+	if (ret && !prec_err__is_set(e)) /* out of memory too is one line */
+		prec_err__set(e, ret, "--filter: %s", strerror(-ret));
 	return ret;
 }
 

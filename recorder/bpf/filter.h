@@ -47,11 +47,11 @@ uint64_t bpf_filter__dropped(const struct bpf_filter *f);
 /*
  * Every BPF --filter of the opened events: each checked against its event's
  * final sample_type, then whether BPF may load here, then each program
- * loaded and attached. 0, or a negative errno after its one line on stderr
- * (out of memory included); the events stay open (the caller closes them),
+ * loaded and attached. 0, or a negative errno with its one line in e (out
+ * of memory included); the events stay open (the caller closes them),
  * nothing else is left.
  */
-int bpf_filters__attach(struct evlist *evlist);
+int bpf_filters__attach(struct evlist *evlist, struct prec_err *e);
 
 /* Unloads every filter program; safe when none or some were attached. */
 void bpf_filters__detach(struct evlist *evlist);

@@ -32,7 +32,11 @@ int sideband_event__parse(struct sideband_event *sb, const char *event, struct p
 
 	memset(sb, 0, sizeof(*sb));
 	sb->stop_fd = -1;
+	if (!event)
+		return 0;
 	ret = parse_events(&sb->specs, event, e);
+	if (ret && !prec_err__is_set(e))
+		prec_err__set(e, ret, "%s", strerror(-ret));
 	if (ret)
 		prec_err__prefix(e, "invalid --switch-output-event");
 	return ret;
