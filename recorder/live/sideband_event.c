@@ -184,8 +184,10 @@ static int sideband_event__open_all(struct sideband_event *sb, const struct evli
 
 	sb->fds = calloc(n, sizeof(*sb->fds));
 	sb->maps = calloc(n, sizeof(*sb->maps));
-	if (!sb->fds || !sb->maps)
+	if (!sb->fds || !sb->maps) {
+		pr_err("cannot open --switch-output-event: %s (free some memory)", strerror(ENOMEM));
 		return -ENOMEM;
+	}
 	/* Two pages: the control page and one of data, emptied at each wake. */
 	sb->map_bytes = 2 * (size_t)sysconf(_SC_PAGESIZE);
 	ret = sideband_event__open_each(sb, evlist, task_target, -1, &failed);
