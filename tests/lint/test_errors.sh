@@ -7,8 +7,8 @@
 #   - a static char message buffer (function- or file-static, of LOG_MSG_MAX
 #     or named as a message: err, msg, message, hint, why, reason): one is
 #     allowed at most, named in ALLOWED below with its reason;
-#   - a char *err, size_t errlen out-parameter (any message name, also split
-#     over two lines);
+#   - a char *err, size_t errlen out-parameter (err, msg, why...; also split
+#     over two lines; a caller's buffer for a hint is no error's);
 #   - a comment saying a callee "said" it: the printed-already protocol.
 #
 # Code rules look at code with comments and string literals blanked, so a
@@ -28,11 +28,14 @@ root=${PREC_SRC:-$(cd "$here/../.." && pwd)}
 ALLOWED=()
 
 TAB=$'\t'
+# A static buffer with any of these names holds a message; an out-parameter
+# with one of ERR_NAMES is an error's (a caller's buffer for a hint is not).
 MSG_NAMES='err|errbuf|err_buf|error|msg|message|last_message|hint|why|reason'
+ERR_NAMES='err|errbuf|err_buf|error|msg|message|why'
 # name | view (code: comments and strings blanked; cmt: comments only) | ERE
 RULES=(
 	"a static message buffer|code|\\bstatic[[:space:]]+char[[:space:]]+[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\\[[^]]*\\bLOG_MSG_MAX\\b|\\bstatic[[:space:]]+char[[:space:]]+($MSG_NAMES)[[:space:]]*\\["
-	"a char *err, size_t out-parameter|code|([(,]|$TAB)[[:space:]]*char[[:space:]]*\\*[[:space:]]*($MSG_NAMES)[[:space:]]*,[[:space:]]*(size_t\\b|$)|\\bsize_t[[:space:]]+(errlen|err_len|errsz|msglen|msg_len)\\b"
+	"a char *err, size_t out-parameter|code|([(,]|$TAB)[[:space:]]*char[[:space:]]*\\*[[:space:]]*($ERR_NAMES)[[:space:]]*,[[:space:]]*(size_t\\b|$)|\\bsize_t[[:space:]]+(errlen|err_len|errsz|msglen|msg_len)\\b"
 	"the 'said' protocol|cmt|\\b[Ss]aid\\b"
 )
 FIX_static="fill the caller's struct prec_err (prec/error.h), or take the caller's buffer"
