@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "prec/error.h"
 #include "prec/log.h"
 #include "bpf/filter_pin.h"
 #include "options/options.h"
@@ -14,15 +15,28 @@
 #include "prec/version.h"
 #include "signals.h"
 
+/* Prints the one line of a failure: e's, or ret's errno when the callee
+ * filled nothing (out of memory too is a line). */
+static void print_failure(struct prec_err *e, int ret)
+{
+	if (!prec_err__is_set(e))
+		prec_err__set(e, ret, "%s",
+			      ret == -ENOMEM ? "out of memory (free some memory and retry)" :
+					       strerror(-ret));
+	prec_err__print(e, NULL);
+}
+
 /* -h [NAME...], --list-events, --version: answered without recording. The
  * exit status when one was, else -1. */
 static int answer_query(const struct record_opts *opts)
 {
-	char err[256];
+	struct prec_err e = PREC_ERR_INIT;
+	int ret;
 
 	if (opts->help && opts->argc) {
-		if (options__usage_of(opts->argc, opts->argv, err, sizeof(err))) {
-			pr_err("%s", err);
+		ret = options__usage_of(opts->argc, opts->argv, &e);
+		if (ret) {
+			print_failure(&e, ret);
 			return PREC_EXIT_USAGE;
 		}
 	} else if (opts->help) {
@@ -37,18 +51,18 @@ static int answer_query(const struct record_opts *opts)
 	} else if (opts->version) {
 		printf("prec version %s\n", PREC_VERSION);
 	} else {
-		return -1;
+		return -1; /* no query: the run records */
 	}
 	return 0;
 }
 
 /* perf's configuration's lines, once the log is set: a file prec cannot
- * take is said only when the run records (-h and --version answer whatever
- * the files hold). 0, or the exit status. */
-static int config_said(const struct perfconfig *cfg, int load_ret, const char *load_err)
+ * take is printed only when the run records (-h and --version answer
+ * whatever the files hold). 0, or the exit status. */
+static int config_print(const struct perfconfig *cfg, int load_ret, struct prec_err *load_err)
 {
 	if (load_ret) {
-		pr_err("%s", load_err);
+		print_failure(load_err, load_ret);
 		return PREC_EXIT_FAILURE;
 	}
 	for (int i = 0; i < cfg->nr_warnings; i++)
@@ -62,8 +76,7 @@ int main(int argc, char **argv)
 	struct options_env env;
 	struct perfconfig_env cenv;
 	struct perfconfig cfg;
-	static char err[LOG_MSG_MAX];
-	static char cerr[LOG_MSG_MAX];
+	struct prec_err e = PREC_ERR_INIT, ce = PREC_ERR_INIT;
 	int fatal_sig = 0;
 	int status, ret, cret;
 
@@ -71,26 +84,29 @@ int main(int argc, char **argv)
 	signals__init();
 	/* perf's configuration, before the command line, as perf reads it. */
 	perfconfig_env__read(&cenv);
-	cret = perfconfig__load(&cfg, &cenv, cerr, sizeof(cerr));
-	if (options__parse_with(&opts, cret ? NULL : &cfg, argc, argv, err, sizeof(err))) {
-		pr_err("%s", err);
+	cret = perfconfig__load(&cfg, &cenv, &ce);
+	ret = options__parse_with(&opts, cret ? NULL : &cfg, argc, argv, &e);
+	if (ret) {
+		print_failure(&e, ret);
+		prec_err__clear(&ce);
 		perfconfig__exit(&cfg);
 		return PREC_EXIT_USAGE;
 	}
 	status = answer_query(&opts);
 	if (status < 0) {
 		log__set_level(opts.quiet ? LOG_QUIET : opts.verbose);
-		status = config_said(&cfg, cret, cerr) ? PREC_EXIT_FAILURE : -1;
+		status = config_print(&cfg, cret, &ce) ? PREC_EXIT_FAILURE : -1;
 	}
+	prec_err__clear(&ce);
 	if (status >= 0) {
 		options__exit(&opts);
 		perfconfig__exit(&cfg);
 		return status;
 	}
 	options_env__read(&env);
-	ret = options__validate(&opts, &env, err, sizeof(err));
+	ret = options__validate(&opts, &env, &e);
 	if (ret) {
-		pr_err("%s", err);
+		print_failure(&e, ret);
 		options__exit(&opts);
 		perfconfig__exit(&cfg);
 		/* A stream with nowhere to go is a failure, not a bad command line. */
@@ -98,11 +114,10 @@ int main(int argc, char **argv)
 	}
 	if (opts.setup_filter) {
 		/* perf 6.12: pin or unpin the BPF filter, and record nothing. */
-		status = filter_pin__setup(opts.setup_filter, err, sizeof(err)) ?
-				 PREC_EXIT_FAILURE :
-				 0;
-		if (status)
-			pr_err("%s", err);
+		ret = filter_pin__setup(opts.setup_filter, &e);
+		status = ret ? PREC_EXIT_FAILURE : 0;
+		if (ret)
+			print_failure(&e, ret);
 	} else {
 		status = prec_record(&opts, argc, argv, &fatal_sig);
 	}

@@ -171,12 +171,12 @@ static void debuginfod_say(const struct record_opts *opts)
 static int recording__check(struct recording *r)
 {
 	const struct record_opts *opts = r->opts;
-	static char err[LOG_MSG_MAX];
+	struct prec_err e = PREC_ERR_INIT;
 	char path[PATH_MAX];
 	int ret;
 
-	if (event_specs__parse_options(&r->specs, opts, err, sizeof(err))) {
-		pr_err("%s", err);
+	if (event_specs__parse_options(&r->specs, opts, &e)) {
+		prec_err__print(&e, NULL);
 		return PREC_EXIT_USAGE;
 	}
 	ret = opts->argc ? workload__resolve(opts->argv[0], path, sizeof(path)) : 0;
@@ -194,21 +194,18 @@ static int recording__check(struct recording *r)
 			return PREC_EXIT_USAGE;
 		}
 	}
-	if (opts->switch_output_event &&
-	    sideband_event__parse(&r->sb, opts->switch_output_event, err, sizeof(err))) {
-		pr_err("%s", err);
+	if (sideband_event__parse(&r->sb, opts->switch_output_event, &e) ||
+	    (!opts->period && options__effective_freq(opts, &r->freq, &e))) {
+		prec_err__print(&e, NULL);
 		return PREC_EXIT_USAGE;
 	}
-	r->freq = opts->period ? 0 : options__effective_freq(opts);
-	if (!opts->period && !r->freq)
-		return PREC_EXIT_USAGE; /* --strict-freq, said */
 	r->data_bytes = options__ring_bytes(opts);
 	if (opts->debuginfod && !debuginfod__available()) {
 		pr_err("--debuginfod: %s", debuginfod__missing());
 		return PREC_EXIT_USAGE;
 	}
-	if (opts->off_cpu && bpf_layer__check("--off-cpu", NULL, err, sizeof(err))) {
-		pr_err("%s", err);
+	if (opts->off_cpu && bpf_layer__check("--off-cpu", NULL, &e)) {
+		prec_err__print(&e, "--off-cpu");
 		return PREC_EXIT_FAILURE;
 	}
 	if (opts->debuginfod && !opts->debuginfod_urls) {
@@ -272,7 +269,7 @@ static int recording__control(struct recording *r)
 
 	if (!r->opts->control)
 		return 0;
-	if (control_spec__parse(r->opts->control, &spec, err, sizeof(err)) ||
+	if (control_spec__parse(r->opts->control, &spec, NULL) || /* options__validate checked it */
 	    control__open(&r->ctl, &spec, &r->evlist, err, sizeof(err))) {
 		pr_err("%s", err);
 		return PREC_EXIT_USAGE;
@@ -311,6 +308,7 @@ static int recording__open(struct recording *r)
 {
 	const struct record_opts *opts = r->opts;
 	struct evlist_config cfg;
+	struct prec_err e = PREC_ERR_INIT;
 	int ret;
 
 	if (opts->argc) {
@@ -346,9 +344,11 @@ static int recording__open(struct recording *r)
 	if (!r->data_bytes)
 		r->data_bytes = options__default_ring_bytes(&r->evlist, r->si.total_mem_kb);
 	pr_verbose("mmap size %zuB\n", r->data_bytes + (size_t)sysconf(_SC_PAGESIZE));
-	if (evlist__open(&r->evlist) || bpf_filters__attach(&r->evlist) ||
-	    evlist__mmap(&r->evlist, r->data_bytes))
+	if (evlist__open(&r->evlist) || bpf_filters__attach(&r->evlist, &e) ||
+	    evlist__mmap(&r->evlist, r->data_bytes)) {
+		prec_err__print(&e, NULL); /* bpf_filters__attach's; the others print their own */
 		return PREC_EXIT_FAILURE;
+	}
 	r->nr_pfd = evlist__pollfds(&r->evlist, &r->pfd);
 	if (r->nr_pfd < 0)
 		return PREC_EXIT_FAILURE;

@@ -88,45 +88,41 @@ static void event_specs__group_all(struct event_specs *specs)
  * Every -e with the --filter / --exclude-perf that follow it, then the
  * checks perf makes before opening anything. 0, or -EINVAL with one line.
  */
-int event_specs__parse_options(struct event_specs *specs, const struct record_opts *opts,
-			       char *err, size_t errlen)
+static int parse_options(struct event_specs *specs, const struct record_opts *opts,
+			 struct prec_err *e)
 {
 	/* The probe answers which core PMUs of a hybrid machine count a cache event. */
 	const struct parse_events_ctx live = { .supported = evlist__event_supported };
-	static char msg[LOG_MSG_MAX];
 	char pidf[64];
-	int f = 0;
+	int f = 0, ret;
 
 	for (int i = 0; i < opts->nr_events; i++) {
-		if (aux_area__bpf_scriptlet(opts->events[i])) {
-			snprintf(err, errlen,
-				 "event '%s': prec does not compile BPF scriptlets (perf 6.1's -e FILE.c/.o, gone from later perf): load the program with bpftool, or record a tracepoint or uprobe event",
-				 opts->events[i]);
-			return -EINVAL;
-		}
-		if (parse_events_ctx(specs, opts->events[i], &live, msg, sizeof(msg))) {
-			snprintf(err, errlen, "invalid event: %s", msg);
-			return -EINVAL;
+		if (aux_area__bpf_scriptlet(opts->events[i]))
+			return prec_err__set(
+				e, -EINVAL,
+				"event '%s': prec does not compile BPF scriptlets (perf 6.1's -e FILE.c/.o, gone from later perf): load the program with bpftool, or record a tracepoint or uprobe event",
+				opts->events[i]);
+		ret = parse_events_ctx(specs, opts->events[i], &live, e);
+		if (ret) {
+			prec_err__prefix(e, "invalid event");
+			return ret;
 		}
 		for (; f < opts->nr_filters && opts->filters[f].after_events == i + 1; f++) {
 			const struct record_filter *rf = &opts->filters[f];
 
 			snprintf(pidf, sizeof(pidf), "common_pid != %d", (int)getpid());
-			if (event_specs__add_filter(specs, rf->filter ? rf->filter : pidf,
-						    rf->filter ? "--filter" : "--exclude-perf", msg,
-						    sizeof(msg))) {
-				snprintf(err, errlen, "%s", msg);
-				return -EINVAL;
-			}
+			ret = event_specs__add_filter(specs, rf->filter ? rf->filter : pidf,
+						      rf->filter ? "--filter" : "--exclude-perf",
+						      e);
+			if (ret)
+				return ret;
 		}
 	}
 	if (opts->group) {
 		event_specs__group_all(specs);
 		/* One group per core PMU on a hybrid machine, as -e's own groups. */
-		if (event_specs__split_hybrid_groups(specs, 0)) {
-			snprintf(err, errlen, "out of memory grouping the events");
-			return -ENOMEM;
-		}
+		if (event_specs__split_hybrid_groups(specs, 0))
+			return prec_err__set(e, -ENOMEM, "out of memory grouping the events");
 	}
 	for (int i = 0; i < specs->nr; i++) {
 		const struct event_spec *spec = &specs->v[i];
@@ -136,25 +132,35 @@ int event_specs__parse_options(struct event_specs *specs, const struct record_op
 		if (spec->terms.set & EVENT_TERM_CALLGRAPH) {
 			struct callchain_param cp;
 
-			if (callchain__parse(spec->terms.call_graph, &cp, msg, sizeof(msg))) {
-				snprintf(err, errlen, "event '%s': %s", spec->name, msg);
-				return -EINVAL;
+			ret = callchain__parse(spec->terms.call_graph, &cp, e);
+			if (ret) {
+				prec_err__prefix(e, "event '%s'", spec->name);
+				return ret;
 			}
 		}
 		/* perf's message: a counting-only PMU cannot sample a task. */
-		if (spec->counting_only && !opts->system_wide && !opts->cpu_list) {
-			snprintf(err, errlen,
-				 "Invalid event (%s) in per-thread mode, enable system wide with '-a'.",
-				 spec->name);
-			return -EINVAL;
-		}
+		if (spec->counting_only && !opts->system_wide && !opts->cpu_list)
+			return prec_err__set(
+				e, -EINVAL,
+				"Invalid event (%s) in per-thread mode, enable system wide with '-a'.",
+				spec->name);
 	}
-	return aux_area__check(specs, opts, err, errlen);
+	return aux_area__check(specs, opts, e);
+}
+
+int event_specs__parse_options(struct event_specs *specs, const struct record_opts *opts,
+			       struct prec_err *e)
+{
+	int ret = parse_options(specs, opts, e);
+
+	if (ret && !prec_err__is_set(e)) /* out of memory too is one line */
+		prec_err__set(e, ret, "cannot parse the events: %s", strerror(-ret));
+	return ret;
 }
 
 /* perf's rules for -F: 'max' and values over the kernel's limit (lowered
- * to it, or with --strict-freq refused: 0, said). */
-uint64_t options__effective_freq(const struct record_opts *opts)
+ * to it, or with --strict-freq refused). */
+int options__effective_freq(const struct record_opts *opts, uint64_t *out, struct prec_err *e)
 {
 	uint64_t max = (uint64_t)sysinfo__sysctl_or("kernel/perf_event_max_sample_rate", 0);
 	uint64_t freq = opts->freq;
@@ -162,13 +168,14 @@ uint64_t options__effective_freq(const struct record_opts *opts)
 	if (opts->freq_max) {
 		pr_info("info: Using a maximum frequency rate of %llu Hz\n",
 			(unsigned long long)max);
-		return max ? max : PREC_DEFAULT_FREQ;
-	}
-	if (max && freq > max && opts->strict_freq) {
-		pr_err("Maximum frequency rate (%llu Hz) exceeded: -F %llu with --strict-freq (use -F %llu or lower, or raise /proc/sys/kernel/perf_event_max_sample_rate)",
-		       (unsigned long long)max, (unsigned long long)freq, (unsigned long long)max);
+		*out = max ? max : PREC_DEFAULT_FREQ;
 		return 0;
 	}
+	if (max && freq > max && opts->strict_freq)
+		return prec_err__set(
+			e, -EINVAL,
+			"Maximum frequency rate (%llu Hz) exceeded: -F %llu with --strict-freq (use -F %llu or lower, or raise /proc/sys/kernel/perf_event_max_sample_rate)",
+			(unsigned long long)max, (unsigned long long)freq, (unsigned long long)max);
 	if (max && freq > max) {
 		pr_info("warning: Maximum frequency rate (%llu Hz) exceeded, throttling from %llu Hz to %llu Hz.\n"
 			"         The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
@@ -176,7 +183,8 @@ uint64_t options__effective_freq(const struct record_opts *opts)
 			(unsigned long long)max, (unsigned long long)freq, (unsigned long long)max);
 		freq = max;
 	}
-	return freq;
+	*out = freq;
+	return 0;
 }
 
 static void size_label(char *buf, size_t len, uint64_t bytes)

@@ -11,6 +11,8 @@
 #include <limits.h>
 #include <sys/types.h>
 
+#include "prec/error.h"
+
 struct event_specs;
 struct evlist;
 struct record_opts;
@@ -40,13 +42,14 @@ int kcore__check_for(const struct record_opts *opts);
 /* Whether perf's parser would have scanned the PMUs for these events. */
 bool event_specs__scan_pmus(const struct event_specs *specs);
 
-/* Every -e with its filters, then perf's checks. 0, or -EINVAL with one line in err. */
+/* Every -e with its filters, then perf's checks. 0, or -errno with one line in e. */
 int event_specs__parse_options(struct event_specs *specs, const struct record_opts *opts,
-			       char *err, size_t errlen);
+			       struct prec_err *e);
 
-/* -F as the kernel will take it (perf's warning when lowered; 0 when
- * --strict-freq refuses to lower it, said); read once. */
-uint64_t options__effective_freq(const struct record_opts *opts);
+/* -F as the kernel will take it, in *freq (perf's warning when lowered);
+ * read once. 0, or -EINVAL with the line in e when --strict-freq refuses to
+ * lower it. */
+int options__effective_freq(const struct record_opts *opts, uint64_t *freq, struct prec_err *e);
 
 /* Ring data bytes per CPU for -m (rounded as perf, with its message); 0
  * without -m. */

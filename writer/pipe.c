@@ -14,7 +14,7 @@
  * known at the start. A record's size is a u16: a feature too large for one
  * record is split where perf's reader adds the parts up (EVENT_DESC names the
  * events of each part) or reduced where it keeps only the last (CMDLINE
- * drops arguments), and said under -v; perf itself would send the size
+ * drops arguments), and reported under -v; perf itself would send the size
  * truncated to 16 bits and break the stream.
  */
 #include <errno.h>

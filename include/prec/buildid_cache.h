@@ -135,10 +135,10 @@ int buildid_cache__fetch_debug(const struct buildid_cache *c, const char *name,
  * Adds each DSO of a HEADER_BUILD_ID list, as perf record does at its end:
  * the kernel, the vdso, files and kernel modules named by a path (modules
  * known only as "[name]" have no file to cache and are skipped). The root is
- * created (one level, as perf) when missing. Failures are said under -v only
+ * created (one level, as perf) when missing. Failures are reported under -v only
  * and never stop the others. With c->debuginfod_urls, each file cached without
  * a debug file gets one from the servers when they have it; the first
- * query that finds them unreachable or stalled ends the queries (said
+ * query that finds them unreachable or stalled ends the queries (reported
  * under -v). Returns the number of DSOs now in the cache.
  */
 uint32_t buildid_cache__add_list(const struct buildid_cache *c, const struct writer_buildid *v,

@@ -64,7 +64,7 @@ int mounts__tracefs(const char *text, char *buf, size_t size, bool *via_debugfs)
  * /proc/mounts, else debugfs's tracing/ when it holds events/, else
  * /sys/kernel/tracing or /sys/kernel/debug/tracing when they hold events/;
  * when none is there, tracefs is mounted on /sys/kernel/tracing, as perf 6.1
- * does (said under -v; a failure too). Returns 0, -ENAMETOOLONG when the
+ * does (reported under -v; a failure too). Returns 0, -ENAMETOOLONG when the
  * mount point does not fit buf, or -ENOENT.
  */
 int tracefs__find(char *buf, size_t size);

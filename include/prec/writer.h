@@ -155,7 +155,7 @@ bool writer__is_pipe(const struct writer *w);
  * Pipe mode, right after writer__begin: the HEADER_FEATURE records for the
  * features perf sends in a pipe (built from meta, so from what is known at
  * the start), the end marker, then the tracing data. A feature too large
- * for one record is split or reduced (said under -v). 0 or -errno; -EINVAL
+ * for one record is split or reduced (reported under -v). 0 or -errno; -EINVAL
  * in file mode, where features come at writer__finish.
  */
 int writer__send_features(struct writer *w, const struct writer_meta *meta);

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -22,7 +23,9 @@
 
 #define DEFAULT_BTF "/sys/kernel/btf/vmlinux"
 
-static char last_message[512];
+/* libbpf's print hook takes no context: its last line is kept here (heap,
+ * replaced by the next), for the one line bpf_layer__explain builds. */
+static char *last_message;
 static bool echo_messages;
 
 bool bpf_layer__built(void)
@@ -34,50 +37,45 @@ bool bpf_layer__built(void)
 #endif
 }
 
-int bpf_layer__check(const char *option, const char *btf_path, char *err, size_t len)
+int bpf_layer__check(const char *option, const char *btf_path, struct prec_err *e)
 {
 	const char *btf = btf_path ? btf_path : DEFAULT_BTF;
 	char exe[4096];
 
-	if (!bpf_layer__built() && !*PREC_BPF_MISSING) {
-		snprintf(
-			err, len,
+	if (!bpf_layer__built() && !*PREC_BPF_MISSING)
+		return prec_err__set(
+			e, -EOPNOTSUPP,
 			"%s needs prec built with its BPF programs: this one was configured with -DPREC_BPF=OFF (rebuild with -DPREC_BPF=ON)",
 			option);
-		return -1;
-	}
-	if (!bpf_layer__built()) {
-		snprintf(
-			err, len,
+	if (!bpf_layer__built())
+		return prec_err__set(
+			e, -EOPNOTSUPP,
 			"%s needs prec built with its BPF programs: install %s (apt-get install %s, or scripts/bootstrap) and rebuild prec",
 			option, PREC_BPF_MISSING, PREC_BPF_MISSING);
-		return -1;
-	}
 	if (access(btf, R_OK) < 0) {
-		snprintf(
-			err, len,
+		int ret = -errno;
+
+		return prec_err__set(
+			e, ret,
 			"%s needs the kernel's BTF type information (%s: %s): boot a kernel built with CONFIG_DEBUG_INFO_BTF=y (most distribution kernels since 2021 are)",
-			option, btf, strerror(errno));
-		return -1;
+			option, btf, strerror(-ret));
 	}
-	if (!caps__can_load_bpf()) {
-		snprintf(
-			err, len,
+	if (!caps__can_load_bpf())
+		return prec_err__set(
+			e, -EPERM,
 			"%s loads a BPF program, which needs CAP_BPF and CAP_PERFMON (or root): run prec as root, or give it both with 'setcap cap_bpf,cap_perfmon+ep %s'%s",
 			option, caps__exe(exe, sizeof(exe)),
 			/* perf 6.12's way for users: root pins the filter once. */
 			strcmp(option, "--filter") ?
 				"" :
 				", or have root run 'prec --setup-filter pin' once");
-		return -1;
-	}
 	return 0;
 }
 
 #ifdef PREC_HAVE_BPF
 static int keep_message(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char line[sizeof(last_message)];
+	char line[512], *keep;
 	va_list copy;
 	size_t n;
 
@@ -90,8 +88,11 @@ static int keep_message(enum libbpf_print_level level, const char *fmt, va_list 
 	vsnprintf(line, sizeof(line), fmt, ap);
 	n = strcspn(line, "\n");
 	line[n] = '\0';
-	if (n)
-		memcpy(last_message, line, n + 1);
+	keep = n ? strdup(line) : NULL;
+	if (keep) { /* else the line before stands */
+		free(last_message);
+		last_message = keep;
+	}
 	return 0;
 }
 #endif
@@ -99,7 +100,8 @@ static int keep_message(enum libbpf_print_level level, const char *fmt, va_list 
 void bpf_layer__capture(bool verbose)
 {
 	echo_messages = verbose;
-	last_message[0] = '\0';
+	free(last_message);
+	last_message = NULL;
 #ifdef PREC_HAVE_BPF
 	libbpf_set_print(keep_message);
 #endif
@@ -107,12 +109,12 @@ void bpf_layer__capture(bool verbose)
 
 const char *bpf_layer__last_message(void)
 {
-	return last_message;
+	return last_message ? last_message : "";
 }
 
-void bpf_layer__explain(const char *option, const char *step, int err, char *buf, size_t len)
+int bpf_layer__explain(struct prec_err *e, const char *option, const char *step, int err)
 {
-	const char *why = last_message[0] ? last_message : strerror(err);
+	const char *why = last_message ? last_message : strerror(err);
 	const char *fix;
 
 	switch (err) {
@@ -136,5 +138,6 @@ void bpf_layer__explain(const char *option, const char *step, int err, char *buf
 		fix = "run with -v to see libbpf's messages";
 		break;
 	}
-	snprintf(buf, len, "%s: cannot %s its BPF program: %s: %s", option, step, why, fix);
+	return prec_err__set(e, -err, "%s: cannot %s its BPF program: %s: %s", option, step, why,
+			     fix);
 }

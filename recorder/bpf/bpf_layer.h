@@ -11,16 +11,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "prec/error.h"
+
 /* Whether this prec was built with its BPF programs (clang, bpftool, libbpf). */
 bool bpf_layer__built(void);
 
 /*
  * Whether OPTION ("--off-cpu", "--filter") can load a BPF program here: built
  * with the programs, the kernel has BTF, and the process may load BPF and
- * open system-wide events. 0, or -1 with one line in err naming the fix.
+ * open system-wide events. 0, or -errno (-EOPNOTSUPP: not built with them;
+ * the BTF's -errno; -EPERM: no privileges) with one line in e naming the fix.
  * btf_path: the kernel's BTF (NULL: /sys/kernel/btf/vmlinux), a test seam.
  */
-int bpf_layer__check(const char *option, const char *btf_path, char *err, size_t len);
+int bpf_layer__check(const char *option, const char *btf_path, struct prec_err *e);
 
 /* Route libbpf's messages into a buffer instead of stderr (verbose: both). */
 void bpf_layer__capture(bool verbose);
@@ -29,9 +32,10 @@ void bpf_layer__capture(bool verbose);
 const char *bpf_layer__last_message(void);
 
 /*
- * A failure of STEP ("load", "attach", ...) of OPTION's program with -errno
- * err, as one line: what failed, libbpf's reason, the fix.
+ * A failure of STEP ("load", "attach", ...) of OPTION's program with errno
+ * err (positive), as one line in e: what failed, libbpf's reason, the fix.
+ * Returns -err.
  */
-void bpf_layer__explain(const char *option, const char *step, int err, char *buf, size_t len);
+int bpf_layer__explain(struct prec_err *e, const char *option, const char *step, int err);
 
 #endif

@@ -47,7 +47,7 @@ struct bpf_filter {
  * mount with name_to_handle_at, and silently filters on id 0 when that
  * fails; a cgroup that is not there is refused here instead.
  */
-static int resolve_one(const char *str, struct filter_terms *f, int i, char *err, size_t len)
+static int resolve_one(const char *str, struct filter_terms *f, int i, struct prec_err *e)
 {
 	char root[512], path[PATH_MAX + 600];
 	const char *p = str + f->path_at[i];
@@ -55,17 +55,16 @@ static int resolve_one(const char *str, struct filter_terms *f, int i, char *err
 	uint64_t id = 0;
 
 	target__cgroup_root(root, sizeof(root));
-	if (f->path_len[i] >= PATH_MAX) {
-		snprintf(err, len, "--filter '%.*s': the cgroup path is longer than %d bytes",
-			 n > 64 ? 64 : n, str + f->at[i], PATH_MAX);
-		return -ENAMETOOLONG;
-	}
+	if (f->path_len[i] >= PATH_MAX)
+		return prec_err__set(e, -ENAMETOOLONG,
+				     "--filter '%.*s': the cgroup path is longer than %d bytes",
+				     n > 64 ? 64 : n, str + f->at[i], PATH_MAX);
 	snprintf(path, sizeof(path), "%s/%.*s", root, (int)f->path_len[i], *p == '/' ? p + 1 : p);
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0 || target__cgroup_id(fd, &id) < 0) {
 		ret = -errno;
-		snprintf(
-			err, len,
+		prec_err__set(
+			e, ret,
 			"--filter '%.*s': cannot %s cgroup %s: %s (give a path under the cgroup2 mount %s; 'ls %s' lists them)",
 			n, str + f->at[i], fd < 0 ? "open" : "read the id of", path, strerror(-ret),
 			root, root);
@@ -76,10 +75,10 @@ static int resolve_one(const char *str, struct filter_terms *f, int i, char *err
 	return ret;
 }
 
-int bpf_filter__resolve(const char *str, struct filter_terms *f, char *err, size_t len)
+int bpf_filter__resolve(const char *str, struct filter_terms *f, struct prec_err *e)
 {
 	for (int i = 0; i < f->nr; i++) {
-		int ret = f->path_len[i] ? resolve_one(str, f, i, err, len) : 0;
+		int ret = f->path_len[i] ? resolve_one(str, f, i, e) : 0;
 
 		if (ret)
 			return ret;
@@ -87,7 +86,7 @@ int bpf_filter__resolve(const char *str, struct filter_terms *f, char *err, size
 	return 0;
 }
 
-int bpf_filter__check(const struct evsel *evsel, char *err, size_t len)
+int bpf_filter__check(const struct evsel *evsel, struct prec_err *e)
 {
 	struct filter_terms *f = malloc(sizeof(*f));
 	const char *option;
@@ -97,25 +96,25 @@ int bpf_filter__check(const struct evsel *evsel, char *err, size_t len)
 	if (!f)
 		return -ENOMEM;
 	/* The specs parsed it: this cannot fail. */
-	if (filter_terms__parse(evsel->filter, f, err, len)) {
+	if (filter_terms__parse(evsel->filter, f, e)) {
 		free(f);
 		return -EINVAL;
 	}
 	i = filter_terms__missing(f, evsel->attr.sample_type);
 	if (i < 0) {
-		i = bpf_filter__resolve(evsel->filter, f, err, len);
+		i = bpf_filter__resolve(evsel->filter, f, e);
 		free(f);
 		return i;
 	}
 	bit = f->v[i].sample;
 	option = filter_terms__bit_option(bit);
 	if (option)
-		snprintf(err, len, "--filter '%.*s': event '%s' does not sample %s: add %s",
-			 (int)f->len[i], evsel->filter + f->at[i], evsel->name,
-			 filter_terms__bit_name(bit), option);
+		prec_err__set(e, -EINVAL, "--filter '%.*s': event '%s' does not sample %s: add %s",
+			      (int)f->len[i], evsel->filter + f->at[i], evsel->name,
+			      filter_terms__bit_name(bit), option);
 	else
-		snprintf(
-			err, len,
+		prec_err__set(
+			e, -EINVAL,
 			"--filter '%.*s': event '%s' does not sample %s, and no option adds it: filter on a field it samples",
 			(int)f->len[i], evsel->filter + f->at[i], evsel->name,
 			filter_terms__bit_name(bit));
@@ -128,7 +127,6 @@ int bpf_filter__check(const struct evsel *evsel, char *err, size_t len)
 static int attach(struct bpf_filter *bf, const struct evsel *evsel, const char **step)
 {
 	struct filter_terms *f = malloc(sizeof(*f));
-	char ignored[256];
 	__u32 zero = 0;
 	int prog_fd, ret;
 
@@ -138,9 +136,9 @@ static int attach(struct bpf_filter *bf, const struct evsel *evsel, const char *
 	bf->skel = sample_filter_bpf__open_and_load();
 	ret = bf->skel ? 0 : -errno;
 	/* bpf_filter__check parsed and resolved it: these cannot fail. */
-	if (!ret && filter_terms__parse(evsel->filter, f, ignored, sizeof(ignored)))
+	if (!ret && filter_terms__parse(evsel->filter, f, NULL))
 		ret = -EINVAL;
-	if (!ret && bpf_filter__resolve(evsel->filter, f, ignored, sizeof(ignored)))
+	if (!ret && bpf_filter__resolve(evsel->filter, f, NULL))
 		ret = -ENOENT;
 	if (!ret) {
 		*step = "fill the map of";
@@ -160,12 +158,11 @@ static int attach(struct bpf_filter *bf, const struct evsel *evsel, const char *
 }
 #endif
 
-int bpf_filter__attach(const struct evsel *evsel, bool verbose, struct bpf_filter **out, char *err,
-		       size_t len)
+int bpf_filter__attach(const struct evsel *evsel, bool verbose, struct bpf_filter **out,
+		       struct prec_err *e)
 {
 	struct bpf_filter *bf = calloc(1, sizeof(*bf));
 	const char *step = "load";
-	char why[400];
 	int ret;
 
 	*out = NULL;
@@ -179,8 +176,8 @@ int bpf_filter__attach(const struct evsel *evsel, bool verbose, struct bpf_filte
 	ret = -EOPNOTSUPP;
 #endif
 	if (ret) {
-		bpf_layer__explain("--filter", step, -ret, why, sizeof(why));
-		snprintf(err, len, "event '%s': %s", evsel->name, why);
+		bpf_layer__explain(e, "--filter", step, -ret);
+		prec_err__prefix(e, "event '%s'", evsel->name);
 		bpf_filter__delete(bf);
 		return ret;
 	}
@@ -215,18 +212,18 @@ uint64_t bpf_filter__dropped(const struct bpf_filter *bf)
  * Without CAP_BPF, the program root pinned (--setup-filter pin) on the
  * event, the filter in a slot of its map. 0, or -errno with one line.
  */
-static int attach_pinned(const struct evlist *evlist, struct evsel *evsel, char *err, size_t len)
+static int attach_pinned(const struct evlist *evlist, struct evsel *evsel, struct prec_err *e)
 {
 	struct filter_terms *f = malloc(sizeof(*f));
 	struct bpf_filter *bf = calloc(1, sizeof(*bf));
 	int ret = f && bf ? 0 : -ENOMEM;
 
 	/* bpf_filter__check parsed and resolved it: these cannot fail. */
-	if (!ret && (filter_terms__parse(evsel->filter, f, err, len) ||
-		     bpf_filter__resolve(evsel->filter, f, err, len)))
+	if (!ret &&
+	    (filter_terms__parse(evsel->filter, f, e) || bpf_filter__resolve(evsel->filter, f, e)))
 		ret = -EINVAL;
 	if (!ret)
-		ret = filter_pin__attach(evsel, f, evlist->threads, &bf->pin, err, len);
+		ret = filter_pin__attach(evsel, f, evlist->threads, &bf->pin, e);
 	free(f);
 	if (ret) {
 		bpf_filter__delete(bf);
@@ -238,23 +235,22 @@ static int attach_pinned(const struct evlist *evlist, struct evsel *evsel, char 
 
 /* Whether the filters go through the pinned program, or -EINVAL after one
  * line where it would be needed but cannot serve the target. */
-static int use_pinned(const struct evlist *evlist)
+static int use_pinned(const struct evlist *evlist, struct prec_err *e)
 {
 	if (caps__can_load_bpf() || !filter_pin__usable())
 		return 0;
 	/* perf 6.12 too keys the pinned filters by process: not -a, -C. */
-	if (!evlist->threads || !evlist->threads->nr || evlist->threads->pid[0] == -1) {
-		pr_err("--filter: the pinned BPF filter serves the processes prec records, not -a or -C (record a command, -p or -t, or run prec as root)");
-		return -EINVAL;
-	}
+	if (!evlist->threads || !evlist->threads->nr || evlist->threads->pid[0] == -1)
+		return prec_err__set(
+			e, -EINVAL,
+			"--filter: the pinned BPF filter serves the processes prec records, not -a or -C (record a command, -p or -t, or run prec as root)");
 	return 1;
 }
 
-int bpf_filters__attach(struct evlist *evlist)
+static int attach_all(struct evlist *evlist, struct prec_err *e)
 {
-	static char err[LOG_MSG_MAX];
 	bool any = false;
-	int pinned = 0;
+	int pinned = 0, ret;
 
 	for (int i = 0; i < evlist->nr; i++) {
 		const struct evsel *evsel = &evlist->evsel[i];
@@ -262,36 +258,39 @@ int bpf_filters__attach(struct evlist *evlist)
 		if (!evsel->filter || !evsel->filter_bpf)
 			continue;
 		any = true;
-		if (bpf_filter__check(evsel, err, sizeof(err))) {
-			pr_err("%s", err);
-			return -EINVAL;
-		}
+		ret = bpf_filter__check(evsel, e);
+		if (ret)
+			return ret == -ENOMEM ? ret : -EINVAL;
 	}
 	if (any)
-		pinned = use_pinned(evlist);
+		pinned = use_pinned(evlist, e);
 	if (pinned < 0)
 		return pinned;
-	if (any && !pinned && bpf_layer__check("--filter", NULL, err, sizeof(err))) {
-		pr_err("%s", err);
+	if (any && !pinned && bpf_layer__check("--filter", NULL, e))
 		return -EINVAL;
-	}
 	for (int i = 0; any && i < evlist->nr; i++) {
 		struct evsel *evsel = &evlist->evsel[i];
-		int ret;
 
 		if (!evsel->filter || !evsel->filter_bpf)
 			continue;
 		if (pinned)
-			ret = attach_pinned(evlist, evsel, err, sizeof(err));
+			ret = attach_pinned(evlist, evsel, e);
 		else
 			ret = bpf_filter__attach(evsel, log__level() >= LOG_VERBOSE,
-						 &evsel->bpf_filter, err, sizeof(err));
-		if (ret) {
-			pr_err("%s", err);
+						 &evsel->bpf_filter, e);
+		if (ret)
 			return ret;
-		}
 	}
 	return 0;
+}
+
+int bpf_filters__attach(struct evlist *evlist, struct prec_err *e)
+{
+	int ret = attach_all(evlist, e);
+
+	if (ret && !prec_err__is_set(e)) /* out of memory too is one line */
+		prec_err__set(e, ret, "--filter: %s", strerror(-ret));
+	return ret;
 }
 
 void bpf_filters__detach(struct evlist *evlist)

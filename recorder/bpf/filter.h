@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "prec/error.h"
+
 struct evlist;
 struct evsel;
 struct bpf_filter;
@@ -18,26 +20,26 @@ struct filter_terms;
 
 /*
  * The value of each cgroup term of f, parsed from str: the id of the cgroup
- * its path names under the cgroup2 mount. 0, or -errno with one line in err
+ * its path names under the cgroup2 mount. 0, or -errno with one line in e
  * naming the term, the directory and where cgroups are.
  */
-int bpf_filter__resolve(const char *str, struct filter_terms *f, char *err, size_t len);
+int bpf_filter__resolve(const char *str, struct filter_terms *f, struct prec_err *e);
 
 /*
  * Whether the event samples every field its filter reads (perf's
  * check_sample_flags), and each cgroup term names a cgroup. 0, or -EINVAL
- * with one line in err naming the term, the PERF_SAMPLE bit and the option
+ * with one line in e naming the term, the PERF_SAMPLE bit and the option
  * that adds it (or bpf_filter__resolve's -errno and line).
  */
-int bpf_filter__check(const struct evsel *evsel, char *err, size_t len);
+int bpf_filter__check(const struct evsel *evsel, struct prec_err *e);
 
 /*
  * Loads the program with the event's filter and attaches it to each of its
  * open fds (PERF_EVENT_IOC_SET_BPF). 0 and *out (owned), or -errno with one
- * line in err (bpf_layer__explain's). verbose: echo libbpf's messages.
+ * line in e (bpf_layer__explain's). verbose: echo libbpf's messages.
  */
-int bpf_filter__attach(const struct evsel *evsel, bool verbose, struct bpf_filter **out, char *err,
-		       size_t len);
+int bpf_filter__attach(const struct evsel *evsel, bool verbose, struct bpf_filter **out,
+		       struct prec_err *e);
 
 /* The samples the program dropped so far, summed over the CPUs; 0 for NULL. */
 uint64_t bpf_filter__dropped(const struct bpf_filter *f);
@@ -45,10 +47,11 @@ uint64_t bpf_filter__dropped(const struct bpf_filter *f);
 /*
  * Every BPF --filter of the opened events: each checked against its event's
  * final sample_type, then whether BPF may load here, then each program
- * loaded and attached. 0, or a negative errno after one line on stderr; the
- * events stay open (the caller closes them), nothing else is left.
+ * loaded and attached. 0, or a negative errno with its one line in e (out
+ * of memory included); the events stay open (the caller closes them),
+ * nothing else is left.
  */
-int bpf_filters__attach(struct evlist *evlist);
+int bpf_filters__attach(struct evlist *evlist, struct prec_err *e);
 
 /* Unloads every filter program; safe when none or some were attached. */
 void bpf_filters__detach(struct evlist *evlist);

@@ -153,35 +153,31 @@ static int unpin(const char *dir, const char **step)
 }
 #endif
 
-int filter_pin__setup(const char *action, char *err, size_t len)
+int filter_pin__setup(const char *action, struct prec_err *e)
 {
 	bool do_pin = !strcmp(action, "pin"), mounted;
 	const char *step = "load";
 	char dir[600], prog[700];
 	int ret;
 
-	if (bpf_layer__check("--setup-filter", NULL, err, len))
-		return -EPERM;
+	ret = bpf_layer__check("--setup-filter", NULL, e);
+	if (ret)
+		return ret;
 	filter_pin__dir(dir, sizeof(dir), &mounted);
-	if (!mounted) {
-		snprintf(
-			err, len,
+	if (!mounted)
+		return prec_err__set(
+			e, -ENOENT,
 			"--setup-filter %s: no BPF filesystem is mounted (mount it with 'mount -t bpf bpf %s')",
 			action, DEFAULT_BPFFS);
-		return -ENOENT;
-	}
 	pinned(PROG_NAME, prog, sizeof(prog));
-	if (do_pin && access(prog, F_OK) == 0) {
-		snprintf(
-			err, len,
+	if (do_pin && access(prog, F_OK) == 0)
+		return prec_err__set(
+			e, -EEXIST,
 			"--setup-filter pin: the filter is pinned already in %s (run --setup-filter unpin first to pin this prec's)",
 			dir);
-		return -EEXIST;
-	}
-	if (!do_pin && access(dir, F_OK) < 0) {
-		snprintf(err, len, "--setup-filter unpin: nothing is pinned in %s", dir);
-		return -ENOENT;
-	}
+	if (!do_pin && access(dir, F_OK) < 0)
+		return prec_err__set(e, -ENOENT, "--setup-filter unpin: nothing is pinned in %s",
+				     dir);
 	bpf_layer__capture(false);
 #ifdef PREC_HAVE_BPF
 	ret = do_pin ? pin(dir, &step) : unpin(dir, &step);
@@ -189,10 +185,11 @@ int filter_pin__setup(const char *action, char *err, size_t len)
 	ret = -EOPNOTSUPP;
 #endif
 	if (ret) {
-		char why[400];
+		struct prec_err why = PREC_ERR_INIT;
 
-		bpf_layer__explain("--setup-filter", step, -ret, why, sizeof(why));
-		snprintf(err, len, "%s (in %s)", why, dir);
+		bpf_layer__explain(&why, "--setup-filter", step, -ret);
+		prec_err__set(e, ret, "%s (in %s)", prec_err__msg(&why), dir);
+		prec_err__clear(&why);
 	}
 	return ret;
 }
@@ -319,12 +316,13 @@ static int attach(struct filter_pin *p, const struct evsel *evsel, const struct 
 #endif
 
 int filter_pin__attach(const struct evsel *evsel, const struct filter_terms *f,
-		       const struct thread_map *threads, struct filter_pin **out, char *err,
-		       size_t len)
+		       const struct thread_map *threads, struct filter_pin **out,
+		       struct prec_err *e)
 {
 	struct filter_pin *p = calloc(1, sizeof(*p));
 	const char *step = "load";
-	char why[400], dir[600];
+	struct prec_err why = PREC_ERR_INIT;
+	char dir[600];
 	bool mounted;
 	int ret;
 
@@ -341,15 +339,16 @@ int filter_pin__attach(const struct evsel *evsel, const struct filter_terms *f,
 	ret = -EOPNOTSUPP;
 #endif
 	if (ret == -EBUSY) {
-		snprintf(
-			err, len,
+		prec_err__set(
+			e, ret,
 			"event '%s': --filter: all %d slots of the pinned filter are in use (wait for other recordings to end, or run prec as root)",
 			evsel->name, SAMPLE_FILTER_SLOTS);
 	} else if (ret) {
 		filter_pin__dir(dir, sizeof(dir), &mounted);
-		bpf_layer__explain("--filter", step, -ret, why, sizeof(why));
-		snprintf(err, len, "event '%s': %s (the filter pinned in %s)", evsel->name, why,
-			 dir);
+		bpf_layer__explain(&why, "--filter", step, -ret);
+		prec_err__set(e, ret, "event '%s': %s (the filter pinned in %s)", evsel->name,
+			      prec_err__msg(&why), dir);
+		prec_err__clear(&why);
 	}
 	if (ret) {
 		filter_pin__delete(p);

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "prec/error.h"
+
 struct evsel;
 struct filter_terms;
 struct thread_map;
@@ -33,17 +35,17 @@ bool filter_pin__usable(void);
 
 /*
  * --setup-filter ACTION ("pin" or "unpin"): 0, or -errno with one line in
- * err naming what to do (root, a mounted BPF filesystem, unpin first).
+ * e naming what to do (root, a mounted BPF filesystem, unpin first).
  */
-int filter_pin__setup(const char *action, char *err, size_t len);
+int filter_pin__setup(const char *action, struct prec_err *e);
 
 /*
  * The pinned program on each of evsel's open fds, with f in a free slot
  * for the processes of threads. 0 and *out (owned), or -errno with one line.
  */
 int filter_pin__attach(const struct evsel *evsel, const struct filter_terms *f,
-		       const struct thread_map *threads, struct filter_pin **out, char *err,
-		       size_t len);
+		       const struct thread_map *threads, struct filter_pin **out,
+		       struct prec_err *e);
 
 /* The samples of the slot the pinned program dropped; 0 for NULL. */
 uint64_t filter_pin__dropped(const struct filter_pin *p);

@@ -125,7 +125,11 @@ int off_cpu__open(struct off_cpu **out, const struct off_cpu_params *p, char *er
 		ret = off_cpu_bpf__attach(oc->skel);
 	}
 	if (ret) {
-		bpf_layer__explain("--off-cpu", step, ret < 0 ? -ret : ret, err, len);
+		struct prec_err why = PREC_ERR_INIT;
+
+		bpf_layer__explain(&why, "--off-cpu", step, ret < 0 ? -ret : ret);
+		snprintf(err, len, "%s", prec_err__msg(&why));
+		prec_err__clear(&why);
 		off_cpu__delete(oc);
 		return -1;
 	}
@@ -252,8 +256,12 @@ void off_cpu__delete(struct off_cpu *oc)
 
 int off_cpu__open(struct off_cpu **out, const struct off_cpu_params *p, char *err, size_t len)
 {
+	struct prec_err why = PREC_ERR_INIT;
+
 	*out = NULL;
-	bpf_layer__check("--off-cpu", NULL, err, len);
+	bpf_layer__check("--off-cpu", NULL, &why);
+	snprintf(err, len, "%s", prec_err__msg(&why));
+	prec_err__clear(&why);
 	return -1;
 }
 

@@ -54,7 +54,7 @@ static int htab__reserve(struct htab *h)
 	return 0;
 }
 
-/* Adds n (after htab__reserve said there is room). */
+/* Adds n (after htab__reserve found room for it). */
 static void htab__add(struct htab *h, struct hnode *n, uint32_t hash)
 {
 	n->hash = hash;

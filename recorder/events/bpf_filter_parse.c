@@ -183,8 +183,7 @@ struct reader {
 	const char *s;
 	size_t pos;
 	struct filter_terms *f;
-	char *err;
-	size_t errlen;
+	struct prec_err *e;
 };
 
 static bool is_ident(char c, bool first)
@@ -219,7 +218,7 @@ static int fail(struct reader *r, int ret, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(r->err, r->errlen, fmt, ap);
+	ret = prec_err__vset(r->e, ret, fmt, ap);
 	va_end(ap);
 	return ret;
 }
@@ -488,9 +487,9 @@ static int read_group(struct reader *r)
 	return ret;
 }
 
-int filter_terms__parse(const char *str, struct filter_terms *f, char *err, size_t errlen)
+int filter_terms__parse(const char *str, struct filter_terms *f, struct prec_err *e)
 {
-	struct reader r = { .s = str, .f = f, .err = err, .errlen = errlen };
+	struct reader r = { .s = str, .f = f, .e = e };
 	char w[64];
 	int ret;
 

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "prec/error.h"
+
 #include "events/bpf_filter_entries.h"
 
 struct filter_terms {
@@ -36,7 +38,7 @@ struct filter_terms {
  * token, its offset and what is accepted there (-E2BIG: more entries than
  * SAMPLE_FILTER_MAX). *f is undefined on failure.
  */
-int filter_terms__parse(const char *str, struct filter_terms *f, char *err, size_t errlen);
+int filter_terms__parse(const char *str, struct filter_terms *f, struct prec_err *e);
 
 /*
  * The name of the PERF_SAMPLE_* bit ("PERF_SAMPLE_CPU") and the perf record

@@ -91,13 +91,11 @@ static int parse_inside_hybrid(struct pe_state *st, const struct pmu *pmu, const
 {
 	struct pe_state in = *st; /* the PMUs and tracefs, looked up already or not */
 	struct pe_event *v;
-	char err[1];
 	size_t p = 0;
 	int ret;
 
 	in.str = text;
-	in.err = err;
-	in.errlen = sizeof(err);
+	in.e = NULL; /* only whether it parses */
 	in.ev = NULL;
 	in.nr_ev = 0;
 	in.hybrid_only = pmu->name;
@@ -400,7 +398,7 @@ static int add_numeric(struct pe_state *st, uint32_t type, uint64_t config, size
 	return pe_event__new(st, type, config) ? 0 : -ENOMEM;
 }
 
-/* rNNN (s is "r" and up to 16 hex digits, wlen long). 0 or -errno (said). */
+/* rNNN (s is "r" and up to 16 hex digits, wlen long). 0 or -errno (its line in st->e). */
 static int parse_raw(struct pe_state *st, const char *s, size_t wlen, size_t off,
 		     const char *what)
 {
@@ -446,7 +444,7 @@ static int parse_sys_name(struct pe_state *st, const char *s, size_t wlen, const
 
 /* After an event and its terms: its modifiers (":u", or "/u" directly after
  * a '/'), then the delimiter that must follow. *q moves past them. 0 or
- * -errno (said). */
+ * -errno (its line in st->e). */
 static int parse_event_tail(struct pe_state *st, size_t *q, int first, size_t off,
 			    bool in_group, enum mods_style style)
 {

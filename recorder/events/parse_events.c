@@ -176,25 +176,21 @@ static int parse_items(struct pe_state *st)
 }
 
 /* One line, whatever control characters the argument held. */
-static void err__one_line(char *err)
+static void err__one_line(struct prec_err *e)
 {
-	for (char *c = err; c && *c; c++)
+	for (char *c = e ? e->msg : NULL; c && *c; c++)
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)
 			*c = '?';
 }
 
 int parse_events_ctx(struct event_specs *specs, const char *str, const struct parse_events_ctx *ctx,
-		     char *err, size_t errlen)
+		     struct prec_err *e)
 {
-	struct pe_state st = {
-		.str = str, .ctx = ctx ? ctx : &pe_live, .err = err, .errlen = errlen
-	};
+	struct pe_state st = { .str = str, .ctx = ctx ? ctx : &pe_live, .e = e };
 	struct event_spec *v;
 	int base = specs->nr;
 	int ret;
 
-	if (errlen)
-		err[0] = '\0';
 	ret = parse_items(&st);
 	if (!ret && !st.nr_ev)
 		ret = pe_hybrid__none_error(&st);
@@ -220,18 +216,18 @@ int parse_events_ctx(struct event_specs *specs, const char *str, const struct pa
 			}
 		}
 	}
-	if (ret == -ENOMEM && errlen)
-		snprintf(err, errlen, "out of memory parsing the events");
-	err__one_line(errlen ? err : NULL);
+	if (ret == -ENOMEM)
+		prec_err__set(e, -ENOMEM, "out of memory parsing the events");
+	err__one_line(e);
 	pe_state__truncate(&st, 0);
 	free(st.ev);
 	pmus__exit(&st.pmus);
 	return ret;
 }
 
-int parse_events(struct event_specs *specs, const char *str, char *err, size_t errlen)
+int parse_events(struct event_specs *specs, const char *str, struct prec_err *e)
 {
-	return parse_events_ctx(specs, str, &pe_live, err, errlen);
+	return parse_events_ctx(specs, str, &pe_live, e);
 }
 
 int parse_events__add_default(struct event_specs *specs, const struct default_event_env *env)
@@ -292,60 +288,58 @@ int parse_events__add_default(struct event_specs *specs, const struct default_ev
  * *joined to the spec's filter with this one added (perf adds a second
  * --filter's terms to the first's: ',' joins them), or says why it cannot. */
 static int spec__join_bpf_filter(const struct event_spec *spec, const char *filter, char **joined,
-				 char *err, size_t errlen)
+				 struct prec_err *e)
 {
 	struct filter_terms *f = malloc(sizeof(*f));
-	static char msg[LOG_MSG_MAX];
 	int ret;
 
 	*joined = NULL;
 	if (!f)
 		return -ENOMEM;
 	/* Alone first, so the offsets of a message are the user's. */
-	ret = filter_terms__parse(filter, f, msg, sizeof(msg));
+	ret = filter_terms__parse(filter, f, e);
 	if (!ret && spec->filter && asprintf(joined, "%s, %s", spec->filter, filter) < 0)
 		ret = -ENOMEM;
 	else if (!ret && !spec->filter && !(*joined = strdup(filter)))
 		ret = -ENOMEM;
 	if (!ret && spec->filter)
-		ret = filter_terms__parse(*joined, f, msg, sizeof(msg));
+		ret = filter_terms__parse(*joined, f, e);
 	free(f);
 	if (ret) {
 		free(*joined);
 		*joined = NULL;
 		if (ret == -ENOMEM)
 			return ret;
-		snprintf(err, errlen, "--filter '%s' for event '%s': %s", filter, spec->name, msg);
-		err__one_line(err);
+		prec_err__prefix(e, "--filter '%s' for event '%s'", filter, spec->name);
+		err__one_line(e);
 		return -EINVAL;
 	}
 	return 0;
 }
 
 int event_specs__add_filter(struct event_specs *specs, const char *filter, const char *option,
-			    char *err, size_t errlen)
+			    struct prec_err *e)
 {
 	bool bpf = strcmp(option, "--exclude-perf") != 0;
 	char *joined;
 	int ret;
 
-	if (specs->last_arg >= specs->nr) {
-		snprintf(err, errlen, "option '%s' must follow a -e %s (there is no -e before it)",
-			 option, bpf ? "event" : "tracepoint");
-		return -EINVAL;
-	}
+	if (specs->last_arg >= specs->nr)
+		return prec_err__set(e, -EINVAL,
+				     "option '%s' must follow a -e %s (there is no -e before it)",
+				     option, bpf ? "event" : "tracepoint");
 	/* All or nothing: every event checked before any changes. */
 	for (int i = specs->last_arg; i < specs->nr; i++) {
 		if (specs->v[i].attr.type == PERF_TYPE_TRACEPOINT)
 			continue;
 		if (!bpf) {
-			snprintf(err, errlen,
-				 "option '%s' must follow a -e tracepoint ('%s' is not one)",
-				 option, specs->v[i].name);
-			err__one_line(err);
+			prec_err__set(e, -EINVAL,
+				      "option '%s' must follow a -e tracepoint ('%s' is not one)",
+				      option, specs->v[i].name);
+			err__one_line(e);
 			return -EINVAL;
 		}
-		ret = spec__join_bpf_filter(&specs->v[i], filter, &joined, err, errlen);
+		ret = spec__join_bpf_filter(&specs->v[i], filter, &joined, e);
 		free(joined);
 		if (ret)
 			return ret;
@@ -354,7 +348,7 @@ int event_specs__add_filter(struct event_specs *specs, const char *filter, const
 		struct event_spec *spec = &specs->v[i];
 		bool tp = spec->attr.type == PERF_TYPE_TRACEPOINT;
 
-		if (!tp && spec__join_bpf_filter(spec, filter, &joined, err, errlen))
+		if (!tp && spec__join_bpf_filter(spec, filter, &joined, e))
 			return -ENOMEM;
 		if (tp && (spec->filter ? asprintf(&joined, "(%s) && (%s)", spec->filter, filter) < 0 :
 					  !(joined = strdup(filter))))
@@ -368,9 +362,8 @@ int event_specs__add_filter(struct event_specs *specs, const char *filter, const
 
 int event_specs__add_off_cpu(struct event_specs *specs)
 {
-	char msg[128];
 	struct event_spec *spec;
-	int ret = parse_events(specs, "bpf-output", msg, sizeof(msg));
+	int ret = parse_events(specs, "bpf-output", NULL);
 	char *name = strdup(OFF_CPU_EVENT);
 
 	if (ret || !name) {

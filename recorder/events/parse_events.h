@@ -28,6 +28,8 @@
 #include <stdio.h>
 #include <linux/perf_event.h>
 
+#include "prec/error.h"
+
 /*
  * The parser's context: where it looks things up and what it may ask of the
  * machine, all from the caller (the parser links nothing above sysinfo/).
@@ -166,7 +168,7 @@ struct event_specs {
  * the context's probe deciding which PMU counts a cache event.
  */
 int parse_events_ctx(struct event_specs *specs, const char *str, const struct parse_events_ctx *ctx,
-		     char *err, size_t errlen);
+		     struct prec_err *e);
 
 /*
  * The groups from index from on whose events belong to two core PMUs of a
@@ -182,7 +184,7 @@ int parse_events_ctx(struct event_specs *specs, const char *str, const struct pa
 int event_specs__split_hybrid_groups(struct event_specs *specs, int from);
 
 /* parse_events_ctx with the live sysfs and tracefs. */
-int parse_events(struct event_specs *specs, const char *str, char *err, size_t errlen);
+int parse_events(struct event_specs *specs, const char *str, struct prec_err *e);
 
 /* A hybrid core PMU (cpu_core, cpu_atom): perf 6.1 records cycles on each. */
 struct default_event_pmu {
@@ -237,7 +239,7 @@ bool event_spec__is_off_cpu(const struct event_spec *spec);
  * parse; -ENOMEM.
  */
 int event_specs__add_filter(struct event_specs *specs, const char *filter, const char *option,
-			    char *err, size_t errlen);
+			    struct prec_err *e);
 
 /* Frees every spec. Accepts an empty or already freed set. */
 void event_specs__exit(struct event_specs *specs);

@@ -27,8 +27,7 @@ struct pe_event {
 struct pe_state {
 	const char *str; /* the whole -e argument, for offsets */
 	const struct parse_events_ctx *ctx;
-	char *err;
-	size_t errlen;
+	struct prec_err *e; /* the one line of a refusal; NULL: the code only */
 	struct pe_event *ev;
 	int nr_ev;
 	/* Looked up once, when first needed. */

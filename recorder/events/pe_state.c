@@ -87,16 +87,20 @@ const char *event_name__symbol(uint32_t type, uint64_t config)
 
 int pe_error(struct pe_state *st, size_t off, const char *hint, const char *fmt, ...)
 {
-	static char msg[LOG_MSG_MAX];
+	char *msg = NULL;
 	va_list ap;
+	int n;
 
-	if (!st->errlen)
+	if (!st->e)
 		return -EINVAL;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
-	snprintf(st->err, st->errlen, "%s at offset %zu%s%s%s", msg, off, hint ? " (" : "",
-		 hint ? hint : "", hint ? ")" : "");
+	if (n < 0)
+		return prec_err__set(st->e, -ENOMEM, "out of memory parsing the events");
+	prec_err__set(st->e, -EINVAL, "%s at offset %zu%s%s%s", msg, off, hint ? " (" : "",
+		      hint ? hint : "", hint ? ")" : "");
+	free(msg);
 	return -EINVAL;
 }
 

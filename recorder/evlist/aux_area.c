@@ -53,35 +53,31 @@ static const struct event_spec *first_aux_event(const struct event_specs *specs)
 	return NULL;
 }
 
-int aux_area__check(const struct event_specs *specs, const struct record_opts *opts, char *err,
-		    size_t errlen)
+int aux_area__check(const struct event_specs *specs, const struct record_opts *opts,
+		    struct prec_err *e)
 {
 	const struct event_spec *aux = first_aux_event(specs);
 
-	if (aux) {
-		snprintf(err, errlen,
-			 "event '%s': prec does not record AUX area traces (%s): record it with perf record",
-			 aux->name, aux->pmu_name);
-		return -EINVAL;
-	}
+	if (aux)
+		return prec_err__set(
+			e, -EINVAL,
+			"event '%s': prec does not record AUX area traces (%s): record it with perf record",
+			aux->name, aux->pmu_name);
 	for (int i = 0; i < specs->nr; i++) {
-		if (specs->v[i].terms.set & (EVENT_TERM_AUX_OUTPUT | EVENT_TERM_AUX_SAMPLE_SIZE)) {
-			snprintf(err, errlen,
-				 "event '%s': aux-output and aux-sample-size need an AUX area event in the group (e.g. intel_pt//), and this recording has none",
-				 specs->v[i].name);
-			return -EINVAL;
-		}
+		if (specs->v[i].terms.set & (EVENT_TERM_AUX_OUTPUT | EVENT_TERM_AUX_SAMPLE_SIZE))
+			return prec_err__set(
+				e, -EINVAL,
+				"event '%s': aux-output and aux-sample-size need an AUX area event in the group (e.g. intel_pt//), and this recording has none",
+				specs->v[i].name);
 	}
 	/* perf's own words, then the fix. */
-	if (opts->aux_snapshot) {
-		snprintf(err, errlen,
-			 "No AUX area tracing to snapshot (-S/--snapshot needs an AUX area event such as -e intel_pt//; for a flight recorder of these events use --overwrite and SIGUSR2)");
-		return -EINVAL;
-	}
-	if (opts->aux_sample) {
-		snprintf(err, errlen,
-			 "No AUX area event to sample (--aux-sample needs an AUX area event grouped with the sampled one, e.g. -e '{intel_pt//,cycles}')");
-		return -EINVAL;
-	}
+	if (opts->aux_snapshot)
+		return prec_err__set(
+			e, -EINVAL,
+			"No AUX area tracing to snapshot (-S/--snapshot needs an AUX area event such as -e intel_pt//; for a flight recorder of these events use --overwrite and SIGUSR2)");
+	if (opts->aux_sample)
+		return prec_err__set(
+			e, -EINVAL,
+			"No AUX area event to sample (--aux-sample needs an AUX area event grouped with the sampled one, e.g. -e '{intel_pt//,cycles}')");
 	return 0;
 }

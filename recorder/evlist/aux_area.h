@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "prec/error.h"
+
 struct event_specs;
 struct record_opts;
 
@@ -25,9 +27,9 @@ bool aux_area__bpf_scriptlet(const char *event);
 /*
  * After the events are parsed: -S/--snapshot and --aux-sample without an AUX
  * area event (perf's messages, with the fix), any AUX area event or aux-*
- * term, and --off-cpu. 0, or -EINVAL with one line in err.
+ * term, and --off-cpu. 0, or -EINVAL with one line in e.
  */
-int aux_area__check(const struct event_specs *specs, const struct record_opts *opts, char *err,
-		    size_t errlen);
+int aux_area__check(const struct event_specs *specs, const struct record_opts *opts,
+		    struct prec_err *e);
 
 #endif

@@ -465,10 +465,10 @@ static void evsel__apply_terms(struct evsel *evsel, const struct event_terms *t,
 					      .dump_size = cfg->callchain_dump ?
 								   cfg->callchain_dump :
 								   CALLCHAIN_DEFAULT_DUMP };
-		char err[160];
 
+		/* The call graph was checked when the events were parsed. */
 		if (t->set & EVENT_TERM_CALLGRAPH)
-			callchain__parse(t->call_graph, &cp, err, sizeof(err)); /* checked when the events were parsed */
+			callchain__parse(t->call_graph, &cp, NULL);
 		if (t->set & EVENT_TERM_STACKSIZE)
 			cp.dump_size = (uint32_t)((t->stack_size + 7) & ~7ULL);
 		if (t->set & EVENT_TERM_MAX_STACK)

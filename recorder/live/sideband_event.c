@@ -26,17 +26,20 @@
 #include "signals.h"
 #include "targets/sys.h"
 
-int sideband_event__parse(struct sideband_event *sb, const char *event, char *err, size_t errlen)
+int sideband_event__parse(struct sideband_event *sb, const char *event, struct prec_err *e)
 {
-	char msg[400];
+	int ret;
 
 	memset(sb, 0, sizeof(*sb));
 	sb->stop_fd = -1;
-	if (parse_events(&sb->specs, event, msg, sizeof(msg))) {
-		snprintf(err, errlen, "invalid --switch-output-event: %s", msg);
-		return -EINVAL;
-	}
-	return 0;
+	if (!event)
+		return 0;
+	ret = parse_events(&sb->specs, event, e);
+	if (ret && !prec_err__is_set(e))
+		prec_err__set(e, ret, "%s", strerror(-ret));
+	if (ret)
+		prec_err__prefix(e, "invalid --switch-output-event");
+	return ret;
 }
 
 /* The attr perf's side-band opens with: the event as parsed, enabled at
@@ -181,8 +184,10 @@ static int sideband_event__open_all(struct sideband_event *sb, const struct evli
 
 	sb->fds = calloc(n, sizeof(*sb->fds));
 	sb->maps = calloc(n, sizeof(*sb->maps));
-	if (!sb->fds || !sb->maps)
+	if (!sb->fds || !sb->maps) {
+		pr_err("cannot open --switch-output-event: %s (free some memory)", strerror(ENOMEM));
 		return -ENOMEM;
+	}
 	/* Two pages: the control page and one of data, emptied at each wake. */
 	sb->map_bytes = 2 * (size_t)sysconf(_SC_PAGESIZE);
 	ret = sideband_event__open_each(sb, evlist, task_target, -1, &failed);

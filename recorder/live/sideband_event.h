@@ -32,9 +32,10 @@ struct sideband_event {
 
 /*
  * Parses the event string into sb (zeroed first) before anything opens, so
- * a bad event is a usage error. 0, or -EINVAL/-ENOMEM with one line in err.
+ * a bad event is a usage error; event NULL: none (sb stays empty). 0, or
+ * -EINVAL/-ENOMEM with one line in e.
  */
-int sideband_event__parse(struct sideband_event *sb, const char *event, char *err, size_t errlen);
+int sideband_event__parse(struct sideband_event *sb, const char *event, struct prec_err *e);
 
 /*
  * Opens the events as perf does for its side-band: on every CPU of the

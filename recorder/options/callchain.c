@@ -9,7 +9,7 @@
 
 #include "options/callchain.h"
 
-int callchain__parse(const char *str, struct callchain_param *p, char *err, size_t errlen)
+int callchain__parse(const char *str, struct callchain_param *p, struct prec_err *e)
 {
 	const char *comma = strchr(str, ',');
 	size_t len = comma ? (size_t)(comma - str) : strlen(str);
@@ -24,10 +24,10 @@ int callchain__parse(const char *str, struct callchain_param *p, char *err, size
 	else if (len == 2 && !strncmp(str, "no", 2))
 		p->mode = CALLCHAIN_NONE;
 	else {
-		snprintf(err, errlen,
-			 "unknown --call-graph mode '%.*s' (use fp, dwarf[,size], lbr or no)",
-			 (int)len, str);
-		return -EINVAL;
+		return prec_err__set(
+			e, -EINVAL,
+			"unknown --call-graph mode '%.*s' (use fp, dwarf[,size], lbr or no)",
+			(int)len, str);
 	}
 	if (comma && p->mode == CALLCHAIN_FP) {
 		char *end;
@@ -36,37 +36,32 @@ int callchain__parse(const char *str, struct callchain_param *p, char *err, size
 		/* perf's fp,N: the depth of each callchain (sample_max_stack).
 		 * perf takes "32x" as 32 and drops a depth at or past the
 		 * sysctl without a word; prec takes a whole number only, and
-		 * a depth past kernel.perf_event_max_stack is said at open. */
+		 * a depth past kernel.perf_event_max_stack is refused at open. */
 		errno = 0;
 		v = strtoul(comma + 1, &end, 0);
-		if (!comma[1] || *end || errno || comma[1] == '-' || v > UINT16_MAX) {
-			snprintf(
-				err, errlen,
+		if (!comma[1] || *end || errno || comma[1] == '-' || v > UINT16_MAX)
+			return prec_err__set(
+				e, -EINVAL,
 				"incorrect --call-graph fp depth '%s' (give the frames to keep, 1 to %d; 0 is kernel.perf_event_max_stack)",
 				comma + 1, (int)UINT16_MAX);
-			return -EINVAL;
-		}
 		p->max_stack = (uint32_t)v;
 		p->has_max_stack = true;
 	} else if (comma) {
 		char *end;
 		unsigned long v;
 
-		if (p->mode != CALLCHAIN_DWARF) {
-			snprintf(
-				err, errlen,
+		if (p->mode != CALLCHAIN_DWARF)
+			return prec_err__set(
+				e, -EINVAL,
 				"only --call-graph dwarf takes a stack dump size, and fp a depth ('%s')",
 				str);
-			return -EINVAL;
-		}
 		v = strtoul(comma + 1, &end, 0);
 		v = (v + 7) & ~7UL;
-		if (!comma[1] || *end || comma[1] == '-' || !v || v > CALLCHAIN_MAX_DUMP) {
-			snprintf(err, errlen,
-				 "incorrect --call-graph stack dump size '%s' (give 8 to %d bytes)",
-				 comma + 1, CALLCHAIN_MAX_DUMP);
-			return -EINVAL;
-		}
+		if (!comma[1] || *end || comma[1] == '-' || !v || v > CALLCHAIN_MAX_DUMP)
+			return prec_err__set(
+				e, -EINVAL,
+				"incorrect --call-graph stack dump size '%s' (give 8 to %d bytes)",
+				comma + 1, CALLCHAIN_MAX_DUMP);
 		p->dump_size = (uint32_t)v;
 	}
 	p->data_addr = p->mode == CALLCHAIN_DWARF;

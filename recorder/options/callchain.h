@@ -3,6 +3,8 @@
 /* -g, --call-graph and the call-graph= / stack-size= / max-stack= terms. */
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "prec/error.h"
 #include <stdint.h>
 
 struct perf_event_attr;
@@ -28,7 +30,7 @@ struct callchain_param {
  * sample_max_stack, with has_max_stack set). Pure. 0, or -EINVAL with one
  * line.
  */
-int callchain__parse(const char *str, struct callchain_param *p, char *err, size_t errlen);
+int callchain__parse(const char *str, struct callchain_param *p, struct prec_err *e);
 
 /*
  * Sets the attr as perf's evsel__config_callchain: CALLCHAIN, and for dwarf

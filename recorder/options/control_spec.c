@@ -12,12 +12,11 @@
 static const char spec_fix[] =
 	"give fifo:CTL[,ACK] with FIFO paths, or fd:CTL[,ACK] with open file descriptors, e.g. --control fifo:ctl.fifo,ack.fifo";
 
-static int spec__fail(char *err, size_t errlen, const char *str, const char *why)
+static int spec__fail(struct prec_err *e, const char *str, const char *why)
 {
 	/* One line, whatever the argument holds. */
-	snprintf(err, errlen, "--control '%.*s': %s (%s)", (int)strcspn(str, "\n\r"), str, why,
-		 spec_fix);
-	return -EINVAL;
+	return prec_err__set(e, -EINVAL, "--control '%.*s': %s (%s)", (int)strcspn(str, "\n\r"),
+			     str, why, spec_fix);
 }
 
 /* One fd number of fd:, all of [s, end): strtoul base 0 as perf, nothing
@@ -39,7 +38,7 @@ static int spec__fd(const char *s, const char *end, int *fd)
 	return 0;
 }
 
-int control_spec__parse(const char *str, struct control_spec *spec, char *err, size_t errlen)
+int control_spec__parse(const char *str, struct control_spec *spec, struct prec_err *e)
 {
 	const char *comma;
 
@@ -50,19 +49,19 @@ int control_spec__parse(const char *str, struct control_spec *spec, char *err, s
 		comma = strchr(str, ',');
 		if (spec__fd(str, comma ? comma : str + strlen(str), &spec->ctl_fd) ||
 		    (comma && spec__fd(comma + 1, comma + 1 + strlen(comma + 1), &spec->ack_fd)))
-			return spec__fail(err, errlen, str - 3, "not a file descriptor number");
+			return spec__fail(e, str - 3, "not a file descriptor number");
 		return 0;
 	}
 	if (strncmp(str, "fifo:", 5))
-		return spec__fail(err, errlen, str, "neither fifo: nor fd:");
+		return spec__fail(e, str, "neither fifo: nor fd:");
 	spec->fifo = true;
 	str += 5;
 	comma = strchr(str, ',');
 	if (!*str || str == comma)
-		return spec__fail(err, errlen, str - 5, "no command FIFO named");
+		return spec__fail(e, str - 5, "no command FIFO named");
 	if ((size_t)(comma ? comma - str : (ptrdiff_t)strlen(str)) >= sizeof(spec->ctl_path) ||
 	    (comma && strlen(comma + 1) >= sizeof(spec->ack_path)))
-		return spec__fail(err, errlen, str - 5, "path too long");
+		return spec__fail(e, str - 5, "path too long");
 	if (comma) {
 		memcpy(spec->ctl_path, str, (size_t)(comma - str));
 		strcpy(spec->ack_path, comma + 1); /* "" (fifo:CTL,) is none, as perf */

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "prec/error.h"
+
 /* --control's argument, read without opening anything. */
 struct control_spec {
 	bool fifo; /* fifo:PATH[,PATH] (else fd:N[,N]) */
@@ -21,8 +23,8 @@ struct control_spec {
 /*
  * Reads --control's value, perf's syntax: "fifo:CTL[,ACK]" or "fd:N[,M]"
  * (numbers as strtoul base 0 reads them, whole). 0, or -EINVAL with one
- * line in err naming the fix.
+ * line in e naming the fix.
  */
-int control_spec__parse(const char *str, struct control_spec *spec, char *err, size_t errlen);
+int control_spec__parse(const char *str, struct control_spec *spec, struct prec_err *e);
 
 #endif

@@ -23,16 +23,14 @@
 #include "options/perfconfig.h"
 
 /* The one line for a value the option does not take; -EINVAL. */
-static int bad_value(char *err, size_t errlen, const char *label, const char *arg,
-		     const char *hint)
+static int bad_value(struct prec_err *e, const char *label, const char *arg, const char *hint)
 {
-	snprintf(err, errlen, "invalid %s value '%s' (%s)", label, arg, hint);
-	return -EINVAL;
+	return prec_err__set(e, -EINVAL, "invalid %s value '%s' (%s)", label, arg, hint);
 }
 
 /* --off-cpu-thresh MS: whole milliseconds, kept as nanoseconds. */
 static int parse_off_cpu_thresh(struct record_opts *opts, const char *arg, const char *label,
-				char *err, size_t errlen)
+				struct prec_err *e)
 {
 	char *end;
 	unsigned long long v;
@@ -40,7 +38,7 @@ static int parse_off_cpu_thresh(struct record_opts *opts, const char *arg, const
 	errno = 0;
 	v = strtoull(arg, &end, 10);
 	if (!*arg || *end || errno || *arg == '-' || v > UINT64_MAX / 1000000)
-		return bad_value(err, errlen, label, arg,
+		return bad_value(e, label, arg,
 				 "give whole milliseconds, e.g. --off-cpu-thresh 100");
 	opts->off_cpu_thresh_ns = v * 1000000;
 	opts->off_cpu_thresh_set = true;
@@ -49,7 +47,7 @@ static int parse_off_cpu_thresh(struct record_opts *opts, const char *arg, const
 
 /* -e, and the --filter / --exclude-perf that apply to the -e before them. */
 static int opt__append(struct record_opts *opts, const struct opt_def *o, const char *arg,
-		       const char *label, char *err, size_t errlen)
+		       const char *label, struct prec_err *e)
 {
 	struct record_filter *f;
 	char **ev;
@@ -62,10 +60,8 @@ static int opt__append(struct record_opts *opts, const struct opt_def *o, const 
 		opts->events[opts->nr_events++] = (char *)arg;
 		return 0;
 	}
-	if (!opts->nr_events) {
-		snprintf(err, errlen, "%s should follow a -e tracepoint option", label);
-		return -EINVAL;
-	}
+	if (!opts->nr_events)
+		return prec_err__set(e, -EINVAL, "%s should follow a -e tracepoint option", label);
 	f = realloc(opts->filters, (opts->nr_filters + 1) * sizeof(*f));
 	if (!f)
 		return -ENOMEM;
@@ -78,28 +74,28 @@ static int opt__append(struct record_opts *opts, const struct opt_def *o, const 
 
 /* The options that shape what a sample holds: branches, registers, call graphs. */
 static int opt__apply_sampling(struct record_opts *opts, const struct opt_def *o, const char *arg,
-			       const char *label, char *err, size_t errlen)
+			       const char *label, struct prec_err *e)
 {
 	switch (o->id) {
 	case OPT_BRANCH_ANY:
 		opts->branch_filter = PERF_SAMPLE_BRANCH_ANY;
 		return 0;
 	case OPT_BRANCH_FILTER:
-		return branch_filter__parse(arg, &opts->branch_filter, err, errlen);
+		return branch_filter__parse(arg, &opts->branch_filter, e);
 	case OPT_USER_REGS:
 	case OPT_INTR_REGS: {
 		uint64_t *mask = o->id == OPT_USER_REGS ? &opts->user_regs : &opts->intr_regs;
 
 		if (!arg) {
 			*mask = regs__default_mask();
-			if (!*mask) {
-				snprintf(err, errlen, "%s: register sampling is not supported on this architecture yet",
-					 label);
-				return -EINVAL;
-			}
+			if (!*mask)
+				return prec_err__set(
+					e, -EINVAL,
+					"%s: register sampling is not supported on this architecture yet",
+					label);
 			return 0;
 		}
-		return regs__parse(arg, mask, err, errlen) ? -EINVAL : 0;
+		return regs__parse(arg, mask, e) ? -EINVAL : 0;
 	}
 	case OPT_CALLGRAPH_FP:
 		/* perf: -g keeps a mode --call-graph chose, else perf's configured
@@ -115,7 +111,7 @@ static int opt__apply_sampling(struct record_opts *opts, const struct opt_def *o
 	case OPT_CALLGRAPH: {
 		struct callchain_param p = { 0 };
 
-		if (callchain__parse(arg, &p, err, errlen))
+		if (callchain__parse(arg, &p, e))
 			return -EINVAL;
 		opts->callchain_mode = (int)p.mode;
 		opts->callchain_dump = p.dump_size;
@@ -126,10 +122,10 @@ static int opt__apply_sampling(struct record_opts *opts, const struct opt_def *o
 		return 0;
 	}
 	case OPT_UNWIND:
-		if (strcmp(arg, "record") && strcmp(arg, "report")) {
-			snprintf(err, errlen, "unknown --unwind value '%s' (use record or report)", arg);
-			return -EINVAL;
-		}
+		if (strcmp(arg, "record") && strcmp(arg, "report"))
+			return prec_err__set(e, -EINVAL,
+					     "unknown --unwind value '%s' (use record or report)",
+					     arg);
 		opts->unwind_record = !strcmp(arg, "record");
 		return 0;
 	default:
@@ -141,7 +137,7 @@ static int opt__apply_sampling(struct record_opts *opts, const struct opt_def *o
  * takes -r 100 and fails later, and silently turns --aio=abc into 1,
  * --aio=5 into 4 and --affinity=x into the default: here each is refused. */
 static int opt__apply_drain(struct record_opts *opts, const struct opt_def *o, const char *arg,
-			    const char *label, char *err, size_t errlen)
+			    const char *label, struct prec_err *e)
 {
 	uint64_t v = 1;
 
@@ -149,8 +145,7 @@ static int opt__apply_drain(struct record_opts *opts, const struct opt_def *o, c
 	case OPT_REALTIME:
 		/* 0 is perf's "not set". */
 		if (output_opts__size_plain(arg, &v) || v > 99)
-			return bad_value(err, errlen, label, arg,
-					 "give a SCHED_FIFO priority from 1 to 99");
+			return bad_value(e, label, arg, "give a SCHED_FIFO priority from 1 to 99");
 		opts->realtime_prio = (int)v;
 		return 0;
 	case OPT_AFFINITY:
@@ -161,13 +156,13 @@ static int opt__apply_drain(struct record_opts *opts, const struct opt_def *o, c
 		else if (!strcmp(arg, "sys"))
 			opts->affinity = RECORD_AFFINITY_SYS;
 		else
-			return bad_value(err, errlen, label, arg,
-					 "use node or cpu; sys, the default, leaves it to the scheduler");
+			return bad_value(
+				e, label, arg,
+				"use node or cpu; sys, the default, leaves it to the scheduler");
 		return 0;
 	case OPT_AIO:
 		if (arg && (output_opts__size_plain(arg, &v) || v < 1 || v > PREC_AIO_MAX))
-			return bad_value(err, errlen, label, arg,
-					 "give the writes in flight, 1 to 4");
+			return bad_value(e, label, arg, "give the writes in flight, 1 to 4");
 		opts->nr_cblocks = (int)v;
 		opts->aio_from_config = false;
 		return 0;
@@ -179,14 +174,14 @@ static int opt__apply_drain(struct record_opts *opts, const struct opt_def *o, c
 /* What the rings' data becomes: -z, --threads; and -S/--aux-sample, whose
  * AUX area data would join it (recorder/evlist/aux_area.h judges them). */
 static int opt__apply_output(struct record_opts *opts, const struct opt_def *o, const char *arg,
-			     const char *label, char *err, size_t errlen)
+			     const char *label, struct prec_err *e)
 {
 	uint64_t v = 1;
 
 	switch (o->id) {
 	case OPT_COMPRESS:
 		if (arg && (output_opts__size_plain(arg, &v) || v < 1 || v > 22))
-			return bad_value(err, errlen, label, arg, "give a zstd level from 1 to 22");
+			return bad_value(e, label, arg, "give a zstd level from 1 to 22");
 		opts->comp_level = (int)v;
 		return 0;
 	case OPT_THREADS:
@@ -209,7 +204,7 @@ static int opt__apply_output(struct record_opts *opts, const struct opt_def *o, 
 }
 
 static int opt__apply(struct record_opts *opts, const struct opt_def *o, const char *arg,
-		      char *err, size_t errlen)
+		      struct prec_err *e)
 {
 	char label[48];
 	int ret;
@@ -217,16 +212,14 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 	opt__label(o, label, sizeof(label));
 	switch (o->id) {
 	case OPT_OUTPUT:
-		if (!*arg) {
-			snprintf(err, errlen, "empty %s file name", label);
-			return -EINVAL;
-		}
+		if (!*arg)
+			return prec_err__set(e, -EINVAL, "empty %s file name", label);
 		opts->output = arg;
 		return 0;
 	case OPT_EVENT:
 	case OPT_FILTER:
 	case OPT_EXCLUDE_PERF:
-		return opt__append(opts, o, arg, label, err, errlen);
+		return opt__append(opts, o, arg, label, e);
 	case OPT_FREQ:
 		opts->user_freq = true;
 		/* perf 6.1 compares with strcasecmp: MAX and Max are 'max' too. */
@@ -237,46 +230,43 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		}
 		ret = output_opts__size_plain(arg, &opts->freq);
 		if (ret || opts->freq == 0)
-			return bad_value(err, errlen, label, arg,
-					 "give a frequency in Hz above 0, or 'max'");
+			return bad_value(e, label, arg, "give a frequency in Hz above 0, or 'max'");
 		opts->freq_max = false;
 		return 0;
 	case OPT_COUNT:
 		ret = output_opts__size_plain(arg, &opts->period);
 		if (ret || opts->period == 0 || opts->period > INT64_MAX)
-			return bad_value(err, errlen, label, arg,
-					 "give a sample period from 1 to 9223372036854775807, the largest the kernel takes");
+			return bad_value(
+				e, label, arg,
+				"give a sample period from 1 to 9223372036854775807, the largest the kernel takes");
 		return 0;
 	case OPT_MMAP_PAGES:
-		return output_opts__mmap_pages(arg, &opts->mmap_bytes, err, errlen);
+		return output_opts__mmap_pages(arg, &opts->mmap_bytes, e);
 	case OPT_VERBOSE:
 		opts->verbose++;
 		return 0;
 	case OPT_CLOCKID:
-		if (clockid__parse(arg, &opts->clockid)) {
-			snprintf(err, errlen,
-				 "unknown clockid '%s' (use monotonic, monotonic_raw, realtime, boottime, tai, or a number)",
-				 arg);
-			return -EINVAL;
-		}
+		if (clockid__parse(arg, &opts->clockid))
+			return prec_err__set(
+				e, -EINVAL,
+				"unknown clockid '%s' (use monotonic, monotonic_raw, realtime, boottime, tai, or a number)",
+				arg);
 		opts->use_clockid = true;
 		return 0;
 	case OPT_UID:
-		if (!*arg) {
-			snprintf(err, errlen, "empty -u/--uid value (give a user name or uid)");
-			return -EINVAL;
-		}
+		if (!*arg)
+			return prec_err__set(e, -EINVAL,
+					     "empty -u/--uid value (give a user name or uid)");
 		opts->uid_str = arg;
 		return 0;
 	case OPT_CGROUP:
 		/* perf skips an empty name (that event is not filtered) or refuses
 		 * it ("must define events before cgroups" without -e); an empty
 		 * variable must not silently widen -G to every cgroup. */
-		if (!*arg) {
-			snprintf(err, errlen,
-				 "empty -G/--cgroup name (give a cgroup path relative to the cgroup2 mount, e.g. -G system.slice; leave -G out to record all cgroups)");
-			return -EINVAL;
-		}
+		if (!*arg)
+			return prec_err__set(
+				e, -EINVAL,
+				"empty -G/--cgroup name (give a cgroup path relative to the cgroup2 mount, e.g. -G system.slice; leave -G out to record all cgroups)");
 		opts->cgroup = arg;
 		return 0;
 	case OPT_DELAY: {
@@ -286,13 +276,13 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 		errno = 0;
 		v = strtol(arg, &end, 10);
 		if (!*arg || *end || errno || v < -1)
-			return bad_value(err, errlen, label, arg,
+			return bad_value(e, label, arg,
 					 "give milliseconds, or -1 to start disabled");
 		opts->delay_ms = v;
 		return 0;
 	}
 	case OPT_OFF_CPU_THRESH:
-		return parse_off_cpu_thresh(opts, arg, label, err, errlen);
+		return parse_off_cpu_thresh(opts, arg, label, e);
 	case OPT_FLAG:
 		*(bool *)((char *)opts + o->flag_off) = true;
 		return 0;
@@ -306,28 +296,26 @@ static int opt__apply(struct record_opts *opts, const struct opt_def *o, const c
 	case OPT_CALLGRAPH_FP:
 	case OPT_CALLGRAPH:
 	case OPT_UNWIND:
-		return opt__apply_sampling(opts, o, arg, label, err, errlen);
+		return opt__apply_sampling(opts, o, arg, label, e);
 	case OPT_COMPRESS:
 	case OPT_THREADS:
 	case OPT_AUX:
-		return opt__apply_output(opts, o, arg, label, err, errlen);
+		return opt__apply_output(opts, o, arg, label, e);
 	case OPT_REALTIME:
 	case OPT_AFFINITY:
 	case OPT_AIO:
-		return opt__apply_drain(opts, o, arg, label, err, errlen);
+		return opt__apply_drain(opts, o, arg, label, e);
 	case OPT_OUTPUT_MGMT:
 		/* The synthesis options have their own file (options_synth.c). */
 		if (o->flag_off == OUTPUT_OPT_SYNTH || o->flag_off == OUTPUT_OPT_SYNTH_THREADS ||
 		    o->flag_off == OUTPUT_OPT_PROC_MAP_TIMEOUT)
-			return output_opts__apply_synth((enum output_opt)o->flag_off, arg, opts,
-							err, errlen);
-		return output_opts__apply((enum output_opt)o->flag_off, arg, opts, err, errlen);
+			return output_opts__apply_synth((enum output_opt)o->flag_off, arg, opts, e);
+		return output_opts__apply((enum output_opt)o->flag_off, arg, opts, e);
 	}
 	return -EINVAL;
 }
 
-static int parse_long(struct record_opts *opts, int argc, char **argv, int *i, char *err,
-		      size_t errlen)
+static int parse_long(struct record_opts *opts, int argc, char **argv, int *i, struct prec_err *e)
 {
 	const char *name = argv[*i] + 2;
 	const char *eq = strchr(name, '=');
@@ -336,19 +324,15 @@ static int parse_long(struct record_opts *opts, int argc, char **argv, int *i, c
 	const struct opt_def *o = opt__find_long(name, len, &ambiguous);
 	const char *arg = NULL;
 
-	if (ambiguous) {
-		snprintf(err, errlen, "ambiguous option '--%.*s' (spell it out; see 'prec --help')",
-			 (int)len, name);
-		return -EINVAL;
-	}
-	if (!o) {
-		snprintf(err, errlen, "unknown option '--%.*s' (see 'prec --help')", (int)len, name);
-		return -EINVAL;
-	}
-	if (o->has_arg == 0 && eq) {
-		snprintf(err, errlen, "option '--%s' takes no value", o->long_name);
-		return -EINVAL;
-	}
+	if (ambiguous)
+		return prec_err__set(e, -EINVAL,
+				     "ambiguous option '--%.*s' (spell it out; see 'prec --help')",
+				     (int)len, name);
+	if (!o)
+		return prec_err__set(e, -EINVAL, "unknown option '--%.*s' (see 'prec --help')",
+				     (int)len, name);
+	if (o->has_arg == 0 && eq)
+		return prec_err__set(e, -EINVAL, "option '--%s' takes no value", o->long_name);
 	if (o->has_arg == 2 && eq)
 		arg = eq + 1;
 	if (o->has_arg == 1) {
@@ -357,17 +341,15 @@ static int parse_long(struct record_opts *opts, int argc, char **argv, int *i, c
 		} else if (*i + 1 < argc) {
 			arg = argv[++*i];
 		} else {
-			snprintf(err, errlen, "option '--%s' needs a value (%s)", o->long_name,
-				 o->arg_name);
-			return -EINVAL;
+			return prec_err__set(e, -EINVAL, "option '--%s' needs a value (%s)",
+					     o->long_name, o->arg_name);
 		}
 	}
-	return opt__apply(opts, o, arg, err, errlen);
+	return opt__apply(opts, o, arg, e);
 }
 
 /* A cluster like "-qv", "-F1000" or "-o" "file". */
-static int parse_short(struct record_opts *opts, int argc, char **argv, int *i, char *err,
-		       size_t errlen)
+static int parse_short(struct record_opts *opts, int argc, char **argv, int *i, struct prec_err *e)
 {
 	const char *p = argv[*i] + 1;
 
@@ -375,12 +357,11 @@ static int parse_short(struct record_opts *opts, int argc, char **argv, int *i, 
 		const struct opt_def *o = opt__find_short(*p);
 		const char *arg = NULL;
 
-		if (!o) {
-			snprintf(err, errlen, "unknown option '-%c' (see 'prec --help')", *p);
-			return -EINVAL;
-		}
+		if (!o)
+			return prec_err__set(e, -EINVAL, "unknown option '-%c' (see 'prec --help')",
+					     *p);
 		if (o->id == OPT_AUX) /* -S or -Sopts, as perf's optional value */
-			return opt__apply(opts, o, p[1] ? p + 1 : NULL, err, errlen);
+			return opt__apply(opts, o, p[1] ? p + 1 : NULL, e);
 		if (o->id == OPT_COMPRESS) {
 			/* -z, -z3, or -z 3: digits after -z are its level (perf would
 			 * take them as the command; a command named "3" is unlikely). */
@@ -388,7 +369,7 @@ static int parse_short(struct record_opts *opts, int argc, char **argv, int *i, 
 				arg = p + 1;
 			else if (*i + 1 < argc && argv[*i + 1][0] >= '0' && argv[*i + 1][0] <= '9')
 				arg = argv[++*i];
-			return opt__apply(opts, o, arg, err, errlen);
+			return opt__apply(opts, o, arg, e);
 		}
 		if (o->has_arg == 1) {
 			if (p[1]) {
@@ -396,13 +377,12 @@ static int parse_short(struct record_opts *opts, int argc, char **argv, int *i, 
 			} else if (*i + 1 < argc) {
 				arg = argv[++*i];
 			} else {
-				snprintf(err, errlen, "option '-%c' needs a value (%s)", *p,
-					 o->arg_name);
-				return -EINVAL;
+				return prec_err__set(e, -EINVAL, "option '-%c' needs a value (%s)",
+						     *p, o->arg_name);
 			}
-			return opt__apply(opts, o, arg, err, errlen);
+			return opt__apply(opts, o, arg, e);
 		}
-		int ret = opt__apply(opts, o, NULL, err, errlen);
+		int ret = opt__apply(opts, o, NULL, e);
 
 		if (ret)
 			return ret;
@@ -410,19 +390,18 @@ static int parse_short(struct record_opts *opts, int argc, char **argv, int *i, 
 	return 0;
 }
 
-int options__parse(struct record_opts *opts, int argc, char **argv, char *err, size_t errlen)
+int options__parse(struct record_opts *opts, int argc, char **argv, struct prec_err *e)
 {
-	return options__parse_with(opts, NULL, argc, argv, err, errlen);
+	return options__parse_with(opts, NULL, argc, argv, e);
 }
 
 int options__parse_with(struct record_opts *opts, const struct perfconfig *cfg, int argc,
-			char **argv, char *err, size_t errlen)
+			char **argv, struct prec_err *e)
 {
 	int i = 1;
 	int ret;
 
 	memset(opts, 0, sizeof(*opts));
-	err[0] = '\0';
 	if (cfg) /* perf's configuration first: the command line wins */
 		perfconfig__apply(cfg, opts);
 	/* "perf record ..." becomes "prec record ..." or "prec ...". */
@@ -443,9 +422,9 @@ int options__parse_with(struct record_opts *opts, const struct perfconfig *cfg, 
 		if (a[0] != '-' || a[1] == '\0')
 			break; /* the command starts here: its options are its own */
 		if (a[1] == '-')
-			ret = parse_long(opts, argc, argv, &i, err, errlen);
+			ret = parse_long(opts, argc, argv, &i, e);
 		else
-			ret = parse_short(opts, argc, argv, &i, err, errlen);
+			ret = parse_short(opts, argc, argv, &i, e);
 		if (ret)
 			goto fail;
 		/* As perf's -h: the words after it name the options to show. */

@@ -8,6 +8,8 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "prec/error.h"
 #include <stdint.h>
 
 #define PREC_DEFAULT_OUTPUT "perf.data"
@@ -180,10 +182,10 @@ struct record_opts {
 /*
  * Parses argv (argv[0] is prec itself; a leading "record" word is skipped).
  * Only the syntax and each value on its own are checked here. Returns 0, or
- * -EINVAL with one line of explanation in err. Never exits and never
+ * -EINVAL with one line of explanation in e. Never exits and never
  * prints. opts->events is allocated; release with options__exit.
  */
-int options__parse(struct record_opts *opts, int argc, char **argv, char *err, size_t errlen);
+int options__parse(struct record_opts *opts, int argc, char **argv, struct prec_err *e);
 
 /*
  * options__parse over perf's configuration: cfg's settings (perfconfig.h,
@@ -191,7 +193,7 @@ int options__parse(struct record_opts *opts, int argc, char **argv, char *err, s
  */
 struct perfconfig;
 int options__parse_with(struct record_opts *opts, const struct perfconfig *cfg, int argc,
-			char **argv, char *err, size_t errlen);
+			char **argv, struct prec_err *e);
 
 /* --synth's value as perf parses it: a comma list of task, mmap, cgroup,
  * where "no"/"none" or "all" decides at once (any case). Pure. The enum
@@ -230,11 +232,10 @@ void options_env__read(struct options_env *env);
  * resolved (output path and pipe_output, -F, -a without command or target,
  * --debuginfod's servers), env's test seam copied in. Pure but for a stat of
  * the output path. Returns 0, -EINVAL for a command line that cannot work,
- * or -EBADF when a stream has no standard output; on error one line in err.
+ * or -EBADF when a stream has no standard output; on error one line in e.
  * The caller still calls options__exit.
  */
-int options__validate(struct record_opts *opts, const struct options_env *env, char *err,
-		      size_t errlen);
+int options__validate(struct record_opts *opts, const struct options_env *env, struct prec_err *e);
 
 /* Frees what options__parse allocated. */
 void options__exit(struct record_opts *opts);
@@ -252,9 +253,9 @@ const char *options__not_found_hint(const char *command);
 /*
  * `prec -h NAME...`: prints to stdout the usage lines of the options the
  * names pick (perf record -h's rule: a letter, -c, --name, a long name, or a
- * word of the help). Returns 0, or -ENOENT with one line in err naming the
+ * word of the help). Returns 0, or -ENOENT with one line in e naming the
  * words that picked nothing (then nothing is printed).
  */
-int options__usage_of(int nr, char *const *names, char *err, size_t errlen);
+int options__usage_of(int nr, char *const *names, struct prec_err *e);
 
 #endif

@@ -111,13 +111,17 @@ void options__usage(void)
 	}
 }
 
-int options__usage_of(int nr, char *const *names, char *err, size_t errlen)
+/* The words that picked nothing, each quoted, after "no option matches ";
+ * NULL when out of memory. */
+static char *unmatched_words(int nr, char *const *names)
 {
-	const struct opt_def *order[opt_table_nr];
-	size_t at = 0;
-	int ret = 0;
+	char *line = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&line, &len);
+	bool first = true;
 
-	err[0] = '\0';
+	if (!f)
+		return NULL;
 	for (int w = 0; w < nr; w++) {
 		bool hit = false;
 
@@ -125,18 +129,33 @@ int options__usage_of(int nr, char *const *names, char *err, size_t errlen)
 			hit = opt__matches(&opt_table[i], names[w]);
 		if (hit)
 			continue;
+		fprintf(f, "%s'%s'", first ? "no option matches " : ", ", names[w]);
+		first = false;
+	}
+	if (fclose(f)) {
+		free(line);
+		return NULL;
+	}
+	return line;
+}
+
+int options__usage_of(int nr, char *const *names, struct prec_err *e)
+{
+	const struct opt_def *order[opt_table_nr];
+	char *words = unmatched_words(nr, names);
+
+	if (!words)
+		return prec_err__set(e, -ENOMEM, "out of memory (free some memory and retry)");
+	if (*words) {
 		/* One line naming every word that picked nothing. */
-		at += snprintf(err + at, at < errlen ? errlen - at : 0, "%s'%s'",
-			       ret ? ", " : "no option matches ", names[w]);
-		ret = -ENOENT;
+		prec_err__set(
+			e, -ENOENT,
+			"%s (give an option's name, letter or a word of its help; 'prec --help' lists them all)",
+			words);
+		free(words);
+		return -ENOENT;
 	}
-	if (ret) {
-		if (at < errlen)
-			snprintf(
-				err + at, errlen - at,
-				" (give an option's name, letter or a word of its help; 'prec --help' lists them all)");
-		return ret;
-	}
+	free(words);
 	opt__help_order(order);
 	printf("\n%s\n", usage_line);
 	for (size_t i = 0; i < opt_table_nr; i++)
@@ -148,28 +167,36 @@ int options__usage_of(int nr, char *const *names, char *err, size_t errlen)
 	return 0;
 }
 
-/* perf's commands other than record: what `prec NAME` was likely meant as. */
-static const char *const perf_commands[] = {
-	"annotate", "archive", "bench", "buildid-cache", "buildid-list", "c2c", "config",
-	"daemon", "data", "diff", "evlist", "ftrace", "inject", "iostat", "kallsyms", "kmem",
-	"kvm", "kwork", "list", "lock", "mem", "probe", "report", "sched", "script", "stat",
-	"test", "timechart", "top", "trace",
+/* perf's commands other than record: what `prec NAME` was likely meant as,
+ * each with its whole hint (no buffer: the text is built at compile time). */
+#define PERF_COMMAND(name)                                                              \
+	{                                                                               \
+		name, "prec only records, as perf record; run 'perf " name "' for that" \
+	}
+static const struct {
+	const char *name;
+	const char *hint;
+} perf_commands[] = {
+	PERF_COMMAND("annotate"),      PERF_COMMAND("archive"),	     PERF_COMMAND("bench"),
+	PERF_COMMAND("buildid-cache"), PERF_COMMAND("buildid-list"), PERF_COMMAND("c2c"),
+	PERF_COMMAND("config"),	       PERF_COMMAND("daemon"),	     PERF_COMMAND("data"),
+	PERF_COMMAND("diff"),	       PERF_COMMAND("evlist"),	     PERF_COMMAND("ftrace"),
+	PERF_COMMAND("inject"),	       PERF_COMMAND("iostat"),	     PERF_COMMAND("kallsyms"),
+	PERF_COMMAND("kmem"),	       PERF_COMMAND("kvm"),	     PERF_COMMAND("kwork"),
+	PERF_COMMAND("list"),	       PERF_COMMAND("lock"),	     PERF_COMMAND("mem"),
+	PERF_COMMAND("probe"),	       PERF_COMMAND("report"),	     PERF_COMMAND("sched"),
+	PERF_COMMAND("script"),	       PERF_COMMAND("stat"),	     PERF_COMMAND("test"),
+	PERF_COMMAND("timechart"),     PERF_COMMAND("top"),	     PERF_COMMAND("trace"),
 };
 
 const char *options__not_found_hint(const char *command)
 {
-	static char hint[128];
-
 	if (!strcmp(command, "help"))
 		return "prec records a command; 'prec --help' lists its options, 'man prec' is the manual";
 	if (!strcmp(command, "version"))
 		return "'prec --version' prints prec's version";
-	for (size_t i = 0; i < sizeof(perf_commands) / sizeof(perf_commands[0]); i++) {
-		if (!strcmp(command, perf_commands[i])) {
-			snprintf(hint, sizeof(hint),
-				 "prec only records, as perf record; run 'perf %s' for that", command);
-			return hint;
-		}
-	}
+	for (size_t i = 0; i < sizeof(perf_commands) / sizeof(perf_commands[0]); i++)
+		if (!strcmp(command, perf_commands[i].name))
+			return perf_commands[i].hint;
 	return "check the command name and $PATH";
 }

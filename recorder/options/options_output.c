@@ -60,7 +60,7 @@ int output_opts__size(const char *s, uint64_t *bytes)
 	return parse_tagged(s, size_units, 1, bytes);
 }
 
-int output_opts__switch(const char *arg, struct record_opts *opts, char *err, size_t errlen)
+int output_opts__switch(const char *arg, struct record_opts *opts, struct prec_err *e)
 {
 	uint64_t v;
 
@@ -77,59 +77,58 @@ int output_opts__switch(const char *arg, struct record_opts *opts, char *err, si
 		opts->switch_time_ms = v;
 		return 0;
 	}
-	snprintf(err, errlen,
-		 "invalid --switch-output value '%s' (give signal, a size like 100M or a time like 30s, 5m, 1h)",
-		 arg);
-	return -EINVAL;
+	return prec_err__set(
+		e, -EINVAL,
+		"invalid --switch-output value '%s' (give signal, a size like 100M or a time like 30s, 5m, 1h)",
+		arg);
 }
 
 /* A size above 0 for --name into *field. 0, or -EINVAL with one line. */
 static int size_value(const char *arg, const char *name, const char *example, uint64_t *field,
-		      char *err, size_t errlen)
+		      struct prec_err *e)
 {
 	uint64_t v;
 
-	if (output_opts__size(arg, &v) || !v) {
-		snprintf(err, errlen, "invalid --%s value '%s' (give a size like %s; units B, K, M, G)",
-			 name, arg, example);
-		return -EINVAL;
-	}
+	if (output_opts__size(arg, &v) || !v)
+		return prec_err__set(
+			e, -EINVAL,
+			"invalid --%s value '%s' (give a size like %s; units B, K, M, G)", name,
+			arg, example);
 	*field = v;
 	return 0;
 }
 
 int output_opts__apply(enum output_opt which, const char *arg, struct record_opts *opts,
-		       char *err, size_t errlen)
+		       struct prec_err *e)
 {
 	uint64_t v = 0;
 
 	switch (which) {
 	case OUTPUT_OPT_SWITCH:
-		return output_opts__switch(arg, opts, err, errlen);
+		return output_opts__switch(arg, opts, e);
 	case OUTPUT_OPT_MAX_FILES:
-		if (output_opts__size_plain(arg, &v) || v > 1000000) {
-			snprintf(err, errlen,
-				 "invalid --switch-max-files value '%s' (give a number of files)", arg);
-			return -EINVAL;
-		}
+		if (output_opts__size_plain(arg, &v) || v > 1000000)
+			return prec_err__set(
+				e, -EINVAL,
+				"invalid --switch-max-files value '%s' (give a number of files)",
+				arg);
 		opts->switch_max_files = (int)v;
 		return 0;
 	case OUTPUT_OPT_MAX_SIZE:
-		return size_value(arg, "max-size", "100M", &opts->max_size, err, errlen);
+		return size_value(arg, "max-size", "100M", &opts->max_size, e);
 	case OUTPUT_OPT_MMAP_FLUSH:
 		/* 0: perf's default (a ring is drained whenever it holds data). */
 		if (!output_opts__size(arg, &v) && !v) {
 			opts->mmap_flush = 0;
 			return 0;
 		}
-		return size_value(arg, "mmap-flush", "16K", &opts->mmap_flush, err, errlen);
+		return size_value(arg, "mmap-flush", "16K", &opts->mmap_flush, e);
 	case OUTPUT_OPT_DEBUGINFOD:
 		/* perf's "system" (and no value): keep $DEBUGINFOD_URLS. */
-		if (arg && !*arg) {
-			snprintf(err, errlen,
-				 "invalid --debuginfod value '' (give the server URLs, e.g. --debuginfod=https://debuginfod.debian.net, or no value for $DEBUGINFOD_URLS)");
-			return -EINVAL;
-		}
+		if (arg && !*arg)
+			return prec_err__set(
+				e, -EINVAL,
+				"invalid --debuginfod value '' (give the server URLs, e.g. --debuginfod=https://debuginfod.debian.net, or no value for $DEBUGINFOD_URLS)");
 		opts->debuginfod = true;
 		opts->debuginfod_urls = arg && strcmp(arg, "system") ? arg : NULL;
 		opts->debuginfod_from_config = false;
@@ -153,7 +152,7 @@ int output_opts__size_plain(const char *s, uint64_t *v)
  * -m: a page count (rounded up to a power of two, as perf does) or a size with
  * a B/K/M/G suffix. Returns bytes of ring data.
  */
-int output_opts__mmap_pages(const char *s, uint64_t *bytes, char *err, size_t errlen)
+int output_opts__mmap_pages(const char *s, uint64_t *bytes, struct prec_err *e)
 {
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	size_t len = strlen(s);
@@ -186,11 +185,10 @@ int output_opts__mmap_pages(const char *s, uint64_t *bytes, char *err, size_t er
 	*bytes = pages * page;
 	return 0;
 bad:
-	snprintf(err, errlen,
-		 "invalid -m/--mmap-pages value '%s' (give a page count like 128 or a size like 512K)",
-		 s);
-	return -EINVAL;
+	return prec_err__set(
+		e, -EINVAL,
+		"invalid -m/--mmap-pages value '%s' (give a page count like 128 or a size like 512K)",
+		s);
 too_big:
-	snprintf(err, errlen, "-m/--mmap-pages value '%s' is too large", s);
-	return -EINVAL;
+	return prec_err__set(e, -EINVAL, "-m/--mmap-pages value '%s' is too large", s);
 }

@@ -5,6 +5,8 @@
  * --debuginfod and -m values, and the number syntax the other options
  * share. Pure. */
 #include <stddef.h>
+
+#include "prec/error.h"
 #include <stdint.h>
 
 struct record_opts;
@@ -28,18 +30,18 @@ int output_opts__size_plain(const char *s, uint64_t *v);
 
 /* -m: a page count or a size with B/K/M/G (any case), as bytes of whole
  * pages (the power-of-two rounding comes later). 0, or -EINVAL with one line. */
-int output_opts__mmap_pages(const char *s, uint64_t *bytes, char *err, size_t errlen);
+int output_opts__mmap_pages(const char *s, uint64_t *bytes, struct prec_err *e);
 
 /* --switch-output[=signal|SIZE|TIME] (arg NULL: signal). 0, or -EINVAL with one line. */
-int output_opts__switch(const char *arg, struct record_opts *opts, char *err, size_t errlen);
+int output_opts__switch(const char *arg, struct record_opts *opts, struct prec_err *e);
 
 /* One of the options above with its value into opts. 0, or -EINVAL with one line. */
 int output_opts__apply(enum output_opt which, const char *arg, struct record_opts *opts,
-		       char *err, size_t errlen);
+		       struct prec_err *e);
 
 /* options_synth.c: OUTPUT_OPT_SYNTH and the two after it, with value arg.
- * 0, or -EINVAL with one line in err. */
+ * 0, or -EINVAL with one line in e. */
 int output_opts__apply_synth(enum output_opt which, const char *arg, struct record_opts *opts,
-			     char *err, size_t errlen);
+			     struct prec_err *e);
 
 #endif

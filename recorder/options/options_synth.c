@@ -40,7 +40,7 @@ int options__parse_synth(const char *s)
 }
 
 int output_opts__apply_synth(enum output_opt which, const char *arg, struct record_opts *opts,
-			     char *err, size_t errlen)
+			     struct prec_err *e)
 {
 	const char *label = which == OUTPUT_OPT_SYNTH ? "--synth" :
 			    which == OUTPUT_OPT_SYNTH_THREADS ? "--num-thread-synthesize" :
@@ -50,21 +50,19 @@ int output_opts__apply_synth(enum output_opt which, const char *arg, struct reco
 
 	if (which == OUTPUT_OPT_SYNTH) {
 		bits = options__parse_synth(arg);
-		if (bits < 0) {
-			snprintf(err, errlen, "invalid %s value '%s' (%s)", label, arg,
-				 "use no, all, or a comma list of task, mmap, cgroup");
-			return -EINVAL;
-		}
+		if (bits < 0)
+			return prec_err__set(e, -EINVAL, "invalid %s value '%s' (%s)", label, arg,
+					     "use no, all, or a comma list of task, mmap, cgroup");
 		opts->synth_given = true;
 		opts->synth = bits;
 		return 0;
 	}
-	if (output_opts__size_plain(arg, &v) || v < 1 || v > (which == OUTPUT_OPT_SYNTH_THREADS ? 4096 : 3600000)) {
-		snprintf(err, errlen, "invalid %s value '%s' (%s)", label, arg,
-			 which == OUTPUT_OPT_SYNTH_THREADS ? "give a number of threads, at least 1" :
-				      "give milliseconds, at least 1 (perf's default is 500)");
-		return -EINVAL;
-	}
+	if (output_opts__size_plain(arg, &v) || v < 1 || v > (which == OUTPUT_OPT_SYNTH_THREADS ? 4096 : 3600000))
+		return prec_err__set(
+			e, -EINVAL, "invalid %s value '%s' (%s)", label, arg,
+			which == OUTPUT_OPT_SYNTH_THREADS ?
+				"give a number of threads, at least 1" :
+				"give milliseconds, at least 1 (perf's default is 500)");
 	if (which == OUTPUT_OPT_SYNTH_THREADS)
 		opts->nr_threads_synthesize = (unsigned)v;
 	else

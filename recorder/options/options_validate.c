@@ -32,7 +32,7 @@ void options_env__read(struct options_env *env)
 }
 
 /* Which targets were named; perf's rules on how they combine. */
-static int check_targets(const struct record_opts *opts, char *err, size_t errlen)
+static int check_targets(const struct record_opts *opts, struct prec_err *e)
 {
 	bool threads = opts->pid_list || opts->tid_list || opts->uid_str;
 	bool cpus = opts->system_wide || opts->cpu_list;
@@ -49,8 +49,7 @@ static int check_targets(const struct record_opts *opts, char *err, size_t errle
 		msg = "--per-thread cannot be combined with -a or -C";
 	if (!msg)
 		return 0;
-	snprintf(err, errlen, "%s", msg);
-	return -EINVAL;
+	return prec_err__set(e, -EINVAL, "%s", msg);
 }
 
 /*
@@ -58,24 +57,21 @@ static int check_targets(const struct record_opts *opts, char *err, size_t errle
  * --switch-max-files removes old ones): only a regular file may be renamed,
  * never a device such as /dev/null or a FIFO. 0, or -EINVAL with one line.
  */
-static int check_renamed_output(const struct record_opts *opts, char *err, size_t errlen)
+static int check_renamed_output(const struct record_opts *opts, struct prec_err *e)
 {
 	const char *out = opts->output ? opts->output : PREC_DEFAULT_OUTPUT;
 	struct stat st;
 
-	if (opts->switch_max_files && !opts->switch_output) {
-		snprintf(err, errlen, "--switch-max-files needs --switch-output");
-		return -EINVAL;
-	}
+	if (opts->switch_max_files && !opts->switch_output)
+		return prec_err__set(e, -EINVAL, "--switch-max-files needs --switch-output");
 	if (!opts->switch_output && !opts->timestamp_filename)
 		return 0;
 	if (!strcmp(out, "-") || stat(out, &st) || S_ISREG(st.st_mode))
 		return 0;
-	snprintf(
-		err, errlen,
+	return prec_err__set(
+		e, -EINVAL,
 		"%s renames the output when it ends, and '%s' is not a regular file (give -o a file path)",
 		opts->switch_output ? "--switch-output" : "--timestamp-filename", out);
-	return -EINVAL;
 }
 
 /*
@@ -83,8 +79,8 @@ static int check_renamed_output(const struct record_opts *opts, char *err, size_
  * stream needs an open standard output that is not a terminal, and names
  * no files.
  */
-static int resolve_output(struct record_opts *opts, const struct options_env *env, char *err,
-			  size_t errlen)
+static int resolve_output(struct record_opts *opts, const struct options_env *env,
+			  struct prec_err *e)
 {
 	opts->pipe_output = opts->output ? !strcmp(opts->output, "-") : env->stdout_fifo;
 	if (opts->pipe_output && opts->aio_from_config)
@@ -96,37 +92,29 @@ static int resolve_output(struct record_opts *opts, const struct options_env *en
 	}
 	opts->output = "-";
 	/* perf 6.1 queues them at lseek's offset, which a pipe has not. */
-	if (opts->nr_cblocks) {
-		snprintf(
-			err, errlen,
+	if (opts->nr_cblocks)
+		return prec_err__set(
+			e, -EINVAL,
 			"--aio writes at file offsets: not with a pipe (give -o FILE, or leave --aio out)");
-		return -EINVAL;
-	}
-	if (opts->switch_output || opts->timestamp_filename) {
-		snprintf(
-			err, errlen,
+	if (opts->switch_output || opts->timestamp_filename)
+		return prec_err__set(
+			e, -EINVAL,
 			"--switch-output and --timestamp-filename name files: not with a pipe (give -o FILE)");
-		return -EINVAL;
-	}
-	if (env->stdout_closed) {
-		snprintf(
-			err, errlen,
+	if (env->stdout_closed)
+		return prec_err__set(
+			e, -EBADF,
 			"-o -: standard output is closed (give the stream a reader, e.g. 'prec -o - -- cmd | perf report -i -', or give -o FILE)");
-		return -EBADF;
-	}
-	if (env->stdout_tty) {
-		snprintf(
-			err, errlen,
+	if (env->stdout_tty)
+		return prec_err__set(
+			e, -EINVAL,
 			"-o -: standard output is a terminal (pipe it into a reader, e.g. 'prec -o - -- cmd | perf report -i -', or give -o FILE)");
-		return -EINVAL;
-	}
 	return 0;
 }
 
 /* --threads writes a directory of streams, which some outputs cannot be;
  * perf refuses the same combinations (it only warns for --switch-output and
  * --timestamp-filename, and drops them: here they are refused, never dropped). */
-static int check_threads(const struct record_opts *opts, char *err, size_t errlen)
+static int check_threads(const struct record_opts *opts, struct prec_err *e)
 {
 	const char *msg = NULL;
 
@@ -145,8 +133,7 @@ static int check_threads(const struct record_opts *opts, char *err, size_t errle
 		msg = "--switch-output and --timestamp-filename are not available with --threads (drop one)";
 	if (!msg)
 		return 0;
-	snprintf(err, errlen, "%s", msg);
-	return -EINVAL;
+	return prec_err__set(e, -EINVAL, "%s", msg);
 }
 
 /*
@@ -154,22 +141,19 @@ static int check_threads(const struct record_opts *opts, char *err, size_t errle
  * file perf would take silently even when missing or not ELF (it fails much
  * later, or caches nothing): here it must be an ELF file now.
  */
-static int check_kernel_files(const struct record_opts *opts, char *err, size_t errlen)
+static int check_kernel_files(const struct record_opts *opts, struct prec_err *e)
 {
 	unsigned char magic[4] = { 0 };
 	int fd, n = -1;
 
-	if (opts->kcore && opts->pipe_output) {
-		snprintf(err, errlen,
-			 "--kcore writes a perf.data directory: not with a pipe (give -o DIR)");
-		return -EINVAL;
-	}
-	if (opts->kcore && (opts->switch_output || opts->timestamp_filename)) {
-		snprintf(
-			err, errlen,
+	if (opts->kcore && opts->pipe_output)
+		return prec_err__set(
+			e, -EINVAL,
+			"--kcore writes a perf.data directory: not with a pipe (give -o DIR)");
+	if (opts->kcore && (opts->switch_output || opts->timestamp_filename))
+		return prec_err__set(
+			e, -EINVAL,
 			"--switch-output and --timestamp-filename are not available with --kcore (drop one)");
-		return -EINVAL;
-	}
 	if (!opts->vmlinux)
 		return 0;
 	fd = open(opts->vmlinux, O_RDONLY | O_CLOEXEC);
@@ -178,13 +162,13 @@ static int check_kernel_files(const struct record_opts *opts, char *err, size_t 
 		close(fd);
 	}
 	if (fd < 0)
-		snprintf(
-			err, errlen,
+		prec_err__set(
+			e, -EINVAL,
 			"--vmlinux '%s': %s (give the path of the kernel's uncompressed ELF image, e.g. /usr/lib/debug/boot/vmlinux-$(uname -r))",
 			opts->vmlinux, strerror(errno));
 	else if (n != 4 || memcmp(magic, "\177ELF", 4))
-		snprintf(
-			err, errlen,
+		prec_err__set(
+			e, -EINVAL,
 			"--vmlinux '%s' is not an ELF file (give the uncompressed vmlinux with symbols, not a vmlinuz or bzImage)",
 			opts->vmlinux);
 	else
@@ -193,75 +177,66 @@ static int check_kernel_files(const struct record_opts *opts, char *err, size_t 
 }
 
 /* --switch-output-event: perf makes the event's records --switch-output's
- * signal. 0 or -EINVAL (err says why). */
-static int check_switch_event(struct record_opts *opts, char *err, size_t errlen)
+ * signal. 0 or -EINVAL (e says why). */
+static int check_switch_event(struct record_opts *opts, struct prec_err *e)
 {
 	if (!opts->switch_output_event)
 		return 0;
-	if (!*opts->switch_output_event) {
-		snprintf(err, errlen,
-			 "empty --switch-output-event (give an event, e.g. syscalls:sys_enter_getsid)");
-		return -EINVAL;
-	}
-	if (opts->threads || (opts->output && !strcmp(opts->output, "-"))) {
-		snprintf(err, errlen, "--switch-output-event rotates files: not with %s (drop one)",
-			 opts->threads ? "--threads" : "-o -");
-		return -EINVAL;
-	}
+	if (!*opts->switch_output_event)
+		return prec_err__set(
+			e, -EINVAL,
+			"empty --switch-output-event (give an event, e.g. syscalls:sys_enter_getsid)");
+	if (opts->threads || (opts->output && !strcmp(opts->output, "-")))
+		return prec_err__set(e, -EINVAL,
+				     "--switch-output-event rotates files: not with %s (drop one)",
+				     opts->threads ? "--threads" : "-o -");
 	opts->switch_output = opts->switch_signal = true;
 	return 0;
 }
 
-int options__validate(struct record_opts *opts, const struct options_env *env, char *err,
-		      size_t errlen)
+int options__validate(struct record_opts *opts, const struct options_env *env, struct prec_err *e)
 {
 	int ret;
 
-	err[0] = '\0';
 	if (opts->help || opts->version || opts->list_events)
 		return 0;
 	/* perf 6.12: the action alone, whatever else the line asks for. */
 	if (opts->setup_filter) {
 		if (!strcmp(opts->setup_filter, "pin") || !strcmp(opts->setup_filter, "unpin"))
 			return 0;
-		snprintf(err, errlen, "unknown --setup-filter action '%s' (pin, or unpin)",
-			 opts->setup_filter);
-		return -EINVAL;
+		return prec_err__set(e, -EINVAL,
+				     "unknown --setup-filter action '%s' (pin, or unpin)",
+				     opts->setup_filter);
 	}
-	ret = check_switch_event(opts, err, errlen);
+	ret = check_switch_event(opts, e);
 	if (ret)
 		return ret;
-	ret = check_targets(opts, err, errlen);
+	ret = check_targets(opts, e);
 	if (!ret)
-		ret = check_renamed_output(opts, err, errlen);
+		ret = check_renamed_output(opts, e);
 	if (!ret && opts->control) {
 		/* The syntax here, as perf; the FIFOs are opened by the recording. */
 		struct control_spec spec;
 
-		ret = control_spec__parse(opts->control, &spec, err, errlen);
+		ret = control_spec__parse(opts->control, &spec, e);
 	}
 	if (ret)
 		return ret;
-	if (opts->unwind_record && opts->callchain_mode != CALLCHAIN_DWARF) {
-		snprintf(err, errlen,
-			 "--unwind=record needs DWARF call graphs (add --call-graph dwarf)");
-		return -EINVAL;
-	}
+	if (opts->unwind_record && opts->callchain_mode != CALLCHAIN_DWARF)
+		return prec_err__set(
+			e, -EINVAL,
+			"--unwind=record needs DWARF call graphs (add --call-graph dwarf)");
 
 	/* perf 6.1's record_opts__config: a rate and a period are two answers
 	 * to one question. */
-	if (opts->user_freq && opts->period) {
-		snprintf(
-			err, errlen,
+	if (opts->user_freq && opts->period)
+		return prec_err__set(
+			e, -EINVAL,
 			"cannot set frequency and period at the same time: -F samples at a rate, -c every N events (give one)");
-		return -EINVAL;
-	}
-	if (opts->off_cpu_thresh_set && !opts->off_cpu) {
-		snprintf(
-			err, errlen,
+	if (opts->off_cpu_thresh_set && !opts->off_cpu)
+		return prec_err__set(
+			e, -EINVAL,
 			"--off-cpu-thresh sets when an off-CPU block is a sample of its own: add --off-cpu");
-		return -EINVAL;
-	}
 	if (!opts->off_cpu_thresh_set)
 		opts->off_cpu_thresh_ns = PREC_OFF_CPU_THRESH_NS;
 
@@ -283,10 +258,10 @@ int options__validate(struct record_opts *opts, const struct options_env *env, c
 		opts->sample_data_src = true;
 	/* perf 7.0 split the data mappings from -d too; -d keeps them unless
 	 * told not to. perf takes the last of the two: here one is refused. */
-	if (opts->data_mmap && opts->no_data_mmap) {
-		snprintf(err, errlen, "--data-mmap and --no-data-mmap contradict each other (give one)");
-		return -EINVAL;
-	}
+	if (opts->data_mmap && opts->no_data_mmap)
+		return prec_err__set(
+			e, -EINVAL,
+			"--data-mmap and --no-data-mmap contradict each other (give one)");
 	if (opts->sample_addr && !opts->no_data_mmap)
 		opts->data_mmap = true;
 	/* perf's configured record.aio is for files: a stream or --threads'
@@ -312,16 +287,15 @@ int options__validate(struct record_opts *opts, const struct options_env *env, c
 		opts->debuginfod = false;
 	/* perf 6.15: parallelism comes from the workload's context switches;
 	 * what it means system-wide is not settled, so perf refuses it. */
-	if (opts->latency && opts->system_wide) {
-		snprintf(err, errlen,
-			 "--latency is not supported with system-wide collection (give a command, -p or -t, and no -a)");
-		return -EINVAL;
-	}
+	if (opts->latency && opts->system_wide)
+		return prec_err__set(
+			e, -EINVAL,
+			"--latency is not supported with system-wide collection (give a command, -p or -t, and no -a)");
 	if (opts->latency)
 		opts->switch_events = true;
 	opts->test_sysroot = env->test_sysroot;
-	ret = resolve_output(opts, env, err, errlen);
+	ret = resolve_output(opts, env, e);
 	if (!ret)
-		ret = check_kernel_files(opts, err, errlen);
-	return ret ? ret : check_threads(opts, err, errlen);
+		ret = check_kernel_files(opts, e);
+	return ret ? ret : check_threads(opts, e);
 }

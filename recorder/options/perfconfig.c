@@ -159,27 +159,26 @@ void perfconfig__warn(struct perfconfig *cfg, const char *fmt, ...)
 	one_line(cfg->warnings[cfg->nr_warnings++]);
 }
 
-int perfconfig__error(char *err, size_t errlen, int ret, const char *fmt, ...)
+int perfconfig__error(struct prec_err *e, int ret, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
+	prec_err__vset(e, ret, fmt, ap);
 	va_end(ap);
-	one_line(err);
+	if (e && e->msg)
+		one_line(e->msg);
 	return ret;
 }
 
 int perfconfig__add_text(struct perfconfig *cfg, const char *name, const char *text, size_t len,
-			 char *err, size_t errlen)
+			 struct prec_err *e)
 {
 	struct collect c = { .cfg = cfg, .file = cfg->nr_files };
 	int ret, line = 0;
 
-	err[0] = '\0';
 	if (cfg->nr_files >= PERFCONFIG_MAX_FILES)
-		return perfconfig__error(err, errlen, -E2BIG,
-					 "perf's configuration: more than %d files",
+		return perfconfig__error(e, -E2BIG, "perf's configuration: more than %d files",
 					 PERFCONFIG_MAX_FILES);
 	cfg->files[c.file] = strdup(name);
 	if (!cfg->files[c.file])
@@ -192,7 +191,7 @@ int perfconfig__add_text(struct perfconfig *cfg, const char *name, const char *t
 			"perf's configuration %s, line %d: not a setting perf reads (write [section] or name = value): it and the rest of the file are ignored, as perf ignores them",
 			name, line);
 	else if (ret == -ENOMEM)
-		perfconfig__error(err, errlen, ret, "perf's configuration %s: out of memory", name);
+		perfconfig__error(e, ret, "perf's configuration %s: out of memory", name);
 	return ret;
 }
 
@@ -203,8 +202,8 @@ int perfconfig__add_text(struct perfconfig *cfg, const char *name, const char *t
  * The passes look at no other key, so only these few are ordered, each by
  * its section's first item and then its own place. */
 static int set__for_each(struct perfconfig *cfg,
-			 int (*fn)(struct perfconfig *, size_t, char *, size_t), char *err,
-			 size_t errlen)
+			 int (*fn)(struct perfconfig *, size_t, struct prec_err *),
+			 struct prec_err *e)
 {
 	size_t at[16], first[16], n = 0;
 
@@ -226,7 +225,7 @@ static int set__for_each(struct perfconfig *cfg,
 		n++;
 	}
 	for (size_t j = 0; j < n; j++) {
-		int ret = fn(cfg, at[j], err, errlen);
+		int ret = fn(cfg, at[j], e);
 
 		if (ret)
 			return ret;
@@ -236,10 +235,10 @@ static int set__for_each(struct perfconfig *cfg,
 
 /* The one line for a value prec will not record with. */
 static int bad_value(const struct perfconfig *cfg, const struct perfconfig_item *it,
-		     const char *var, const char *why, const char *fix, char *err, size_t errlen)
+		     const char *var, const char *why, const char *fix, struct prec_err *e)
 {
 	return perfconfig__error(
-		err, errlen, -EINVAL,
+		e, -EINVAL,
 		"perf's configuration %s, line %d: %s = '%.*s' is %s (%s, or remove the line)",
 		cfg->files[it->file], it->line, var, 200, it->value, why, fix);
 }
@@ -247,16 +246,15 @@ static int bad_value(const struct perfconfig *cfg, const struct perfconfig_item 
 /* call-graph.record-mode (and record.call-graph): perf's --call-graph words
  * but "no", which perf's configuration does not take. */
 static int resolve_record_mode(struct perfconfig *cfg, const struct perfconfig_item *it,
-			       const char *var, char *err, size_t errlen)
+			       const char *var, struct prec_err *e)
 {
 	struct callchain_param p = { 0 };
-	char why[160];
 
-	if (!strcmp(it->value, "no") || callchain__parse(it->value, &p, why, sizeof(why)))
+	if (!strcmp(it->value, "no") || callchain__parse(it->value, &p, NULL))
 		return bad_value(
 			cfg, it, var, "not a call-graph mode prec records",
 			"give fp, fp,DEPTH with DEPTH 0 to 65535, dwarf, dwarf,SIZE with SIZE 8 to 65528, or lbr",
-			err, errlen);
+			e);
 	cfg->callchain_mode = (int)p.mode;
 	if (p.has_max_stack)
 		cfg->callchain_max_stack = p.max_stack;
@@ -266,8 +264,8 @@ static int resolve_record_mode(struct perfconfig *cfg, const struct perfconfig_i
 }
 
 /* perf's get_stack_size: strtoul base 0, whole, rounded up to 8. */
-static int resolve_dump_size(struct perfconfig *cfg, const struct perfconfig_item *it, char *err,
-			     size_t errlen)
+static int resolve_dump_size(struct perfconfig *cfg, const struct perfconfig_item *it,
+			     struct prec_err *e)
 {
 	const char *s = it->value;
 	char *end;
@@ -278,21 +276,20 @@ static int resolve_dump_size(struct perfconfig *cfg, const struct perfconfig_ite
 	if (!*s || *end || errno || strchr(s, '-') || v > CALLCHAIN_MAX_DUMP || !v)
 		return bad_value(
 			cfg, it, "call-graph.dump-size", "not a stack dump size",
-			"give the bytes of user stack each dwarf sample copies, 8 to 65528", err,
-			errlen);
+			"give the bytes of user stack each dwarf sample copies, 8 to 65528", e);
 	cfg->callchain_dump = (uint32_t)((v + 7) & ~7UL);
 	return 0;
 }
 
 /* Pass 1, perf_default_config: the keys every perf command reads. */
-static int resolve_default(struct perfconfig *cfg, size_t i, char *err, size_t errlen)
+static int resolve_default(struct perfconfig *cfg, size_t i, struct prec_err *e)
 {
 	const struct perfconfig_item *it = &cfg->items[i];
 
 	if (!strcmp(it->var, "call-graph.record-mode"))
-		return resolve_record_mode(cfg, it, it->var, err, errlen);
+		return resolve_record_mode(cfg, it, it->var, e);
 	if (!strcmp(it->var, "call-graph.dump-size"))
-		return resolve_dump_size(cfg, it, err, errlen);
+		return resolve_dump_size(cfg, it, e);
 	if (!strcmp(it->var, "core.proc-map-timeout")) {
 		char *end;
 		unsigned long v;
@@ -303,7 +300,7 @@ static int resolve_default(struct perfconfig *cfg, size_t i, char *err, size_t e
 		if (!*it->value || *end || errno || it->value[0] == '-' || !v || v > 3600000)
 			return bad_value(cfg, it, it->var, "not a timeout",
 					 "give milliseconds, 1 to 3600000; perf's default is 500",
-					 err, errlen);
+					 e);
 		cfg->proc_map_timeout_ms = (unsigned)v;
 		return 0;
 	}
@@ -314,8 +311,7 @@ static int resolve_default(struct perfconfig *cfg, size_t i, char *err, size_t e
 
 /* record.aio, perf's way: strtol base 0; 0 is one write, over 4 is 4, below
  * 0 none. Only a number is taken (perf takes text as 0). */
-static int resolve_aio(struct perfconfig *cfg, const struct perfconfig_item *it, char *err,
-		       size_t errlen)
+static int resolve_aio(struct perfconfig *cfg, const struct perfconfig_item *it, struct prec_err *e)
 {
 	char *end;
 	long v;
@@ -324,14 +320,13 @@ static int resolve_aio(struct perfconfig *cfg, const struct perfconfig_item *it,
 	v = strtol(it->value, &end, 0);
 	if (!*it->value || *end || errno)
 		return bad_value(cfg, it, it->var, "not a number",
-				 "give the writes in flight, 1 to 4; 0 is one, below 0 none", err,
-				 errlen);
+				 "give the writes in flight, 1 to 4; 0 is one, below 0 none", e);
 	cfg->aio = v < 0 ? 0 : v == 0 ? 1 : v > PREC_AIO_MAX ? PREC_AIO_MAX : (int)v;
 	return 0;
 }
 
 /* Pass 2, perf_record_config: perf record's own keys. */
-static int resolve_record(struct perfconfig *cfg, size_t i, char *err, size_t errlen)
+static int resolve_record(struct perfconfig *cfg, size_t i, struct prec_err *e)
 {
 	static const char *const buildid_words[] = {
 		[PERFCONFIG_BUILDID_CACHE] = "cache",
@@ -348,13 +343,13 @@ static int resolve_record(struct perfconfig *cfg, size_t i, char *err, size_t er
 				return 0;
 			}
 		return bad_value(cfg, it, it->var, "not a build-id mode",
-				 "give cache, no-cache, skip or mmap", err, errlen);
+				 "give cache, no-cache, skip or mmap", e);
 	}
 	/* The old spelling of call-graph.record-mode, read after it. */
 	if (!strcmp(it->var, "record.call-graph"))
-		return resolve_record_mode(cfg, it, it->var, err, errlen);
+		return resolve_record_mode(cfg, it, it->var, e);
 	if (!strcmp(it->var, "record.aio"))
-		return resolve_aio(cfg, it, err, errlen);
+		return resolve_aio(cfg, it, e);
 	if (!strcmp(it->var, "record.debuginfod")) {
 		cfg->debuginfod = *it->value != '\0';
 		cfg->debuginfod_urls = strcmp(it->value, "system") ? it->value : NULL;
@@ -362,13 +357,12 @@ static int resolve_record(struct perfconfig *cfg, size_t i, char *err, size_t er
 	return 0;
 }
 
-int perfconfig__resolve(struct perfconfig *cfg, char *err, size_t errlen)
+int perfconfig__resolve(struct perfconfig *cfg, struct prec_err *e)
 {
 	int ret;
 
-	err[0] = '\0';
-	ret = set__for_each(cfg, resolve_default, err, errlen);
-	return ret ? ret : set__for_each(cfg, resolve_record, err, errlen);
+	ret = set__for_each(cfg, resolve_default, e);
+	return ret ? ret : set__for_each(cfg, resolve_record, e);
 }
 
 void perfconfig__apply(const struct perfconfig *cfg, struct record_opts *opts)

@@ -29,6 +29,8 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "prec/error.h"
 #include <stdint.h>
 
 struct record_opts;
@@ -102,37 +104,36 @@ void perfconfig_env__read(struct perfconfig_env *env);
  * Adds the settings of one file's text (name: its name, for the messages) to
  * the set, as perf collects a file. Pure. 0; -EINVAL when a line perf cannot
  * read ended it (a warning is added, the settings before the line stand);
- * -E2BIG past PERFCONFIG_MAX_FILES files, or -ENOMEM, with one line in err.
+ * -E2BIG past PERFCONFIG_MAX_FILES files, or -ENOMEM, with one line in e.
  * Any number of settings, as perf.
  */
 int perfconfig__add_text(struct perfconfig *cfg, const char *name, const char *text, size_t len,
-			 char *err, size_t errlen);
+			 struct prec_err *e);
 
 /*
  * The values prec uses from the set, in perf's order and passes. Pure. 0, or
- * -EINVAL with one line in err naming the file, line, key and the fix (a
+ * -EINVAL with one line in e naming the file, line, key and the fix (a
  * value perf record refuses, or one prec cannot record with).
  */
-int perfconfig__resolve(struct perfconfig *cfg, char *err, size_t errlen);
+int perfconfig__resolve(struct perfconfig *cfg, struct prec_err *e);
 
 /*
  * Reads the files env names, with perf's rules (above), then resolves.
  * A file is opened without blocking and read only when it is a regular file
  * (or /dev/null): $PERF_CONFIG naming anything else (a FIFO, a terminal, a
  * directory) is refused, a system or user file that is not one is skipped
- * with a warning. 0, or -errno with one line in err (the caller exits).
+ * with a warning. 0, or -errno with one line in e (the caller exits).
  */
-int perfconfig__load(struct perfconfig *cfg, const struct perfconfig_env *env, char *err,
-		     size_t errlen);
+int perfconfig__load(struct perfconfig *cfg, const struct perfconfig_env *env, struct prec_err *e);
 
 /* For the readers of the files (perfconfig_load.c): a warning line added
  * to cfg (at most PERFCONFIG_MAX_WARNINGS are kept), and an error line in
- * err; both made one line whatever the names in them hold. __error returns
+ * e; both made one line whatever the names in them hold. __error returns
  * ret. */
 void perfconfig__warn(struct perfconfig *cfg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-int perfconfig__error(char *err, size_t errlen, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+int perfconfig__error(struct prec_err *e, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Sets opts' defaults from the resolved cfg, before the command line. */
 void perfconfig__apply(const struct perfconfig *cfg, struct record_opts *opts);

@@ -70,11 +70,11 @@ enum cfg_kind { CFG_EXCLUSIVE, CFG_SYSTEM, CFG_USER };
  * (perf would block on a FIFO or a terminal, at start-up or at its end),
  * the others are skipped. */
 static int not_regular(struct perfconfig *cfg, const char *path, mode_t mode, enum cfg_kind kind,
-		       char *err, size_t errlen)
+		       struct prec_err *e)
 {
 	if (kind == CFG_EXCLUSIVE)
 		return perfconfig__error(
-			err, errlen, -EINVAL,
+			e, -EINVAL,
 			"PERF_CONFIG=%s is a %s, not a file: perf's configuration is read from regular files only (point PERF_CONFIG at a perf config file, or set PERF_CONFIG=/dev/null to read none)",
 			path, file_type(mode));
 	perfconfig__warn(cfg, "perf's configuration %s is a %s, not a file: ignored (remove it)",
@@ -132,9 +132,9 @@ static int read_text(const char *path, char **text, size_t *len, mode_t *mode)
 }
 
 /* One file into the set. 0 (read, or nothing to read), 1 when a line perf
- * cannot read ended it (warned), or -errno with err. */
-static int load_file(struct perfconfig *cfg, const char *path, enum cfg_kind kind, char *err,
-		     size_t errlen)
+ * cannot read ended it (warned), or -errno with e. */
+static int load_file(struct perfconfig *cfg, const char *path, enum cfg_kind kind,
+		     struct prec_err *e)
 {
 	struct stat st;
 	size_t len = 0;
@@ -153,13 +153,13 @@ static int load_file(struct perfconfig *cfg, const char *path, enum cfg_kind kin
 	if (is_dev_null(&st))
 		return 0;
 	if (!S_ISREG(st.st_mode))
-		return not_regular(cfg, path, st.st_mode, kind, err, errlen);
+		return not_regular(cfg, path, st.st_mode, kind, e);
 	ret = read_text(path, &text, &len, &mode);
 	if (ret == -ENODEV)
-		return not_regular(cfg, path, mode, kind, err, errlen);
+		return not_regular(cfg, path, mode, kind, e);
 	if (ret == -ENOMEM)
 		return perfconfig__error(
-			err, errlen, ret,
+			e, ret,
 			"perf's configuration %s does not fit in memory (%s, or free some memory)",
 			path,
 			kind == CFG_EXCLUSIVE ?
@@ -171,15 +171,14 @@ static int load_file(struct perfconfig *cfg, const char *path, enum cfg_kind kin
 			path, strerror(-ret));
 		return 0;
 	}
-	ret = perfconfig__add_text(cfg, path, text, len, err, errlen);
+	ret = perfconfig__add_text(cfg, path, text, len, e);
 	free(text);
 	return ret == -EINVAL ? 1 : ret;
 }
 
 /* ~/.perfconfig, when perf would read it: there, not empty, and owned by
  * the user or root. */
-static int load_user(struct perfconfig *cfg, const struct perfconfig_env *env, char *err,
-		     size_t errlen)
+static int load_user(struct perfconfig *cfg, const struct perfconfig_env *env, struct prec_err *e)
 {
 	char path[PATH_MAX];
 	struct stat st;
@@ -199,24 +198,22 @@ static int load_user(struct perfconfig *cfg, const struct perfconfig_env *env, c
 	/* perf skips a file with no size (a FIFO too). */
 	if (!st.st_size)
 		return 0;
-	return load_file(cfg, path, CFG_USER, err, errlen);
+	return load_file(cfg, path, CFG_USER, e);
 }
 
-int perfconfig__load(struct perfconfig *cfg, const struct perfconfig_env *env, char *err,
-		     size_t errlen)
+int perfconfig__load(struct perfconfig *cfg, const struct perfconfig_env *env, struct prec_err *e)
 {
 	int ret = 0;
 
 	perfconfig__init(cfg);
-	err[0] = '\0';
 	if (env->perf_config) {
 		/* $PERF_CONFIG makes perf read that file alone ("": none). */
 		if (*env->perf_config)
-			ret = load_file(cfg, env->perf_config, CFG_EXCLUSIVE, err, errlen);
+			ret = load_file(cfg, env->perf_config, CFG_EXCLUSIVE, e);
 	} else {
 		if (!env_bool(cfg, "PERF_CONFIG_NOSYSTEM", env->nosystem) &&
 		    !access(env->system_path, R_OK))
-			ret = load_file(cfg, env->system_path, CFG_SYSTEM, err, errlen);
+			ret = load_file(cfg, env->system_path, CFG_SYSTEM, e);
 		/* perf reads ~/.perfconfig only when /etc/perfconfig read well. */
 		if (ret == 1)
 			perfconfig__warn(
@@ -224,9 +221,9 @@ int perfconfig__load(struct perfconfig *cfg, const struct perfconfig_env *env, c
 				"so ~/.perfconfig is not read either, as perf does not read it (fix %s)",
 				env->system_path);
 		else if (!ret)
-			ret = load_user(cfg, env, err, errlen);
+			ret = load_user(cfg, env, e);
 	}
 	if (ret < 0)
 		return ret;
-	return perfconfig__resolve(cfg, err, errlen);
+	return perfconfig__resolve(cfg, e);
 }

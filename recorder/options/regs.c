@@ -74,19 +74,17 @@ static int parse_names(const char *list, const struct name_bit *v, size_t n, uin
 	}
 }
 
-int regs__parse(const char *list, uint64_t *mask, char *err, size_t errlen)
+int regs__parse(const char *list, uint64_t *mask, struct prec_err *e)
 {
 	char bad[64], names[256];
 
-	if (!NR_REGS) {
-		snprintf(err, errlen, "register sampling is not supported on this architecture yet");
-		return -EOPNOTSUPP;
-	}
+	if (!NR_REGS)
+		return prec_err__set(e, -EOPNOTSUPP,
+				     "register sampling is not supported on this architecture yet");
 	list_names(names, sizeof(names), reg_names, NR_REGS);
-	if (parse_names(list, reg_names, NR_REGS, mask, bad, sizeof(bad))) {
-		snprintf(err, errlen, "unknown register '%s' (available registers: %s)", bad, names);
-		return -EINVAL;
-	}
+	if (parse_names(list, reg_names, NR_REGS, mask, bad, sizeof(bad)))
+		return prec_err__set(e, -EINVAL, "unknown register '%s' (available registers: %s)",
+				     bad, names);
 	return 0;
 }
 
@@ -106,7 +104,7 @@ static const struct name_bit branch_names[] = {
 };
 #define NR_BRANCH (sizeof(branch_names) / sizeof(branch_names[0]))
 
-int branch_filter__parse(const char *list, uint64_t *bits, char *err, size_t errlen)
+int branch_filter__parse(const char *list, uint64_t *bits, struct prec_err *e)
 {
 	const uint64_t plm = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL |
 			     PERF_SAMPLE_BRANCH_HV;
@@ -114,9 +112,9 @@ int branch_filter__parse(const char *list, uint64_t *bits, char *err, size_t err
 
 	if (parse_names(list, branch_names, NR_BRANCH, bits, bad, sizeof(bad))) {
 		list_names(names, sizeof(names), branch_names, NR_BRANCH);
-		snprintf(err, errlen, "unknown branch filter '%s' for -j (available: %s)", bad,
-			 names);
-		return -EINVAL;
+		return prec_err__set(e, -EINVAL,
+				     "unknown branch filter '%s' for -j (available: %s)", bad,
+				     names);
 	}
 	/* Only privilege levels: perf 6.1 asks for any branch and leaves the
 	 * levels to the event's own exclude bits (-j u is ANY, not ANY|USER). */

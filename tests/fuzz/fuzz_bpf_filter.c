@@ -62,17 +62,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct filter_terms *f = malloc(sizeof(*f));
 	char *str = malloc(size + 1);
-	char err[512];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	int ret;
 
 	if (!f || !str)
 		goto out;
 	memcpy(str, data, size);
 	str[size] = '\0';
-	err[0] = '\0';
-	ret = filter_terms__parse(str, f, err, sizeof(err));
+	prec_err__clear(&e);
+	ret = filter_terms__parse(str, f, &e);
 	if (ret) {
-		if ((ret != -EINVAL && ret != -E2BIG) || !err[0] || strpbrk(err, "\r\n"))
+		if ((ret != -EINVAL && ret != -E2BIG) || !prec_err__is_set(&e) ||
+		    strpbrk(prec_err__msg(&e), "\r\n"))
 			abort();
 	} else {
 		check_ok(f, str, strlen(str));

@@ -24,15 +24,15 @@ static void check_spec(const uint8_t *data, size_t size)
 {
 	struct control_spec spec;
 	char *s = malloc(size + 1);
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	if (!s)
 		return;
 	memcpy(s, data, size);
 	s[size] = '\0';
-	err[0] = '\0';
-	if (control_spec__parse(s, &spec, err, sizeof(err))) {
-		if (!err[0] || strchr(err, '\n'))
+	prec_err__clear(&e);
+	if (control_spec__parse(s, &spec, &e)) {
+		if (!prec_err__is_set(&e) || strchr(prec_err__msg(&e), '\n'))
 			abort();
 	} else if (spec.fifo ? !spec.ctl_path[0] : spec.ctl_fd < 0) {
 		abort();

@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *argv[MAX_ARGS + 2];
 	static const struct options_env env; /* stdout a plain file */
 	struct record_opts opts;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	char *buf = malloc(size + 1);
 	size_t start = 0;
 	int argc = 0, ret;
@@ -39,17 +39,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	argv[argc] = NULL;
 
-	ret = options__parse(&opts, argc, argv, err, sizeof(err));
+	ret = options__parse(&opts, argc, argv, &e);
 	if (ret) {
 		if (ret != -EINVAL && ret != -ENOMEM)
 			abort();
-		if (ret == -EINVAL && (!err[0] || strlen(err) >= sizeof(err)))
+		if (ret == -EINVAL && (!prec_err__is_set(&e)))
 			abort();
 		if (opts.events || opts.nr_events)
 			abort();
 		goto out;
 	}
-	if (err[0])
+	if (prec_err__is_set(&e))
 		abort();
 	if (opts.argc && (opts.argv + opts.argc != argv + argc || opts.argv[opts.argc] != NULL))
 		abort();
@@ -64,9 +64,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (opts.help || opts.version || opts.list_events)
 		goto out;
-	ret = options__validate(&opts, &env, err, sizeof(err));
+	ret = options__validate(&opts, &env, &e);
 	if (ret) {
-		if (ret != -EINVAL || !err[0] || strlen(err) >= sizeof(err))
+		if (ret != -EINVAL || !prec_err__is_set(&e))
 			abort();
 		goto out;
 	}

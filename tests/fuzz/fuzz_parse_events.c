@@ -50,7 +50,7 @@ static void check_ok(const struct event_specs *specs, int first)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct event_specs specs = { 0 };
-	char err[512];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	char *str = malloc(size + 1);
 	int ret;
 
@@ -60,15 +60,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	str[size] = '\0';
 
 	/* An earlier -e that any failure must leave alone. */
-	if (parse_events_ctx(&specs, "{task-clock:u,sched:sched_switch}", &fx, err, sizeof(err)) ||
-	    specs.nr != 2)
+	if (parse_events_ctx(&specs, "{task-clock:u,sched:sched_switch}", &fx, &e) || specs.nr != 2)
 		abort();
-	err[0] = '\0';
-	ret = parse_events_ctx(&specs, str, &fx, err, sizeof(err));
+	prec_err__clear(&e);
+	ret = parse_events_ctx(&specs, str, &fx, &e);
 	if (ret) {
 		if (ret != -EINVAL && ret != -ENOMEM)
 			abort();
-		if (!err[0] || strpbrk(err, "\n\r"))
+		if (!prec_err__is_set(&e) || strpbrk(prec_err__msg(&e), "\n\r"))
 			abort();
 		if (specs.nr != 2 || strcmp(specs.v[0].name, "task-clock:u") ||
 		    specs.v[1].leader != 0 || specs.v[0].nr_members != 2 || specs.last_arg != 0)
@@ -79,8 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_ok(&specs, 2);
 		for (int i = 2; i < specs.nr; i++)
 			all_tp &= specs.v[i].attr.type == PERF_TYPE_TRACEPOINT;
-		ret = event_specs__add_filter(&specs, "common_pid != 1", "--filter", err,
-					      sizeof(err));
+		ret = event_specs__add_filter(&specs, "common_pid != 1", "--filter", &e);
 		if (all_tp ? ret != 0 : ret != -EINVAL)
 			abort();
 	}

@@ -55,7 +55,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t a = split ? (size_t)(split - text) : size;
 	struct perfconfig cfg;
 	struct record_opts opts;
-	char err[512], *argv[] = { "prec", "-g", "true", NULL };
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
+	char *argv[] = { "prec", "-g", "true", NULL };
 	int ret, lines = 1, bad = 0, perf_line = 0, calls = 0;
 
 	for (size_t i = 0; i < a; i++)
@@ -65,26 +66,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 
 	perfconfig__init(&cfg);
-	ret = perfconfig__add_text(&cfg, "/etc/perfconfig", text, a, err, sizeof(err));
+	ret = perfconfig__add_text(&cfg, "/etc/perfconfig", text, a, &e);
 	if (ret != -EINVAL && ret < 0) {
-		one_line(err);
+		one_line(prec_err__msg(&e));
 		goto out;
 	}
 	/* perf reads the user's file only after a system file it could read */
 	if (!ret && split) {
-		ret = perfconfig__add_text(&cfg, "~/.perfconfig", split + 1, size - a - 1, err,
-					   sizeof(err));
+		ret = perfconfig__add_text(&cfg, "~/.perfconfig", split + 1, size - a - 1, &e);
 		if (ret != -EINVAL && ret < 0) {
-			one_line(err);
+			one_line(prec_err__msg(&e));
 			goto out;
 		}
 	}
 	check_set(&cfg);
 	for (int i = 0; i < cfg.nr_warnings; i++)
 		one_line(cfg.warnings[i]);
-	if (perfconfig__resolve(&cfg, err, sizeof(err))) {
-		one_line(err);
-		if (!strstr(err, "perf's configuration "))
+	if (perfconfig__resolve(&cfg, &e)) {
+		one_line(prec_err__msg(&e));
+		if (!strstr(prec_err__msg(&e), "perf's configuration "))
 			abort();
 		goto out;
 	}
@@ -92,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    (cfg.callchain_dump & 7) || cfg.callchain_mode < CALLCHAIN_NONE ||
 	    cfg.callchain_mode > CALLCHAIN_LBR)
 		abort();
-	if (options__parse_with(&opts, &cfg, 3, argv, err, sizeof(err)))
+	if (options__parse_with(&opts, &cfg, 3, argv, &e))
 		abort();
 	if (opts.callchain_mode == CALLCHAIN_NONE || !opts.callchain_dump)
 		abort();

@@ -77,19 +77,23 @@ static void fz_alias(struct pmu *pmu, const char *name, const char *part, size_t
 
 static void fz_parse(struct pmus *pmus, const char *str)
 {
-	char err[512];
+	struct prec_err e = PREC_ERR_INIT;
 	struct pe_state st = {
-		.str = str, .err = err, .errlen = sizeof(err), .pmus_done = true, .pmus = *pmus,
+		.str = str,
+		.e = &e,
+		.pmus_done = true,
+		.pmus = *pmus,
 	};
 	static const struct parse_events_ctx ctx = { .sysfs = "/nonexistent", .tracefs = "/nonexistent" };
 	size_t p = 0;
 	int ret;
 
 	st.ctx = &ctx;
-	err[0] = '\0';
 	ret = parse_event(&st, &p, false);
-	if (ret && ((ret != -EINVAL && ret != -ENOMEM) || (ret == -EINVAL && !err[0])))
+	if (ret &&
+	    ((ret != -EINVAL && ret != -ENOMEM) || (ret == -EINVAL && !prec_err__is_set(&e))))
 		abort();
+	prec_err__clear(&e);
 	if (!ret && (st.nr_ev < 1 || p > strlen(str)))
 		abort();
 	pe_state__truncate(&st, 0);

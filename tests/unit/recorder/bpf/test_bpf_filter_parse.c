@@ -20,23 +20,23 @@
 #include "recorder/events/bpf_filter_parse.h"
 
 static struct filter_terms f;
-static char err[512];
+static struct prec_err e = PREC_ERR_INIT;
 
 static void parse_ok(const char *s)
 {
-	err[0] = '\0';
-	if (filter_terms__parse(s, &f, err, sizeof(err)))
-		fail_msg("'%s' refused: %s", s, err);
+	prec_err__clear(&e);
+	if (filter_terms__parse(s, &f, &e))
+		fail_msg("'%s' refused: %s", s, prec_err__msg(&e));
 }
 
 /* Refused with -EINVAL (or ret), one line holding each of the words. */
 static void parse_bad(const char *s, int ret, const char *w1, const char *w2)
 {
-	err[0] = '\0';
-	assert_int_equal(filter_terms__parse(s, &f, err, sizeof(err)), ret);
-	assert_null(strchr(err, '\n'));
-	if (!strstr(err, w1) || (w2 && !strstr(err, w2)))
-		fail_msg("'%s': '%s' lacks '%s' or '%s'", s, err, w1, w2 ? w2 : "");
+	prec_err__clear(&e);
+	assert_int_equal(filter_terms__parse(s, &f, &e), ret);
+	assert_null(strchr(prec_err__msg(&e), '\n'));
+	if (!strstr(prec_err__msg(&e), w1) || (w2 && !strstr(prec_err__msg(&e), w2)))
+		fail_msg("'%s': '%s' lacks '%s' or '%s'", s, prec_err__msg(&e), w1, w2 ? w2 : "");
 }
 
 static void test_terms(void **state)

@@ -107,7 +107,7 @@ static void the_event(void **state)
 {
 	struct event_specs specs = { 0 };
 	const struct event_spec *spec;
-	char err[128];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	assert_int_equal(event_specs__add_off_cpu(&specs), 0);
@@ -122,7 +122,7 @@ static void the_event(void **state)
 	assert_true(event_spec__is_off_cpu(spec));
 	event_specs__exit(&specs);
 	/* A bpf-output of another name is the user's own. */
-	assert_int_equal(parse_events(&specs, "bpf-output", err, sizeof(err)), 0);
+	assert_int_equal(parse_events(&specs, "bpf-output", &e), 0);
 	assert_false(event_spec__is_off_cpu(&specs.v[0]));
 	event_specs__exit(&specs);
 }

@@ -36,11 +36,11 @@ static inline int setup(void **state)
 /* Parses str alone on the fixture; the caller frees. */
 static inline void parse_ok(struct event_specs *specs, const char *str)
 {
-	char err[512] = "";
-	int ret = parse_events_ctx(specs, str, &fx, err, sizeof(err));
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
+	int ret = parse_events_ctx(specs, str, &fx, &e);
 
 	if (ret)
-		print_error("'%s': %s\n", str, err);
+		print_error("'%s': %s\n", str, prec_err__msg(&e));
 	assert_int_equal(ret, 0);
 }
 
@@ -155,13 +155,13 @@ static inline void attr__print(const char *what, const struct perf_event_attr *a
 static inline bool accept_row__check(const struct accept_row *r)
 {
 	struct event_specs specs = { 0 };
-	char err[512] = "";
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	bool ok = true;
 
-	assert_int_equal(parse_events_ctx(&specs, "dummy", &fx, err, sizeof(err)), 0);
-	if (parse_events_ctx(&specs, r->str, &fx, err, sizeof(err)) || specs.nr != r->nr + 1) {
+	assert_int_equal(parse_events_ctx(&specs, "dummy", &fx, &e), 0);
+	if (parse_events_ctx(&specs, r->str, &fx, &e) || specs.nr != r->nr + 1) {
 		print_error("'%s': nr %d err '%s' (expected %d events)\n", r->str, specs.nr - 1,
-			    err, r->nr);
+			    prec_err__msg(&e), r->nr);
 		event_specs__exit(&specs);
 		return false;
 	}

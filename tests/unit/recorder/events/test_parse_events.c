@@ -129,13 +129,13 @@ static bool accept_row__check(size_t i, const struct accept_row *r)
 {
 	struct event_specs specs = { 0 };
 	struct perf_event_attr want;
-	char err[256] = "";
-	int ret = parse_events(&specs, r->str, err, sizeof(err));
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
+	int ret = parse_events(&specs, r->str, &e);
 	bool ok = false;
 
 	if (ret != 0 || specs.nr != 1) {
 		print_error("row %zu '%s': ret %d nr %d err '%s' (expected 0, 1 event)\n", i,
-			    r->str, ret, specs.nr, err);
+			    r->str, ret, specs.nr, prec_err__msg(&e));
 		goto out;
 	}
 	const struct perf_event_attr *a = &specs.v[0].attr;
@@ -243,18 +243,18 @@ static bool reject_row__check(size_t i, const struct reject_row *r)
 {
 	struct event_specs specs = { 0 };
 	struct perf_event_attr before;
-	char err[256] = "";
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	bool ok = false;
 	int ret;
 
 	/* A spec from an earlier -e that a failure must not touch. */
-	if (parse_events(&specs, "task-clock:u", err, sizeof(err)) || specs.nr != 1) {
-		print_error("row %zu: setup failed: %s\n", i, err);
+	if (parse_events(&specs, "task-clock:u", &e) || specs.nr != 1) {
+		print_error("row %zu: setup failed: %s\n", i, prec_err__msg(&e));
 		goto out;
 	}
 	before = specs.v[0].attr;
-	err[0] = '\0';
-	ret = parse_events(&specs, r->str, err, sizeof(err));
+	prec_err__clear(&e);
+	ret = parse_events(&specs, r->str, &e);
 	if (ret != -EINVAL) {
 		print_error("row %zu '%s': ret %d, expected -EINVAL (nr %d)\n", i, r->str, ret,
 			    specs.nr);
@@ -266,12 +266,14 @@ static bool reject_row__check(size_t i, const struct reject_row *r)
 			    specs.nr);
 		goto out;
 	}
-	if (!err[0] || strchr(err, '\n')) {
-		print_error("row %zu '%s': err '%s' is not one non-empty line\n", i, r->str, err);
+	if (!prec_err__is_set(&e) || strchr(prec_err__msg(&e), '\n')) {
+		print_error("row %zu '%s': err '%s' is not one non-empty line\n", i, r->str,
+			    prec_err__msg(&e));
 		goto out;
 	}
-	if (r->err_has && !strstr(err, r->err_has)) {
-		print_error("row %zu '%s': err '%s' lacks '%s'\n", i, r->str, err, r->err_has);
+	if (r->err_has && !strstr(prec_err__msg(&e), r->err_has)) {
+		print_error("row %zu '%s': err '%s' lacks '%s'\n", i, r->str, prec_err__msg(&e),
+			    r->err_has);
 		goto out;
 	}
 	ok = true;
@@ -304,13 +306,14 @@ static void test_err_is_one_line(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		struct event_specs specs = { 0 };
-		char err[256] = "";
-		int ret = parse_events(&specs, rows[i], err, sizeof(err));
+		struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
+		int ret = parse_events(&specs, rows[i], &e);
 
-		if (ret != -EINVAL || specs.nr != 0 || !err[0] || strpbrk(err, "\n\r")) {
+		if (ret != -EINVAL || specs.nr != 0 || !prec_err__is_set(&e) ||
+		    strpbrk(prec_err__msg(&e), "\n\r")) {
 			print_error(
 				"row %zu: ret %d nr %d err '%s' (expected -EINVAL, 0, one line)\n",
-				i, ret, specs.nr, err);
+				i, ret, specs.nr, prec_err__msg(&e));
 			failed++;
 		}
 		event_specs__exit(&specs);
@@ -331,10 +334,10 @@ static void test_rejected_repeated_modifiers(void **state)
 static void test_comma_list(void **state)
 {
 	struct event_specs specs = { 0 };
-	char err[256] = "";
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
-	assert_int_equal(parse_events(&specs, "cpu-clock,task-clock,faults", err, sizeof(err)), 0);
+	assert_int_equal(parse_events(&specs, "cpu-clock,task-clock,faults", &e), 0);
 	assert_int_equal(specs.nr, 3);
 	assert_string_equal(specs.v[0].name, "cpu-clock");
 	assert_string_equal(specs.v[1].name, "task-clock");
@@ -349,7 +352,7 @@ static void test_comma_list(void **state)
 	}
 
 	/* A second -e appends; each element keeps its own modifiers. */
-	assert_int_equal(parse_events(&specs, "cycles:u,instructions:k", err, sizeof(err)), 0);
+	assert_int_equal(parse_events(&specs, "cycles:u,instructions:k", &e), 0);
 	assert_int_equal(specs.nr, 5);
 	assert_string_equal(specs.v[3].name, "cycles:u");
 	assert_string_equal(specs.v[4].name, "instructions:k");
@@ -364,16 +367,16 @@ static void test_comma_list(void **state)
 	assert_int_equal(specs.v[4].attr.exclude_guest, 0);
 
 	/* A failing third -e keeps all five; a fourth good one appends again. */
-	assert_int_equal(parse_events(&specs, "dummy,cs,nosuch", err, sizeof(err)), -EINVAL);
+	assert_int_equal(parse_events(&specs, "dummy,cs,nosuch", &e), -EINVAL);
 	assert_int_equal(specs.nr, 5);
 	assert_string_equal(specs.v[4].name, "instructions:k");
-	assert_int_equal(parse_events(&specs, "cs", err, sizeof(err)), 0);
+	assert_int_equal(parse_events(&specs, "cs", &e), 0);
 	assert_int_equal(specs.nr, 6);
 	assert_string_equal(specs.v[5].name, "cs");
 	assert_int_equal(specs.v[5].attr.config, PERF_COUNT_SW_CONTEXT_SWITCHES);
 
 	/* The same event twice is two events, as in perf. */
-	assert_int_equal(parse_events(&specs, "cs,cs", err, sizeof(err)), 0);
+	assert_int_equal(parse_events(&specs, "cs,cs", &e), 0);
 	assert_int_equal(specs.nr, 8);
 	event_specs__exit(&specs);
 	assert_int_equal(specs.nr, 0);
@@ -381,17 +384,17 @@ static void test_comma_list(void **state)
 	event_specs__exit(&specs);
 }
 
-static void test_err_truncation(void **state)
+static void test_err_whole(void **state)
 {
 	struct event_specs specs = { 0 };
-	char err[8];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
-	memset(err, 'X', sizeof(err));
-	assert_int_equal(parse_events(&specs, "nosuch-event-with-a-long-name", err, sizeof(err)),
-			 -EINVAL);
-	/* snprintf semantics: cut and terminated inside the buffer */
-	assert_int_equal(strlen(err), sizeof(err) - 1);
+	assert_int_equal(parse_events(&specs, "nosuch-event-with-a-long-name", &e), -EINVAL);
+	/* the whole line, the name the user typed in it; NULL takes the code only */
+	assert_non_null(strstr(prec_err__msg(&e), "'nosuch-event-with-a-long-name'"));
+	assert_int_equal(e.code, -EINVAL);
+	assert_int_equal(parse_events(&specs, "nosuch-event-with-a-long-name", NULL), -EINVAL);
 	assert_int_equal(specs.nr, 0);
 	event_specs__exit(&specs);
 }
@@ -401,7 +404,7 @@ static void test_add_default(void **state)
 	const struct default_event_env intel = { .can_profile_kernel = true };
 	struct event_specs specs = { 0 };
 	struct perf_event_attr want;
-	char err[128];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	char name[64];
 
 	(void)state;
@@ -427,7 +430,7 @@ static void test_add_default(void **state)
 	assert_string_equal(name, "cpu-clock:pppH");
 
 	/* The default appends after -e events too. */
-	assert_int_equal(parse_events(&specs, "faults", err, sizeof(err)), 0);
+	assert_int_equal(parse_events(&specs, "faults", &e), 0);
 	assert_int_equal(parse_events__add_default(&specs, &intel), 0);
 	assert_int_equal(specs.nr, 3);
 	assert_string_equal(specs.v[1].name, "faults");
@@ -452,7 +455,8 @@ static void test_add_default_by_vendor(void **state)
 		{ false, 1, "cpu-clock:pppH" },
 		{ true, 0, "cpu-clock:ppp" },
 	};
-	char err[128], name[64];
+	char name[64];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
@@ -472,8 +476,7 @@ static void test_add_default_by_vendor(void **state)
 	for (size_t i = 0; i < 2; i++) {
 		struct event_specs specs = { 0 };
 
-		assert_int_equal(parse_events(&specs, i ? "cycles" : "cpu-clock", err, sizeof(err)),
-				 0);
+		assert_int_equal(parse_events(&specs, i ? "cycles" : "cpu-clock", &e), 0);
 		assert_int_equal(specs.v[0].attr.exclude_guest, 1);
 		event_specs__exit(&specs);
 	}
@@ -634,9 +637,10 @@ static void test_name_from_parsed(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		struct event_specs specs = { 0 };
-		char err[128], buf[64];
+		char buf[64];
+		struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
-		assert_int_equal(parse_events(&specs, rows[i].str, err, sizeof(err)), 0);
+		assert_int_equal(parse_events(&specs, rows[i].str, &e), 0);
 		event_name__from_attr(buf, sizeof(buf), "cpu-clock", &specs.v[0].attr);
 		if (strcmp(buf, rows[i].want))
 			print_error("'%s': got '%s', want '%s'\n", rows[i].str, buf, rows[i].want);
@@ -707,7 +711,7 @@ int main(void)
 		cmocka_unit_test(test_rejected_repeated_modifiers),
 		cmocka_unit_test(test_err_is_one_line),
 		cmocka_unit_test(test_comma_list),
-		cmocka_unit_test(test_err_truncation),
+		cmocka_unit_test(test_err_whole),
 		cmocka_unit_test(test_add_default),
 		cmocka_unit_test(test_add_default_by_vendor),
 		cmocka_unit_test(test_add_default_unprivileged),

@@ -170,58 +170,50 @@ static void test_groups(void **state)
 static void test_filter(void **state)
 {
 	struct event_specs s = { 0 };
-	char err[512];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	/* nothing to follow yet */
-	assert_int_equal(event_specs__add_filter(&s, "x", "--filter", err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "'--filter' must follow a -e event"));
-	assert_int_equal(event_specs__add_filter(&s, "x", "--exclude-perf", err, sizeof(err)),
-			 -EINVAL);
-	assert_non_null(strstr(err, "'--exclude-perf' must follow a -e tracepoint"));
+	assert_int_equal(event_specs__add_filter(&s, "x", "--filter", &e), -EINVAL);
+	assert_non_null(strstr(prec_err__msg(&e), "'--filter' must follow a -e event"));
+	assert_int_equal(event_specs__add_filter(&s, "x", "--exclude-perf", &e), -EINVAL);
+	assert_non_null(strstr(prec_err__msg(&e), "'--exclude-perf' must follow a -e tracepoint"));
 	/* every event of the last argument, appended with && as perf */
 	parse_ok(&s, "cpu-clock");
 	parse_ok(&s, "sched:sched_wak*");
-	assert_int_equal(event_specs__add_filter(&s, "prev_pid == 1", "--filter", err, sizeof(err)),
-			 0);
-	assert_int_equal(event_specs__add_filter(&s, "common_pid != 5", "--exclude-perf", err,
-						 sizeof(err)),
-			 0);
+	assert_int_equal(event_specs__add_filter(&s, "prev_pid == 1", "--filter", &e), 0);
+	assert_int_equal(event_specs__add_filter(&s, "common_pid != 5", "--exclude-perf", &e), 0);
 	assert_null(s.v[0].filter);
 	for (int i = 1; i < 3; i++)
 		assert_string_equal(s.v[i].filter, "(prev_pid == 1) && (common_pid != 5)");
 	/* a non-tracepoint in the last argument: the option's name and the event */
 	parse_ok(&s, "sched:sched_switch,task-clock");
-	assert_int_equal(event_specs__add_filter(&s, "x", "--exclude-perf", err, sizeof(err)),
-			 -EINVAL);
-	assert_non_null(strstr(err, "'--exclude-perf'"));
-	assert_non_null(strstr(err, "'task-clock' is not one"));
+	assert_int_equal(event_specs__add_filter(&s, "x", "--exclude-perf", &e), -EINVAL);
+	assert_non_null(strstr(prec_err__msg(&e), "'--exclude-perf'"));
+	assert_non_null(strstr(prec_err__msg(&e), "'task-clock' is not one"));
 	assert_null(s.v[3].filter);
 	/* --filter after it: the tracepoint's kernel filter, the other's BPF
 	 * filter, parsed, a second one joined with ',' */
-	assert_int_equal(event_specs__add_filter(&s, "prev_pid == 1", "--filter", err, sizeof(err)),
-			 -EINVAL);
-	assert_string_equal(err,
-			    "--filter 'prev_pid == 1' for event 'task-clock': unknown term 'prev_pid' at offset 0 (terms: ip, id, tid, pid, cpu, time, addr, period, txn, weight, weight1-3, ins_lat, retire_lat, p_stage_cyc, phys_addr, code_pgsz, data_pgsz, mem_op, mem_lvl, mem_snoop, mem_remote, mem_lock, mem_dtlb, mem_blk, mem_hops, uid, gid, cgroup)");
-	assert_int_equal(event_specs__add_filter(&s, "ip < 0x8000", "--filter", err, sizeof(err)), 0);
+	assert_int_equal(event_specs__add_filter(&s, "prev_pid == 1", "--filter", &e), -EINVAL);
+	assert_string_equal(
+		prec_err__msg(&e),
+		"--filter 'prev_pid == 1' for event 'task-clock': unknown term 'prev_pid' at offset 0 (terms: ip, id, tid, pid, cpu, time, addr, period, txn, weight, weight1-3, ins_lat, retire_lat, p_stage_cyc, phys_addr, code_pgsz, data_pgsz, mem_op, mem_lvl, mem_snoop, mem_remote, mem_lock, mem_dtlb, mem_blk, mem_hops, uid, gid, cgroup)");
+	assert_int_equal(event_specs__add_filter(&s, "ip < 0x8000", "--filter", &e), 0);
 	assert_string_equal(s.v[3].filter, "ip < 0x8000");
 	assert_false(s.v[3].filter_bpf);
 	assert_string_equal(s.v[4].filter, "ip < 0x8000");
 	assert_true(s.v[4].filter_bpf);
-	assert_int_equal(event_specs__add_filter(&s, "cpu == 1 || cpu == 2", "--filter", err,
-						 sizeof(err)),
-			 0);
+	assert_int_equal(event_specs__add_filter(&s, "cpu == 1 || cpu == 2", "--filter", &e), 0);
 	assert_string_equal(s.v[4].filter, "ip < 0x8000, cpu == 1 || cpu == 2");
 	assert_true(s.v[4].filter_bpf);
 	assert_string_equal(s.v[3].filter, "(ip < 0x8000) && (cpu == 1 || cpu == 2)");
 	/* the offsets of a message are those of the --filter that has it */
-	assert_int_equal(event_specs__add_filter(&s, "ip\n<", "--filter", err, sizeof(err)),
-			 -EINVAL);
-	assert_non_null(strstr(err, "expected a value for 'ip', found the end"));
+	assert_int_equal(event_specs__add_filter(&s, "ip\n<", "--filter", &e), -EINVAL);
+	assert_non_null(strstr(prec_err__msg(&e), "expected a value for 'ip', found the end"));
 	assert_string_equal(s.v[4].filter, "ip < 0x8000, cpu == 1 || cpu == 2");
 	/* the default event is no -e argument */
 	assert_int_equal(parse_events__add_default(&s, &(struct default_event_env){ 0 }), 0);
-	assert_int_equal(event_specs__add_filter(&s, "x", "--filter", err, sizeof(err)), -EINVAL);
+	assert_int_equal(event_specs__add_filter(&s, "x", "--filter", &e), -EINVAL);
 	assert_int_equal(s.v[5].leader, 5);
 	assert_int_equal(s.v[5].nr_members, 1);
 	event_specs__exit(&s);
@@ -358,11 +350,12 @@ static void test_print_list(void **state)
 static void test_live(void **state)
 {
 	struct event_specs s = { 0 };
-	char err[512], text[64];
+	char text[64];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	FILE *f;
 
 	(void)state;
-	assert_int_equal(parse_events_ctx(&s, "cpu-clock,faults:u", NULL, err, sizeof(err)), 0);
+	assert_int_equal(parse_events_ctx(&s, "cpu-clock,faults:u", NULL, &e), 0);
 	assert_int_equal(s.nr, 2);
 	event_specs__exit(&s);
 	f = fopen("/sys/bus/event_source/devices/msr/type", "r");
@@ -371,7 +364,7 @@ static void test_live(void **state)
 
 		assert_int_equal(fscanf(f, "%u", &type), 1);
 		fclose(f);
-		assert_int_equal(parse_events(&s, "msr/tsc/", err, sizeof(err)), 0);
+		assert_int_equal(parse_events(&s, "msr/tsc/", &e), 0);
 		assert_int_equal(s.v[0].attr.type, type);
 		assert_true(s.v[0].counting_only);
 		assert_string_equal(s.v[0].name, "msr/tsc/");
@@ -379,7 +372,7 @@ static void test_live(void **state)
 	}
 	f = fopen("/sys/kernel/tracing/events/sched/sched_switch/id", "r");
 	if (f && fgets(text, sizeof(text), f)) {
-		assert_int_equal(parse_events(&s, "sched:sched_switch", err, sizeof(err)), 0);
+		assert_int_equal(parse_events(&s, "sched:sched_switch", &e), 0);
 		assert_int_equal(s.v[0].attr.config, strtoull(text, NULL, 10));
 		event_specs__exit(&s);
 	}

@@ -139,10 +139,10 @@ static void row__for_order(const struct accept_row *r, struct accept_row *out, c
 static bool cpus__check(const char *str)
 {
 	struct event_specs specs = { 0 };
-	char err[512] = "";
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	bool ok = true;
 
-	assert_int_equal(parse_events_ctx(&specs, str, &fx, err, sizeof(err)), 0);
+	assert_int_equal(parse_events_ctx(&specs, str, &fx, &e), 0);
 	for (int i = 0; i < specs.nr; i++) {
 		const struct event_spec *s = &specs.v[i];
 		const char *want = !s->pmu_name			    ? NULL :
@@ -354,14 +354,13 @@ static void test_alias_of_one_pmu(void **state)
 static void test_cache_probe(void **state)
 {
 	struct event_specs specs = { 0 };
-	char err[512] = "";
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	/* cpu_atom has no L1-dcache-load-misses (config 0x10000). */
 	unsupported[0] = 0x800010000ULL;
 	unsupported[1] = 0;
-	assert_int_equal(parse_events_ctx(&specs, "L1-dcache-load-misses", &fx, err, sizeof(err)),
-			 0);
+	assert_int_equal(parse_events_ctx(&specs, "L1-dcache-load-misses", &fx, &e), 0);
 	assert_int_equal(specs.nr, 1);
 	assert_string_equal(specs.v[0].name, "cpu_core/L1-dcache-load-misses/");
 	assert_int_equal(specs.v[0].attr.config, 0x400010000ULL);
@@ -370,40 +369,34 @@ static void test_cache_probe(void **state)
 
 	/* Counted nowhere: dropped from a list, as perf drops it ... */
 	unsupported[1] = 0x400010000ULL;
-	assert_int_equal(parse_events_ctx(&specs, "L1-dcache-load-misses,cpu-clock", &fx, err,
-					  sizeof(err)),
-			 0);
+	assert_int_equal(parse_events_ctx(&specs, "L1-dcache-load-misses,cpu-clock", &fx, &e), 0);
 	assert_int_equal(specs.nr, 1);
 	assert_string_equal(specs.v[0].name, "cpu-clock");
-	assert_int_equal(parse_events_ctx(&specs, "{L1-dcache-load-misses,cycles}", &fx, err,
-					  sizeof(err)),
-			 0);
+	assert_int_equal(parse_events_ctx(&specs, "{L1-dcache-load-misses,cycles}", &fx, &e), 0);
 	assert_int_equal(specs.nr, 3);
 	assert_int_equal(specs.v[1].nr_members, 1);
 	event_specs__exit(&specs);
 
 	/* ... but an argument or a group left with nothing is refused, naming it. */
-	assert_int_equal(parse_events_ctx(&specs, "L1-dcache-load-misses:u", &fx, err, sizeof(err)),
-			 -EINVAL);
+	assert_int_equal(parse_events_ctx(&specs, "L1-dcache-load-misses:u", &fx, &e), -EINVAL);
 	assert_int_equal(specs.nr, 0);
-	assert_non_null(strstr(err, "counts cache event 'L1-dcache-load-misses' at offset 0"));
-	assert_non_null(strstr(err, "cpu_atom"));
-	assert_int_equal(parse_events_ctx(&specs, "cpu-clock,{L1-dcache-load-misses}", &fx, err,
-					  sizeof(err)),
+	assert_non_null(strstr(prec_err__msg(&e),
+			       "counts cache event 'L1-dcache-load-misses' at offset 0"));
+	assert_non_null(strstr(prec_err__msg(&e), "cpu_atom"));
+	assert_int_equal(parse_events_ctx(&specs, "cpu-clock,{L1-dcache-load-misses}", &fx, &e),
 			 -EINVAL);
-	assert_non_null(strstr(err, "at offset 11"));
+	assert_non_null(strstr(prec_err__msg(&e), "at offset 11"));
 	/* Inside cpu_core/.../ it is then an unknown term, as in perf. */
-	assert_int_equal(parse_events_ctx(&specs, "cpu_core/L1-dcache-load-misses/", &fx, err,
-					  sizeof(err)),
+	assert_int_equal(parse_events_ctx(&specs, "cpu_core/L1-dcache-load-misses/", &fx, &e),
 			 -EINVAL);
-	assert_non_null(strstr(err, "unknown term 'L1-dcache-load-misses' for PMU 'cpu_core'"));
+	assert_non_null(strstr(prec_err__msg(&e),
+			       "unknown term 'L1-dcache-load-misses' for PMU 'cpu_core'"));
 	assert_int_equal(specs.nr, 0);
 	unsupported[0] = 0;
 
 	/* Without a probe (the side-band's -e, the fuzzer) every PMU counts it. */
 	fx.supported = NULL;
-	assert_int_equal(parse_events_ctx(&specs, "L1-dcache-load-misses", &fx, err, sizeof(err)),
-			 0);
+	assert_int_equal(parse_events_ctx(&specs, "L1-dcache-load-misses", &fx, &e), 0);
 	assert_int_equal(specs.nr, 2);
 	fx.supported = probe;
 	event_specs__exit(&specs);
@@ -418,30 +411,28 @@ static void test_inside_errors(void **state)
 		"cpu_core/r3c=5/",
 	};
 	struct event_specs specs = { 0 };
-	char err[512];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		err[0] = '\0';
-		assert_int_equal(parse_events_ctx(&specs, bad[i], &fx, err, sizeof(err)), -EINVAL);
+		prec_err__clear(&e);
+		assert_int_equal(parse_events_ctx(&specs, bad[i], &fx, &e), -EINVAL);
 		assert_int_equal(specs.nr, 0);
-		assert_non_null(strstr(err, "at offset"));
+		assert_non_null(strstr(prec_err__msg(&e), "at offset"));
 	}
-	assert_int_equal(parse_events_ctx(&specs, "cpu_core/foo/", &fx, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "unknown term 'foo' for PMU 'cpu_core'"));
+	assert_int_equal(parse_events_ctx(&specs, "cpu_core/foo/", &fx, &e), -EINVAL);
+	assert_non_null(strstr(prec_err__msg(&e), "unknown term 'foo' for PMU 'cpu_core'"));
 }
 
 /* --group's one group, split again per core PMU (event_specs__split_hybrid_groups). */
 static void test_split_after_group(void **state)
 {
 	struct event_specs specs = { 0 };
-	char err[512];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	const char *first = core_first ? "cpu_core" : "cpu_atom";
 
 	(void)state;
-	assert_int_equal(parse_events_ctx(&specs, "cpu-clock,cycles,instructions", &fx, err,
-					  sizeof(err)),
-			 0);
+	assert_int_equal(parse_events_ctx(&specs, "cpu-clock,cycles,instructions", &fx, &e), 0);
 	assert_int_equal(specs.nr, 5);
 	for (int i = 0; i < specs.nr; i++)
 		specs.v[i].leader = 0, specs.v[i].nr_members = 1;
@@ -469,7 +460,8 @@ static void test_split_after_group(void **state)
 static void test_not_hybrid(void **state)
 {
 	struct parse_events_ctx plain = { 0 };
-	char root[4096], err[512];
+	char root[4096];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	struct event_specs specs = { 0 };
 
 	(void)state;
@@ -477,8 +469,7 @@ static void test_not_hybrid(void **state)
 	plain.sysfs = root;
 	plain.tracefs = fx.tracefs;
 	plain.supported = probe;
-	assert_int_equal(parse_events_ctx(&specs, "{cycles,L1-dcache-loads,r3c,0:0}", &plain, err,
-					  sizeof(err)),
+	assert_int_equal(parse_events_ctx(&specs, "{cycles,L1-dcache-loads,r3c,0:0}", &plain, &e),
 			 0);
 	assert_int_equal(specs.nr, 4);
 	assert_string_equal(specs.v[0].name, "cycles");

@@ -166,15 +166,15 @@ static bool reject_row__check(const struct reject_row *r)
 {
 	struct event_specs specs = { 0 };
 	struct event_spec before;
-	char err[1024] = "", off[32];
+	char off[32];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	bool ok = false;
 	int ret;
 
 	/* Earlier -e arguments that a failure must not touch. */
-	assert_int_equal(parse_events_ctx(&specs, "{task-clock:u,msr/tsc/}", &fx, err, sizeof(err)),
-			 0);
+	assert_int_equal(parse_events_ctx(&specs, "{task-clock:u,msr/tsc/}", &fx, &e), 0);
 	before = specs.v[1];
-	ret = parse_events_ctx(&specs, r->str, &fx, err, sizeof(err));
+	ret = parse_events_ctx(&specs, r->str, &fx, &e);
 	snprintf(off, sizeof(off), " at offset %d", r->off);
 	if (ret != -EINVAL)
 		print_error("'%s': ret %d, expected -EINVAL\n", r->str, ret);
@@ -182,10 +182,12 @@ static bool reject_row__check(const struct reject_row *r)
 		 memcmp(&specs.v[1].attr, &before.attr, sizeof(before.attr)) ||
 		 specs.v[1].leader != 0 || specs.last_arg != 0)
 		print_error("'%s': the specs changed on failure (nr %d)\n", r->str, specs.nr);
-	else if (!err[0] || strpbrk(err, "\n\r"))
-		print_error("'%s': err '%s' is not one non-empty line\n", r->str, err);
-	else if (!strstr(err, r->err_has) || !strstr(err, off))
-		print_error("'%s': err '%s' lacks '%s' or '%s'\n", r->str, err, r->err_has, off);
+	else if (!prec_err__is_set(&e) || strpbrk(prec_err__msg(&e), "\n\r"))
+		print_error("'%s': err '%s' is not one non-empty line\n", r->str,
+			    prec_err__msg(&e));
+	else if (!strstr(prec_err__msg(&e), r->err_has) || !strstr(prec_err__msg(&e), off))
+		print_error("'%s': err '%s' lacks '%s' or '%s'\n", r->str, prec_err__msg(&e),
+			    r->err_has, off);
 	else
 		ok = true;
 	event_specs__exit(&specs);
@@ -222,12 +224,12 @@ static void test_all_or_nothing(void **state)
 		"sched:sched_wak*/call-graph=fp,name=x/",
 	};
 	struct event_specs s = { 0 };
-	char err[512];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	parse_ok(&s, "{cpu-clock,task-clock}");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_int_equal(parse_events_ctx(&s, bad[i], &fx, err, sizeof(err)), -EINVAL);
+		assert_int_equal(parse_events_ctx(&s, bad[i], &fx, &e), -EINVAL);
 		assert_int_equal(s.nr, 2);
 		assert_int_equal(s.last_arg, 0);
 		assert_string_equal(s.v[1].name, "task-clock");
@@ -246,30 +248,25 @@ static void test_err_one_line(void **state)
 		"cpu-clock:u\x7f", "{cpu-clock\n", "msr/\n/",	       "r1a8/name=\x1b[31m/",
 	};
 	struct event_specs s = { 0 };
-	char err[512], small[12];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	char long_str[3000];
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		memset(err, 'X', sizeof(err));
-		assert_int_equal(parse_events_ctx(&s, rows[i], &fx, err, sizeof(err)), -EINVAL);
-		assert_non_null(memchr(err, '\0', sizeof(err)));
-		for (const char *c = err; *c; c++)
+		assert_int_equal(parse_events_ctx(&s, rows[i], &fx, &e), -EINVAL);
+		for (const char *c = prec_err__msg(&e); *c; c++)
 			if ((unsigned char)*c < 0x20 || *c == 0x7f)
-				fail_msg("row %zu: control character in '%s'", i, err);
+				fail_msg("row %zu: control character in '%s'", i,
+					 prec_err__msg(&e));
 	}
-	/* cut and terminated inside a small buffer, and no buffer at all is fine */
-	memset(small, 'X', sizeof(small));
-	assert_int_equal(parse_events_ctx(&s, "nosuch-event-with-a-long-name", &fx, small,
-					  sizeof(small)),
-			 -EINVAL);
-	assert_int_equal(strlen(small), sizeof(small) - 1);
-	assert_int_equal(parse_events_ctx(&s, "nosuch", &fx, NULL, 0), -EINVAL);
-	/* a long argument gives a bounded line */
+	/* no error object at all is fine */
+	assert_int_equal(parse_events_ctx(&s, "nosuch", &fx, NULL), -EINVAL);
+	/* a long argument gives one whole line */
 	memset(long_str, 'a', sizeof(long_str) - 1);
 	long_str[sizeof(long_str) - 1] = '\0';
-	assert_int_equal(parse_events_ctx(&s, long_str, &fx, err, sizeof(err)), -EINVAL);
-	assert_true(strlen(err) < sizeof(err) - 1);
+	assert_int_equal(parse_events_ctx(&s, long_str, &fx, &e), -EINVAL);
+	assert_null(strchr(prec_err__msg(&e), '\n'));
+	assert_true(prec_err__msg(&e)[0] != '\0');
 	assert_int_equal(s.nr, 0);
 	event_specs__exit(&s);
 }

@@ -121,10 +121,10 @@ static int open_group(const char *str, struct evlist *evlist)
 	struct evlist_config cfg = { .freq = 4000, .cgroup_fd = -1, .workload_only = true,
 				     .inherit = true };
 	struct cpu_map *cpus;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	int ret;
 
-	assert_int_equal(parse_events(&specs, str, err, sizeof(err)), 0);
+	assert_int_equal(parse_events(&specs, str, &e), 0);
 	assert_int_equal(cpu_map__parse(&cpus, "0"), 0);
 	assert_int_equal(evlist__init(evlist, &specs, &cfg, cpus, thread_map__new_one(getpid())),
 			 0);
@@ -206,7 +206,7 @@ static int open_setup(const struct setup *su, struct evlist *evlist, int *init_r
 	struct event_specs specs = { 0 };
 	struct evlist_config cfg = { .freq = 4000, .cgroup_fd = -1, .inherit = true };
 	struct cpu_map *cpus;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	int ret, saved = dup(2);
 	FILE *f = tmpfile();
 
@@ -218,7 +218,7 @@ static int open_setup(const struct setup *su, struct evlist *evlist, int *init_r
 	cfg.cpu_list = !su->system_wide && su->cpu_list ? su->cpus : NULL;
 	cfg.workload_only = !cfg.has_cpu;
 	if (su->events)
-		assert_int_equal(parse_events(&specs, su->events, err, sizeof(err)), 0);
+		assert_int_equal(parse_events(&specs, su->events, &e), 0);
 	else
 		assert_int_equal(parse_events__add_default(&specs, su->env), 0);
 	specs.machine = su->machine;

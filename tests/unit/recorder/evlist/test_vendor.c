@@ -254,16 +254,16 @@ static void test_for_machine(void **state)
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		struct event_specs specs = { 0 };
 		struct sysinfo si;
-		char err[128];
+		struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 		read_tree(&si, rows[i].dir, rows[i].name);
 		assert_int_equal(event_specs__for_machine(&specs, &si), 0);
 		assert_int_equal(specs.nr, rows[i].nr);
-		for (int e = 0; e < specs.nr; e++)
-			assert_int_equal(specs.v[e].attr.exclude_guest, rows[i].exclude_guest);
+		for (int k = 0; k < specs.nr; k++)
+			assert_int_equal(specs.v[k].attr.exclude_guest, rows[i].exclude_guest);
 		event_specs__exit(&specs);
 		/* With -e events there is no default; the machine is still known. */
-		assert_int_equal(parse_events(&specs, "cpu-clock", err, sizeof(err)), 0);
+		assert_int_equal(parse_events(&specs, "cpu-clock", &e), 0);
 		assert_int_equal(event_specs__for_machine(&specs, &si), 0);
 		assert_int_equal(specs.nr, 1);
 		assert_int_equal(specs.machine.amd, !rows[i].exclude_guest);

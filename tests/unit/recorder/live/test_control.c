@@ -27,24 +27,24 @@
 static void test_spec(void **state)
 {
 	struct control_spec s;
-	char err[512];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
-	assert_int_equal(control_spec__parse("fifo:a.fifo,b.fifo", &s, err, sizeof(err)), 0);
+	assert_int_equal(control_spec__parse("fifo:a.fifo,b.fifo", &s, &e), 0);
 	assert_true(s.fifo);
 	assert_string_equal(s.ctl_path, "a.fifo");
 	assert_string_equal(s.ack_path, "b.fifo");
-	assert_int_equal(control_spec__parse("fifo:/x/ctl", &s, err, sizeof(err)), 0);
+	assert_int_equal(control_spec__parse("fifo:/x/ctl", &s, &e), 0);
 	assert_string_equal(s.ctl_path, "/x/ctl");
 	assert_string_equal(s.ack_path, "");
 	/* perf: an empty ack after the comma is no ack. */
-	assert_int_equal(control_spec__parse("fifo:c,", &s, err, sizeof(err)), 0);
+	assert_int_equal(control_spec__parse("fifo:c,", &s, &e), 0);
 	assert_string_equal(s.ack_path, "");
-	assert_int_equal(control_spec__parse("fd:3", &s, err, sizeof(err)), 0);
+	assert_int_equal(control_spec__parse("fd:3", &s, &e), 0);
 	assert_false(s.fifo);
 	assert_int_equal(s.ctl_fd, 3);
 	assert_int_equal(s.ack_fd, -1);
-	assert_int_equal(control_spec__parse("fd:0x10,010", &s, err, sizeof(err)), 0);
+	assert_int_equal(control_spec__parse("fd:0x10,010", &s, &e), 0);
 	assert_int_equal(s.ctl_fd, 16);
 	assert_int_equal(s.ack_fd, 8);
 
@@ -52,10 +52,10 @@ static void test_spec(void **state)
 					   "fd:,4", "fd:3x", "fd:-1",   "fd:3,4,5", "fifo:",
 					   "fifo:,ack", "FIFO:c", "fd: 3", "fd:99999999999" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		err[0] = '\0';
-		assert_int_equal(control_spec__parse(bad[i], &s, err, sizeof(err)), -EINVAL);
-		assert_non_null(strstr(err, "--control"));
-		assert_non_null(strstr(err, "fifo:CTL[,ACK]")); /* the fix */
+		prec_err__clear(&e);
+		assert_int_equal(control_spec__parse(bad[i], &s, &e), -EINVAL);
+		assert_non_null(strstr(prec_err__msg(&e), "--control"));
+		assert_non_null(strstr(prec_err__msg(&e), "fifo:CTL[,ACK]")); /* the fix */
 	}
 }
 
@@ -127,7 +127,7 @@ static void chan__open(struct chan *ch)
 	assert_int_equal(mkfifo(ch->ctl, 0600), 0);
 	assert_int_equal(mkfifo(ch->ack, 0600), 0);
 	snprintf(spec, sizeof(spec), "fifo:%s,%s", ch->ctl, ch->ack);
-	assert_int_equal(control_spec__parse(spec, &s, err, sizeof(err)), 0);
+	assert_int_equal(control_spec__parse(spec, &s, NULL), 0);
 	assert_int_equal(control__open(&ch->c, &s, &ch->ev, err, sizeof(err)), 0);
 	ch->w = open(ch->ctl, O_WRONLY | O_NONBLOCK);
 	ch->r = open(ch->ack, O_RDONLY | O_NONBLOCK);
@@ -201,7 +201,7 @@ static void test_fd_end(void **state)
 	(void)state;
 	assert_int_equal(pipe(p), 0);
 	snprintf(spec, sizeof(spec), "fd:%d", p[0]);
-	assert_int_equal(control_spec__parse(spec, &s, err, sizeof(err)), 0);
+	assert_int_equal(control_spec__parse(spec, &s, NULL), 0);
 	assert_int_equal(control__open(&c, &s, &ev, err, sizeof(err)), 0);
 	assert_true(fcntl(p[0], F_GETFL) & O_NONBLOCK);
 	assert_int_equal(write(p[1], "stop", 4), 4);
@@ -216,14 +216,14 @@ static void test_fd_end(void **state)
 
 	/* An fd that is not open is refused, naming it. */
 	snprintf(spec, sizeof(spec), "fd:%d", p[0]);
-	assert_int_equal(control_spec__parse(spec, &s, err, sizeof(err)), 0);
+	assert_int_equal(control_spec__parse(spec, &s, NULL), 0);
 	assert_int_equal(control__open(&c, &s, &ev, err, sizeof(err)), -EBADF);
 	assert_non_null(strstr(err, "not open"));
 	/* A FIFO that does not exist, and a path that is no FIFO. */
-	assert_int_equal(control_spec__parse("fifo:/nonexistent/ctl", &s, err, sizeof(err)), 0);
+	assert_int_equal(control_spec__parse("fifo:/nonexistent/ctl", &s, NULL), 0);
 	assert_int_equal(control__open(&c, &s, &ev, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "mkfifo"));
-	assert_int_equal(control_spec__parse("fifo:/dev/null", &s, err, sizeof(err)), 0);
+	assert_int_equal(control_spec__parse("fifo:/dev/null", &s, NULL), 0);
 	assert_int_equal(control__open(&c, &s, &ev, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "not a FIFO"));
 }

@@ -19,10 +19,10 @@
 
 static uint64_t parse_ok(const char *list)
 {
-	char err[1024];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	uint64_t bits = ~0ULL;
 
-	assert_int_equal(branch_filter__parse(list, &bits, err, sizeof(err)), 0);
+	assert_int_equal(branch_filter__parse(list, &bits, &e), 0);
 	return bits;
 }
 
@@ -70,14 +70,14 @@ static void test_perf_spellings(void **state)
 static void test_unknown_refused(void **state)
 {
 	static const char *const bad[] = { "", "u,", "user", "any,,k", "stackx" };
-	char err[1024];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	uint64_t bits;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_int_equal(branch_filter__parse(bad[i], &bits, err, sizeof(err)), -EINVAL);
-		assert_non_null(strstr(err, "unknown branch filter"));
-		assert_non_null(strstr(err, "stack"));
+		assert_int_equal(branch_filter__parse(bad[i], &bits, &e), -EINVAL);
+		assert_non_null(strstr(prec_err__msg(&e), "unknown branch filter"));
+		assert_non_null(strstr(prec_err__msg(&e), "stack"));
 	}
 }
 

@@ -230,7 +230,7 @@ static bool accept_row__check(size_t i, const struct accept_row *r)
 	char *argv[MAX_ARGS + 2];
 	int argc = build_argv(argv, r->args);
 	struct record_opts opts;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	char label[256];
 	int nev = nargs(r->events, 4), ncmd = nargs(r->cmd, 5);
 	bool ok = true;
@@ -238,16 +238,16 @@ static bool accept_row__check(size_t i, const struct accept_row *r)
 
 	row_label(label, sizeof(label), r->args);
 	memset(&opts, 0xa5, sizeof(opts)); /* the parser must clear it */
-	memset(err, 'X', sizeof(err));
-	ret = options__parse(&opts, argc, argv, err, sizeof(err));
+	ret = options__parse(&opts, argc, argv, &e);
 	if (ret) {
-		print_error("row %zu [%s]: ret %d err '%s'\n", i, label, ret, err);
+		print_error("row %zu [%s]: ret %d err '%s'\n", i, label, ret, prec_err__msg(&e));
 		return false;
 	}
-	ROW_CHECK(err[0] == '\0', "err '%.40s'", err);
-	ret = options__validate(&opts, &plain_stdout, err, sizeof(err));
+	ROW_CHECK(!prec_err__is_set(&e), "err '%.40s'", prec_err__msg(&e));
+	ret = options__validate(&opts, &plain_stdout, &e);
 	if (ret) {
-		print_error("row %zu [%s]: validate ret %d err '%s'\n", i, label, ret, err);
+		print_error("row %zu [%s]: validate ret %d err '%s'\n", i, label, ret,
+			    prec_err__msg(&e));
 		options__exit(&opts);
 		return false;
 	}
@@ -257,9 +257,9 @@ static bool accept_row__check(size_t i, const struct accept_row *r)
 		ROW_CHECK(opts.output && !strcmp(opts.output, r->output ? r->output : "perf.data"),
 			  "output '%s'", opts.output ? opts.output : "(null)");
 	ROW_CHECK(opts.nr_events == nev, "nr_events %d", opts.nr_events);
-	for (int e = 0; e < nev && e < opts.nr_events; e++)
-		ROW_CHECK(!strcmp(opts.events[e], r->events[e]), "event %d '%s'", e,
-			  opts.events[e]);
+	for (int k = 0; k < nev && k < opts.nr_events; k++)
+		ROW_CHECK(!strcmp(opts.events[k], r->events[k]), "event %d '%s'", k,
+			  opts.events[k]);
 	if (!nev)
 		ROW_CHECK(opts.events == NULL, "events %p", (void *)opts.events);
 	ROW_CHECK(opts.freq == want_freq(r), "freq %" PRIu64, opts.freq);
@@ -454,24 +454,26 @@ static bool reject_row__check(size_t i, const struct reject_row *r)
 	char *argv[MAX_ARGS + 2];
 	int argc = build_argv(argv, r->args);
 	struct record_opts opts;
-	char err[256] = "";
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	char label[256];
 	bool ok = true;
 	int ret;
 
 	row_label(label, sizeof(label), r->args);
 	dirty_stack();
-	ret = options__parse(&opts, argc, argv, err, sizeof(err));
+	ret = options__parse(&opts, argc, argv, &e);
 	if (ret) {
 		/* On a parse failure nothing is left allocated. */
 		ROW_CHECK(opts.events == NULL && opts.nr_events == 0, "events left: %d",
 			  opts.nr_events);
 	} else {
-		ret = options__validate(&opts, &plain_stdout, err, sizeof(err));
+		ret = options__validate(&opts, &plain_stdout, &e);
 	}
 	ROW_CHECK(ret == -EINVAL, "ret %d", ret);
-	ROW_CHECK(err[0] != '\0' && !strchr(err, '\n'), "err '%s'", err);
-	ROW_CHECK(strstr(err, r->err_has) != NULL, "err '%s' lacks '%s'", err, r->err_has);
+	ROW_CHECK(prec_err__is_set(&e) && !strchr(prec_err__msg(&e), '\n'), "err '%s'",
+		  prec_err__msg(&e));
+	ROW_CHECK(strstr(prec_err__msg(&e), r->err_has) != NULL, "err '%s' lacks '%s'",
+		  prec_err__msg(&e), r->err_has);
 	options__exit(&opts);
 	return ok;
 }
@@ -491,7 +493,7 @@ static void test_rejected_table(void **state)
 static void test_output_management(void **state)
 {
 	struct record_opts opts;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	struct {
 		const char *args[4];
 		bool sig;
@@ -527,8 +529,8 @@ static void test_output_management(void **state)
 
 		for (int k = 0; rows[i].args[k]; k++)
 			argv[argc++] = (char *)rows[i].args[k];
-		assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), 0);
-		assert_int_equal(options__validate(&opts, &plain_stdout, err, sizeof(err)), 0);
+		assert_int_equal(options__parse(&opts, argc, argv, &e), 0);
+		assert_int_equal(options__validate(&opts, &plain_stdout, &e), 0);
 		assert_int_equal(opts.switch_signal, rows[i].sig);
 		assert_int_equal(opts.switch_output, rows[i].sig || rows[i].size || rows[i].time_ms);
 		assert_int_equal(opts.switch_size, rows[i].size);
@@ -549,7 +551,7 @@ static void test_error_messages(void **state)
 {
 	char *argv[MAX_ARGS + 2];
 	struct record_opts opts;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	int argc;
 
 	(void)state;
@@ -557,14 +559,14 @@ static void test_error_messages(void **state)
 	 * (-Se, --snapshot=e); whether they can work is judged once the
 	 * events are known (recorder/evlist/aux_area.c). */
 	argc = build_argv(argv, (const char *const[]){ "-S", "true", NULL });
-	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), 0);
+	assert_int_equal(options__parse(&opts, argc, argv, &e), 0);
 	assert_true(opts.aux_snapshot);
 	assert_null(opts.aux_snapshot_opts);
 	assert_int_equal(opts.argc, 1);
 	options__exit(&opts);
 	argc = build_argv(argv, (const char *const[]){ "-Se", "--aux-sample=size=4096", "--off-cpu",
 						       "--clang-path", "/usr/bin/clang", "true", NULL });
-	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), 0);
+	assert_int_equal(options__parse(&opts, argc, argv, &e), 0);
 	assert_string_equal(opts.aux_snapshot_opts, "e");
 	assert_true(opts.aux_sample);
 	assert_string_equal(opts.aux_sample_opts, "size=4096");
@@ -574,13 +576,13 @@ static void test_error_messages(void **state)
 
 	/* How the drain runs: -r, --affinity, --aio (default 1). */
 	argc = build_argv(argv, (const char *const[]){ "-r", "10", "--affinity=node", "--aio", "true", NULL });
-	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), 0);
+	assert_int_equal(options__parse(&opts, argc, argv, &e), 0);
 	assert_int_equal(opts.realtime_prio, 10);
 	assert_int_equal(opts.affinity, RECORD_AFFINITY_NODE);
 	assert_int_equal(opts.nr_cblocks, 1);
 	options__exit(&opts);
 	argc = build_argv(argv, (const char *const[]){ "--affinity", "cpu", "--aio=4", "-r0", "true", NULL });
-	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), 0);
+	assert_int_equal(options__parse(&opts, argc, argv, &e), 0);
 	assert_int_equal(opts.realtime_prio, 0);
 	assert_int_equal(opts.affinity, RECORD_AFFINITY_CPU);
 	assert_int_equal(opts.nr_cblocks, 4);
@@ -588,28 +590,30 @@ static void test_error_messages(void **state)
 
 	/* -z takes digits after it as its level; otherwise 1. */
 	argc = build_argv(argv, (const char *const[]){ "-z", "7", "true", NULL });
-	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), 0);
+	assert_int_equal(options__parse(&opts, argc, argv, &e), 0);
 	assert_int_equal(opts.comp_level, 7);
 	assert_int_equal(opts.argc, 1);
 	options__exit(&opts);
 	argc = build_argv(argv, (const char *const[]){ "-z", "true", NULL });
-	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), 0);
+	assert_int_equal(options__parse(&opts, argc, argv, &e), 0);
 	assert_int_equal(opts.comp_level, 1);
 	assert_string_equal(opts.argv[0], "true");
 	options__exit(&opts);
 
 	argc = build_argv(argv, (const char *const[]){ "--call-graph=lbrx", "true", NULL });
-	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "unknown --call-graph mode 'lbrx' (use fp, dwarf[,size], lbr or no)");
+	assert_int_equal(options__parse(&opts, argc, argv, &e), -EINVAL);
+	assert_string_equal(prec_err__msg(&e),
+			    "unknown --call-graph mode 'lbrx' (use fp, dwarf[,size], lbr or no)");
 
 	argc = build_argv(argv, (const char *const[]){ "-y", "true", NULL });
-	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "unknown option '-y' (see 'prec --help')");
+	assert_int_equal(options__parse(&opts, argc, argv, &e), -EINVAL);
+	assert_string_equal(prec_err__msg(&e), "unknown option '-y' (see 'prec --help')");
 
 	argc = build_argv(argv, (const char *const[]){ "-F", "0", "true", NULL });
-	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), -EINVAL);
+	assert_int_equal(options__parse(&opts, argc, argv, &e), -EINVAL);
 	assert_string_equal(
-		err, "invalid -F/--freq value '0' (give a frequency in Hz above 0, or 'max')");
+		prec_err__msg(&e),
+		"invalid -F/--freq value '0' (give a frequency in Hz above 0, or 'max')");
 }
 
 /* Events collected before a later error are freed by the parser itself. */
@@ -617,32 +621,34 @@ static void test_failure_frees_events(void **state)
 {
 	char *argv[MAX_ARGS + 2];
 	struct record_opts opts;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	int argc;
 
 	(void)state;
 	argc = build_argv(argv, (const char *const[]){ "-e", "a", "-e", "b", "-F0", "true", NULL });
-	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), -EINVAL);
+	assert_int_equal(options__parse(&opts, argc, argv, &e), -EINVAL);
 	assert_null(opts.events);
 	assert_int_equal(opts.nr_events, 0);
 	options__exit(&opts); /* twice is harmless */
 }
 
-/* A small err buffer is cut, never overrun. */
-static void test_err_truncation(void **state)
+/* A long line is whole: no buffer cuts the option the user typed. */
+static void test_err_whole(void **state)
 {
-	char *argv[MAX_ARGS + 2];
+	char *argv[MAX_ARGS + 2], name[600];
 	struct record_opts opts;
-	char err[16];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	int argc;
 
 	(void)state;
-	memset(err, 'X', sizeof(err));
-	argc = build_argv(argv, (const char *const[]){ "--a-very-long-unknown-option", NULL });
-	assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err) - 4), -EINVAL);
-	assert_int_equal(strlen(err), sizeof(err) - 5);
-	for (size_t k = sizeof(err) - 4; k < sizeof(err); k++)
-		assert_int_equal(err[k], 'X');
+	memset(name, 'x', sizeof(name) - 1);
+	memcpy(name, "--", 2);
+	name[sizeof(name) - 1] = '\0';
+	argc = build_argv(argv, (const char *const[]){ name, NULL });
+	assert_int_equal(options__parse(&opts, argc, argv, &e), -EINVAL);
+	assert_int_equal(e.code, -EINVAL);
+	assert_int_equal(strlen(prec_err__msg(&e)),
+			 strlen("unknown option '' (see 'prec --help')") + strlen(name));
 }
 
 /* The usage text goes to stdout and lists only what this version accepts. */
@@ -695,13 +701,13 @@ static void test_buildid_flags(void **state)
 	};
 	char *argv[MAX_ARGS + 2];
 	struct record_opts opts;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		int argc = build_argv(argv, (const char *const[]){ rows[i].arg, "true", NULL });
 
-		assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), 0);
+		assert_int_equal(options__parse(&opts, argc, argv, &e), 0);
 		assert_int_equal(opts.no_buildid, rows[i].b);
 		assert_int_equal(opts.no_buildid_cache, rows[i].n);
 		assert_int_equal(opts.buildid_all, rows[i].all);
@@ -712,7 +718,7 @@ static void test_buildid_flags(void **state)
 	{
 		int argc = build_argv(argv, (const char *const[]){ "-BN", "true", NULL });
 
-		assert_int_equal(options__parse(&opts, argc, argv, err, sizeof(err)), 0);
+		assert_int_equal(options__parse(&opts, argc, argv, &e), 0);
 		assert_true(opts.no_buildid && opts.no_buildid_cache);
 		options__exit(&opts);
 	}
@@ -726,13 +732,13 @@ static const struct options_env closed_stdout = { .stdout_closed = true };
 
 /* Parses args (they must parse) and validates them against env. */
 static int parse_validate(struct record_opts *opts, const char *const *args,
-			  const struct options_env *env, char *err, size_t errlen)
+			  const struct options_env *env, struct prec_err *e)
 {
 	char *argv[MAX_ARGS + 2];
 	int argc = build_argv(argv, args);
 
-	assert_int_equal(options__parse(opts, argc, argv, err, errlen), 0);
-	return options__validate(opts, env, err, errlen);
+	assert_int_equal(options__parse(opts, argc, argv, e), 0);
+	return options__validate(opts, env, e);
 }
 
 /* Each combination check: its errno and a piece of its one line. */
@@ -763,14 +769,15 @@ static void test_validate_combinations(void **state)
 		{ { "-G", "x", "-p", "1", "-t", "2" }, &plain_stdout, -EINVAL, "-G/--cgroup" },
 	};
 	struct record_opts opts;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		int ret = parse_validate(&opts, rows[i].args, rows[i].env, err, sizeof(err));
+		int ret = parse_validate(&opts, rows[i].args, rows[i].env, &e);
 
-		if (ret != rows[i].ret || !strstr(err, rows[i].err_has) || strchr(err, '\n'))
-			fail_msg("row %zu: ret %d err '%s'", i, ret, err);
+		if (ret != rows[i].ret || !strstr(prec_err__msg(&e), rows[i].err_has) ||
+		    strchr(prec_err__msg(&e), '\n'))
+			fail_msg("row %zu: ret %d err '%s'", i, ret, prec_err__msg(&e));
 		options__exit(&opts);
 	}
 }
@@ -796,14 +803,14 @@ static void test_validate_accepts(void **state)
 		{ { "--version", "-G", "x" }, &plain_stdout },
 	};
 	struct record_opts opts;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		int ret = parse_validate(&opts, rows[i].args, rows[i].env, err, sizeof(err));
+		int ret = parse_validate(&opts, rows[i].args, rows[i].env, &e);
 
-		if (ret || err[0])
-			fail_msg("row %zu: ret %d err '%s'", i, ret, err);
+		if (ret || prec_err__is_set(&e))
+			fail_msg("row %zu: ret %d err '%s'", i, ret, prec_err__msg(&e));
 		options__exit(&opts);
 	}
 }
@@ -828,12 +835,11 @@ static void test_validate_implied(void **state)
 		{ { "--timestamp-filename", "true" }, .ts = true },
 	};
 	struct record_opts opts;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		assert_int_equal(parse_validate(&opts, rows[i].args, &plain_stdout, err, sizeof(err)),
-				 0);
+		assert_int_equal(parse_validate(&opts, rows[i].args, &plain_stdout, &e), 0);
 		if (opts.timestamp_filename != rows[i].ts || opts.tail_synthesize != rows[i].tail ||
 		    opts.sample_addr != rows[i].addr)
 			fail_msg("row %zu: timestamp_filename %d tail_synthesize %d sample_addr %d", i,
@@ -868,11 +874,11 @@ static void test_validate_defaults(void **state)
 		{ { "-u", "root" }, &plain_stdout, "perf.data", false, false, 4000 },
 	};
 	struct record_opts opts;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		assert_int_equal(parse_validate(&opts, rows[i].args, rows[i].env, err, sizeof(err)), 0);
+		assert_int_equal(parse_validate(&opts, rows[i].args, rows[i].env, &e), 0);
 		if (strcmp(opts.output, rows[i].output) || opts.pipe_output != rows[i].pipe ||
 		    opts.system_wide != rows[i].system_wide || opts.freq != rows[i].freq)
 			fail_msg("row %zu: output '%s' pipe %d system_wide %d freq %" PRIu64, i,
@@ -903,12 +909,11 @@ static void test_evlist_config_from_options(void **state)
 	};
 	struct record_opts opts;
 	struct evlist_config cfg;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		assert_int_equal(parse_validate(&opts, rows[i].args, &plain_stdout, err, sizeof(err)),
-				 0);
+		assert_int_equal(parse_validate(&opts, rows[i].args, &plain_stdout, &e), 0);
 		evlist_config__init(&cfg, &opts, 1234, 7);
 		if (cfg.has_cpu != rows[i].has_cpu || cfg.workload_only != rows[i].workload_only ||
 		    cfg.inherit != rows[i].inherit || cfg.delayed != rows[i].delayed ||
@@ -922,10 +927,11 @@ static void test_evlist_config_from_options(void **state)
 		options__exit(&opts);
 	}
 	/* the sampling flags pass through, the implied ones included */
-	assert_int_equal(parse_validate(&opts, (const char *const[]){ "--call-graph=dwarf,4096",
-								"-c", "99", "-W", "-k", "mono",
-								"true", NULL },
-					&plain_stdout, err, sizeof(err)),
+	assert_int_equal(parse_validate(&opts,
+					(const char *const[]){ "--call-graph=dwarf,4096", "-c",
+							       "99", "-W", "-k", "mono", "true",
+							       NULL },
+					&plain_stdout, &e),
 			 0);
 	evlist_config__init(&cfg, &opts, 0, -1);
 	assert_true(cfg.sample_addr && cfg.sample_weight && cfg.use_clockid);
@@ -963,7 +969,7 @@ int main(void)
 		cmocka_unit_test(test_error_messages),
 		cmocka_unit_test(test_output_management),
 		cmocka_unit_test(test_failure_frees_events),
-		cmocka_unit_test(test_err_truncation),
+		cmocka_unit_test(test_err_whole),
 		cmocka_unit_test(test_usage),
 		cmocka_unit_test(test_buildid_flags),
 		cmocka_unit_test(test_validate_combinations),

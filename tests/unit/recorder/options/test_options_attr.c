@@ -27,16 +27,16 @@
 static const struct options_env plain_stdout;
 
 /* Parses then validates argv (after "prec"); the result of the first that fails. */
-static int parse_validate(struct record_opts *o, char *err, size_t len, const char *const *args)
+static int parse_validate(struct record_opts *o, struct prec_err *e, const char *const *args)
 {
 	char *argv[16] = { "prec" };
 	int argc = 1, ret;
 
 	for (; args[argc - 1]; argc++)
 		argv[argc] = (char *)args[argc - 1];
-	ret = options__parse(o, argc, argv, err, len);
+	ret = options__parse(o, argc, argv, e);
 	if (!ret)
-		ret = options__validate(o, &plain_stdout, err, len);
+		ret = options__validate(o, &plain_stdout, e);
 	return ret;
 }
 
@@ -45,10 +45,10 @@ static void test_flags_parse(void **state)
 	const char *args[] = { "--timestamp-boundary", "--strict-freq", "--running-time",
 			       "--transaction", "--group", "--dry-run", "true", NULL };
 	struct record_opts o;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
-	assert_int_equal(parse_validate(&o, err, sizeof(err), args), 0);
+	assert_int_equal(parse_validate(&o, &e, args), 0);
 	assert_true(o.timestamp_boundary && o.strict_freq && o.running_time);
 	assert_true(o.sample_transaction && o.group && o.dry_run);
 	/* None of them implies anything about the output. */
@@ -63,14 +63,14 @@ static void test_flags_take_no_value(void **state)
 					     "--running-time=yes", "--transaction=1", "--group=x",
 					     "--dry-run=1" };
 	struct record_opts o;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const char *args[] = { names[i], "true", NULL };
 
-		assert_int_equal(parse_validate(&o, err, sizeof(err), args), -EINVAL);
-		assert_non_null(strstr(err, "takes no value"));
+		assert_int_equal(parse_validate(&o, &e, args), -EINVAL);
+		assert_non_null(strstr(prec_err__msg(&e), "takes no value"));
 	}
 }
 
@@ -79,10 +79,10 @@ static void test_switch_output_event(void **state)
 	const char *both[] = { "--switch-output-event", "syscalls:sys_enter_getsid", "true", NULL };
 	const char *eq[] = { "--switch-output-event=cs", "--switch-max-files=2", "true", NULL };
 	struct record_opts o;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
-	assert_int_equal(parse_validate(&o, err, sizeof(err), both), 0);
+	assert_int_equal(parse_validate(&o, &e, both), 0);
 	assert_string_equal(o.switch_output_event, "syscalls:sys_enter_getsid");
 	/* perf's switch_output_setup: the event is --switch-output=signal. */
 	assert_true(o.switch_output && o.switch_signal && o.timestamp_filename);
@@ -90,7 +90,7 @@ static void test_switch_output_event(void **state)
 	assert_int_equal(o.switch_time_ms, 0);
 	options__exit(&o);
 	/* --switch-max-files counts its files as --switch-output's. */
-	assert_int_equal(parse_validate(&o, err, sizeof(err), eq), 0);
+	assert_int_equal(parse_validate(&o, &e, eq), 0);
 	assert_int_equal(o.switch_max_files, 2);
 	options__exit(&o);
 }
@@ -107,13 +107,13 @@ static void test_switch_output_event_refused(void **state)
 		{ { "--switch-output-event=cs", "-o", "-", "true" }, "not with -o -" },
 	};
 	struct record_opts o;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		assert_int_equal(parse_validate(&o, err, sizeof(err), rows[i].args), -EINVAL);
-		if (!strstr(err, rows[i].msg))
-			fail_msg("row %zu: '%s' lacks '%s'", i, err, rows[i].msg);
+		assert_int_equal(parse_validate(&o, &e, rows[i].args), -EINVAL);
+		if (!strstr(prec_err__msg(&e), rows[i].msg))
+			fail_msg("row %zu: '%s' lacks '%s'", i, prec_err__msg(&e), rows[i].msg);
 		options__exit(&o);
 	}
 }
@@ -124,14 +124,14 @@ static void test_evlist_config(void **state)
 	const char *none[] = { "true", NULL };
 	struct evlist_config cfg;
 	struct record_opts o;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
-	assert_int_equal(parse_validate(&o, err, sizeof(err), args), 0);
+	assert_int_equal(parse_validate(&o, &e, args), 0);
 	evlist_config__init(&cfg, &o, 4000, -1);
 	assert_true(cfg.running_time && cfg.sample_transaction);
 	options__exit(&o);
-	assert_int_equal(parse_validate(&o, err, sizeof(err), none), 0);
+	assert_int_equal(parse_validate(&o, &e, none), 0);
 	evlist_config__init(&cfg, &o, 4000, -1);
 	assert_false(cfg.running_time || cfg.sample_transaction);
 	options__exit(&o);
@@ -146,11 +146,11 @@ static void test_group_merges(void **state)
 	const char *plain[] = { "-e", "{cpu-clock,task-clock}", "-e", "page-faults", "true", NULL };
 	struct event_specs specs = { 0 };
 	struct record_opts o;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
-	assert_int_equal(parse_validate(&o, err, sizeof(err), args), 0);
-	assert_int_equal(event_specs__parse_options(&specs, &o, err, sizeof(err)), 0);
+	assert_int_equal(parse_validate(&o, &e, args), 0);
+	assert_int_equal(event_specs__parse_options(&specs, &o, &e), 0);
 	assert_int_equal(specs.nr, 4);
 	assert_int_equal(specs.v[0].nr_members, 4);
 	for (int i = 0; i < specs.nr; i++)
@@ -159,15 +159,15 @@ static void test_group_merges(void **state)
 	options__exit(&o);
 
 	/* One event: no group at all. */
-	assert_int_equal(parse_validate(&o, err, sizeof(err), one), 0);
-	assert_int_equal(event_specs__parse_options(&specs, &o, err, sizeof(err)), 0);
+	assert_int_equal(parse_validate(&o, &e, one), 0);
+	assert_int_equal(event_specs__parse_options(&specs, &o, &e), 0);
 	assert_int_equal(specs.v[0].nr_members, 1);
 	event_specs__exit(&specs);
 	options__exit(&o);
 
 	/* Without --group the explicit group stays as written. */
-	assert_int_equal(parse_validate(&o, err, sizeof(err), plain), 0);
-	assert_int_equal(event_specs__parse_options(&specs, &o, err, sizeof(err)), 0);
+	assert_int_equal(parse_validate(&o, &e, plain), 0);
+	assert_int_equal(event_specs__parse_options(&specs, &o, &e), 0);
 	assert_int_equal(specs.v[0].nr_members, 2);
 	assert_int_equal(specs.v[2].leader, 2);
 	event_specs__exit(&specs);
@@ -185,23 +185,28 @@ static void test_strict_freq(void **state)
 	const char *at_max[] = { "--strict-freq", "-F", "max", "true", NULL };
 	const char *low[] = { "--strict-freq", "-F", "1", "true", NULL };
 	struct record_opts o;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
+	uint64_t freq = 0;
 
 	(void)state;
 	if (max <= 0)
 		skip(); /* no limit to pass on this machine */
 	snprintf(over, sizeof(over), "%ld", max + 1);
-	assert_int_equal(parse_validate(&o, err, sizeof(err), strict), 0);
-	assert_int_equal(options__effective_freq(&o), 0);
+	assert_int_equal(parse_validate(&o, &e, strict), 0);
+	assert_int_equal(options__effective_freq(&o, &freq, &e), -EINVAL);
+	assert_non_null(strstr(prec_err__msg(&e), "with --strict-freq (use -F "));
 	options__exit(&o);
-	assert_int_equal(parse_validate(&o, err, sizeof(err), lax), 0);
-	assert_int_equal(options__effective_freq(&o), (uint64_t)max);
+	assert_int_equal(parse_validate(&o, &e, lax), 0);
+	assert_int_equal(options__effective_freq(&o, &freq, &e), 0);
+	assert_int_equal(freq, (uint64_t)max);
 	options__exit(&o);
-	assert_int_equal(parse_validate(&o, err, sizeof(err), at_max), 0);
-	assert_int_equal(options__effective_freq(&o), (uint64_t)max);
+	assert_int_equal(parse_validate(&o, &e, at_max), 0);
+	assert_int_equal(options__effective_freq(&o, &freq, &e), 0);
+	assert_int_equal(freq, (uint64_t)max);
 	options__exit(&o);
-	assert_int_equal(parse_validate(&o, err, sizeof(err), low), 0);
-	assert_int_equal(options__effective_freq(&o), 1);
+	assert_int_equal(parse_validate(&o, &e, low), 0);
+	assert_int_equal(options__effective_freq(&o, &freq, &e), 0);
+	assert_int_equal(freq, 1);
 	options__exit(&o);
 }
 
@@ -210,14 +215,14 @@ static void test_strict_freq(void **state)
 static void test_sideband_parse(void **state)
 {
 	struct sideband_event sb;
-	char err[512];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
-	assert_int_equal(sideband_event__parse(&sb, "nosuch", err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "--switch-output-event"));
-	assert_non_null(strstr(err, "nosuch"));
+	assert_int_equal(sideband_event__parse(&sb, "nosuch", &e), -EINVAL);
+	assert_non_null(strstr(prec_err__msg(&e), "--switch-output-event"));
+	assert_non_null(strstr(prec_err__msg(&e), "nosuch"));
 	sideband_event__exit(&sb);
-	assert_int_equal(sideband_event__parse(&sb, "cpu-clock,task-clock", err, sizeof(err)), 0);
+	assert_int_equal(sideband_event__parse(&sb, "cpu-clock,task-clock", &e), 0);
 	assert_int_equal(sb.specs.nr, 2);
 	assert_false(sb.started);
 	sideband_event__stop(&sb); /* never started: nothing to join */

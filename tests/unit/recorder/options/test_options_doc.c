@@ -25,11 +25,11 @@
 
 /* options__parse over "prec -e cpu-clock A [B]" (-e first: --filter and
  * --exclude-perf need one before them). 0 or its error, err filled. */
-static int parse(const char *a, const char *b, char *err, size_t errlen)
+static int parse(const char *a, const char *b, struct prec_err *e)
 {
 	char *argv[] = { "prec", "-e", "cpu-clock", (char *)a, (char *)b, NULL };
 	struct record_opts opts;
-	int ret = options__parse(&opts, b ? 5 : 4, argv, err, errlen);
+	int ret = options__parse(&opts, b ? 5 : 4, argv, e);
 
 	if (!ret)
 		options__exit(&opts);
@@ -93,7 +93,8 @@ static void test_rows_whole(void **state)
  * --name=VALUE or --name VALUE, as the row says. */
 static void test_parser_takes_every_name(void **state)
 {
-	char err[512], val[64], joined[128], shortv[128];
+	char val[64], joined[128], shortv[128];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	for (size_t i = 0; i < opt_table_nr; i++) {
@@ -102,25 +103,25 @@ static void test_parser_takes_every_name(void **state)
 
 		if (o->long_name) {
 			snprintf(joined, sizeof(joined), "--%s", o->long_name);
-			if (parse(joined, v, err, sizeof(err)))
-				fail_msg("%s %s: %s", joined, v ? v : "", err);
+			if (parse(joined, v, &e))
+				fail_msg("%s %s: %s", joined, v ? v : "", prec_err__msg(&e));
 			const char *hv = o->has_arg ? harmless_value(o, val, sizeof(val)) : NULL;
 
 			if (hv) {
 				snprintf(joined, sizeof(joined), "--%s=%s", o->long_name, hv);
-				if (parse(joined, NULL, err, sizeof(err)))
-					fail_msg("%s: %s", joined, err);
+				if (parse(joined, NULL, &e))
+					fail_msg("%s: %s", joined, prec_err__msg(&e));
 			} else if (!o->has_arg) {
 				snprintf(joined, sizeof(joined), "--%s=1", o->long_name);
-				if (!parse(joined, NULL, err, sizeof(err)))
+				if (!parse(joined, NULL, &e))
 					fail_msg("%s: taken, but --%s takes no value", joined,
 						 o->long_name);
 			}
 		}
 		if (o->short_name) {
 			snprintf(shortv, sizeof(shortv), "-%c", o->short_name);
-			if (parse(shortv, v, err, sizeof(err)))
-				fail_msg("%s %s: %s", shortv, v ? v : "", err);
+			if (parse(shortv, v, &e))
+				fail_msg("%s %s: %s", shortv, v ? v : "", prec_err__msg(&e));
 		}
 	}
 }
@@ -128,7 +129,8 @@ static void test_parser_takes_every_name(void **state)
 /* The completion's fixed words are values the parser takes, each one. */
 static void test_completion_words_parse(void **state)
 {
-	char err[512], arg[256];
+	char arg[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	for (size_t i = 0; i < opt_table_nr; i++) {
@@ -147,8 +149,8 @@ static void test_completion_words_parse(void **state)
 			size_t n = strcspn(w, " ");
 
 			snprintf(arg, sizeof(arg), "--%s=%.*s", o->long_name, (int)n, w);
-			if (parse(arg, NULL, err, sizeof(err)))
-				fail_msg("completion word: %s refused: %s", arg, err);
+			if (parse(arg, NULL, &e))
+				fail_msg("completion word: %s refused: %s", arg, prec_err__msg(&e));
 			w += n + (w[n] == ' ');
 		}
 	}
@@ -159,20 +161,21 @@ static void test_made_up_names_refused(void **state)
 {
 	static const char *const made_up[] = { "--no-such-option", "--frequency", "--event-list",
 					       "--help-me", "--call-graphs" };
-	char err[512], s[3] = "-?";
+	char s[3] = "-?";
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	int refused = 0;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(made_up) / sizeof(made_up[0]); i++) {
-		if (!parse(made_up[i], NULL, err, sizeof(err)))
+		if (!parse(made_up[i], NULL, &e))
 			fail_msg("%s is taken, but no row has it", made_up[i]);
-		assert_non_null(strstr(err, "unknown option"));
+		assert_non_null(strstr(prec_err__msg(&e), "unknown option"));
 	}
 	for (int c = 1; c < 128; c++) {
 		if (!isalnum(c) || opt__find_short((char)c))
 			continue;
 		s[1] = (char)c;
-		if (!parse(s, NULL, err, sizeof(err)))
+		if (!parse(s, NULL, &e))
 			fail_msg("%s is taken, but no row has it", s);
 		refused++;
 	}
@@ -183,7 +186,7 @@ static void test_made_up_names_refused(void **state)
 static void capture_usage(char *buf, size_t len, int nr, char **names, int *ret)
 {
 	FILE *tmp = tmpfile();
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	size_t n;
 	int saved;
 
@@ -193,7 +196,7 @@ static void capture_usage(char *buf, size_t len, int nr, char **names, int *ret)
 	assert_true(saved >= 0);
 	assert_int_equal(dup2(fileno(tmp), STDOUT_FILENO), STDOUT_FILENO);
 	if (names)
-		*ret = options__usage_of(nr, names, err, sizeof(err));
+		*ret = options__usage_of(nr, names, &e);
 	else
 		options__usage();
 	fflush(stdout);
@@ -288,10 +291,10 @@ static void test_help_stops_parsing(void **state)
 {
 	char *argv[] = { "prec", "-q", "-h", "-F", "--nosuch", NULL };
 	struct record_opts opts;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
-	assert_int_equal(options__parse(&opts, 5, argv, err, sizeof(err)), 0);
+	assert_int_equal(options__parse(&opts, 5, argv, &e), 0);
 	assert_true(opts.help && opts.quiet);
 	assert_int_equal(opts.argc, 2);
 	assert_string_equal(opts.argv[0], "-F");

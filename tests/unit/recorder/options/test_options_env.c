@@ -21,14 +21,14 @@
 static int run(struct record_opts *opts, const char *const *args, const struct options_env *env)
 {
 	char *argv[16] = { "prec" };
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	int argc = 1, ret;
 
 	while (args[argc - 1])
 		argv[argc] = (char *)args[argc - 1], argc++;
-	ret = options__parse(opts, argc, argv, err, sizeof(err));
+	ret = options__parse(opts, argc, argv, &e);
 	if (!ret)
-		ret = options__validate(opts, env, err, sizeof(err));
+		ret = options__validate(opts, env, &e);
 	return ret;
 }
 

@@ -23,16 +23,16 @@
 static const struct options_env plain_stdout;
 
 /* Parses then validates argv (after "prec"); the result of the first that fails. */
-static int parse_validate(struct record_opts *o, char *err, size_t len, const char *const *args)
+static int parse_validate(struct record_opts *o, struct prec_err *e, const char *const *args)
 {
 	char *argv[16] = { "prec" };
 	int argc = 1, ret;
 
 	for (; args[argc - 1]; argc++)
 		argv[argc] = (char *)args[argc - 1];
-	ret = options__parse(o, argc, argv, err, len);
+	ret = options__parse(o, argc, argv, e);
 	if (!ret)
-		ret = options__validate(o, &plain_stdout, err, len);
+		ret = options__validate(o, &plain_stdout, e);
 	return ret;
 }
 
@@ -53,11 +53,11 @@ static void test_sample_mem_info(void **state)
 	};
 	struct record_opts o;
 	struct evlist_config cfg;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		assert_int_equal(parse_validate(&o, err, sizeof(err), rows[i].args), 0);
+		assert_int_equal(parse_validate(&o, &e, rows[i].args), 0);
 		evlist_config__init(&cfg, &o, 0, -1);
 		if (o.sample_addr != rows[i].addr || o.sample_data_src != rows[i].data_src ||
 		    cfg.sample_addr != rows[i].addr || cfg.sample_data_src != rows[i].data_src)
@@ -69,8 +69,8 @@ static void test_sample_mem_info(void **state)
 	{
 		const char *args[] = { "--sample-mem-info=1", "true", NULL };
 
-		assert_int_equal(parse_validate(&o, err, sizeof(err), args), -EINVAL);
-		assert_non_null(strstr(err, "takes no value"));
+		assert_int_equal(parse_validate(&o, &e, args), -EINVAL);
+		assert_non_null(strstr(prec_err__msg(&e), "takes no value"));
 	}
 }
 
@@ -90,17 +90,18 @@ static void test_latency(void **state)
 	};
 	struct record_opts o;
 	struct evlist_config cfg;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		int ret = parse_validate(&o, err, sizeof(err), rows[i].args);
+		int ret = parse_validate(&o, &e, rows[i].args);
 
 		if (ret != rows[i].ret)
-			fail_msg("row %zu: %d (%s)", i, ret, err);
+			fail_msg("row %zu: %d (%s)", i, ret, prec_err__msg(&e));
 		if (ret) {
-			assert_non_null(strstr(err, "--latency is not supported with system-wide"));
-			assert_null(strchr(err, '\n'));
+			assert_non_null(strstr(prec_err__msg(&e),
+					       "--latency is not supported with system-wide"));
+			assert_null(strchr(prec_err__msg(&e), '\n'));
 		} else {
 			evlist_config__init(&cfg, &o, 0, -1);
 			assert_true(o.latency && o.switch_events && cfg.switch_events);
@@ -128,11 +129,11 @@ static void test_data_mmap(void **state)
 	const char *both[] = { "--data-mmap", "--no-data-mmap", "true", NULL };
 	struct record_opts o;
 	struct evlist_config cfg;
-	char err[256];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		assert_int_equal(parse_validate(&o, err, sizeof(err), rows[i].args), 0);
+		assert_int_equal(parse_validate(&o, &e, rows[i].args), 0);
 		evlist_config__init(&cfg, &o, 0, -1);
 		if (cfg.sample_addr != rows[i].addr || o.data_mmap != rows[i].data_mmap ||
 		    cfg.data_mmap != rows[i].data_mmap)
@@ -140,8 +141,8 @@ static void test_data_mmap(void **state)
 				 o.data_mmap, cfg.data_mmap);
 		options__exit(&o);
 	}
-	assert_int_equal(parse_validate(&o, err, sizeof(err), both), -EINVAL);
-	assert_non_null(strstr(err, "give one"));
+	assert_int_equal(parse_validate(&o, &e, both), -EINVAL);
+	assert_non_null(strstr(prec_err__msg(&e), "give one"));
 }
 
 int main(void)

@@ -28,20 +28,20 @@
 #include "recorder/options/perfconfig.h"
 
 /* cfg from one or two files' texts, resolved; the resolve's return. */
-static int load2(struct perfconfig *cfg, const char *a, const char *b, char *err, size_t errlen)
+static int load2(struct perfconfig *cfg, const char *a, const char *b, struct prec_err *e)
 {
 	int ret;
 
 	perfconfig__init(cfg);
-	ret = perfconfig__add_text(cfg, "/etc/perfconfig", a, strlen(a), err, errlen);
+	ret = perfconfig__add_text(cfg, "/etc/perfconfig", a, strlen(a), e);
 	if (!ret && b)
-		ret = perfconfig__add_text(cfg, "/home/u/.perfconfig", b, strlen(b), err, errlen);
-	return ret ? ret : perfconfig__resolve(cfg, err, errlen);
+		ret = perfconfig__add_text(cfg, "/home/u/.perfconfig", b, strlen(b), e);
+	return ret ? ret : perfconfig__resolve(cfg, e);
 }
 
-static int load(struct perfconfig *cfg, const char *text, char *err, size_t errlen)
+static int load(struct perfconfig *cfg, const char *text, struct prec_err *e)
 {
-	return load2(cfg, text, NULL, err, errlen);
+	return load2(cfg, text, NULL, e);
 }
 
 static void test_record_keys(void **state)
@@ -76,12 +76,12 @@ static void test_record_keys(void **state)
 		{ "[record \"x\"]\nbuild-id = skip\n", 0, -1, -1, NULL },
 	};
 	struct perfconfig cfg;
-	char err[512];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		if (load(&cfg, rows[i].text, err, sizeof(err)))
-			fail_msg("row %zu: %s", i, err);
+		if (load(&cfg, rows[i].text, &e))
+			fail_msg("row %zu: %s", i, prec_err__msg(&e));
 		if (cfg.buildid != rows[i].buildid || cfg.aio != rows[i].aio ||
 		    cfg.debuginfod != rows[i].debuginfod)
 			fail_msg("row %zu: buildid %d aio %d debuginfod %d", i, cfg.buildid,
@@ -133,12 +133,12 @@ static void test_callchain_keys(void **state)
 		  0, 8 },
 	};
 	struct perfconfig cfg;
-	char err[512];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		if (load(&cfg, rows[i].text, err, sizeof(err)))
-			fail_msg("row %zu: %s", i, err);
+		if (load(&cfg, rows[i].text, &e))
+			fail_msg("row %zu: %s", i, prec_err__msg(&e));
 		if (cfg.callchain_mode != rows[i].mode || cfg.callchain_dump != rows[i].dump ||
 		    cfg.callchain_max_stack != rows[i].depth)
 			fail_msg("row %zu: mode %d dump %u depth %u", i, cfg.callchain_mode,
@@ -150,21 +150,20 @@ static void test_callchain_keys(void **state)
 static void test_core_and_buildid_keys(void **state)
 {
 	struct perfconfig cfg;
-	char err[512];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
-	assert_int_equal(load(&cfg, "[core]\nproc-map-timeout = 1500\n[buildid]\ndir = /x y\n", err,
-			      sizeof(err)),
+	assert_int_equal(load(&cfg, "[core]\nproc-map-timeout = 1500\n[buildid]\ndir = /x y\n", &e),
 			 0);
 	assert_int_equal(cfg.proc_map_timeout_ms, 1500);
 	assert_string_equal(cfg.buildid_dir, "/x y");
 	perfconfig__exit(&cfg);
 	/* "": perf's default, $HOME/.debug */
-	assert_int_equal(load(&cfg, "[buildid]\ndir = /x\ndir = \"\"\n", err, sizeof(err)), 0);
+	assert_int_equal(load(&cfg, "[buildid]\ndir = /x\ndir = \"\"\n", &e), 0);
 	assert_null(cfg.buildid_dir);
 	perfconfig__exit(&cfg);
 	/* nothing set: nothing changes */
-	assert_int_equal(load(&cfg, "", err, sizeof(err)), 0);
+	assert_int_equal(load(&cfg, "", &e), 0);
 	assert_true(cfg.buildid == PERFCONFIG_BUILDID_UNSET && cfg.aio == -1 &&
 		    cfg.debuginfod == -1 && !cfg.callchain_mode && !cfg.callchain_dump &&
 		    !cfg.proc_map_timeout_ms && !cfg.buildid_dir && !cfg.nr_warnings);
@@ -206,15 +205,17 @@ static void test_bad_values(void **state)
 		{ "[record]\nbuild-id = a\\nb\n", "record.build-id = 'a?b'" },
 	};
 	struct perfconfig cfg;
-	char err[512];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		int ret = load(&cfg, rows[i].text, err, sizeof(err));
+		int ret = load(&cfg, rows[i].text, &e);
 
-		if (ret != -EINVAL || !strstr(err, rows[i].want) || strchr(err, '\n') ||
-		    !strstr(err, "/etc/perfconfig") || !strstr(err, "remove the line"))
-			fail_msg("row %zu: ret %d '%s'", i, ret, err);
+		if (ret != -EINVAL || !strstr(prec_err__msg(&e), rows[i].want) ||
+		    strchr(prec_err__msg(&e), '\n') ||
+		    !strstr(prec_err__msg(&e), "/etc/perfconfig") ||
+		    !strstr(prec_err__msg(&e), "remove the line"))
+			fail_msg("row %zu: ret %d '%s'", i, ret, prec_err__msg(&e));
 		perfconfig__exit(&cfg);
 	}
 }
@@ -224,33 +225,33 @@ static void test_bad_values(void **state)
 static void test_two_files(void **state)
 {
 	struct perfconfig cfg;
-	char err[512];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	assert_int_equal(load2(&cfg, "[call-graph]\ndump-size = 1024\n",
-			       "[call-graph]\nrecord-mode = dwarf\n", err, sizeof(err)),
+			       "[call-graph]\nrecord-mode = dwarf\n", &e),
 			 0);
 	assert_int_equal(cfg.callchain_dump, 8192);
 	perfconfig__exit(&cfg);
 	assert_int_equal(load2(&cfg, "[call-graph]\nrecord-mode = dwarf\ndump-size = 1024\n",
-			       "[call-graph]\nrecord-mode = dwarf,2048\n", err, sizeof(err)),
+			       "[call-graph]\nrecord-mode = dwarf,2048\n", &e),
 			 0);
 	assert_int_equal(cfg.callchain_mode, CALLCHAIN_DWARF);
 	assert_int_equal(cfg.callchain_dump, 1024);
 	perfconfig__exit(&cfg);
 	assert_int_equal(load2(&cfg, "[record]\nbuild-id = skip\naio = 1\n",
-			       "# mine\n\n[record]\n  build-id = cached\n", err, sizeof(err)),
+			       "# mine\n\n[record]\n  build-id = cached\n", &e),
 			 -EINVAL);
-	assert_non_null(strstr(err, "/home/u/.perfconfig, line 4: record.build-id = 'cached'"));
+	assert_non_null(strstr(prec_err__msg(&e),
+			       "/home/u/.perfconfig, line 4: record.build-id = 'cached'"));
 	perfconfig__exit(&cfg);
 	/* a line perf cannot read: a warning, the settings before it stand */
-	assert_int_equal(load2(&cfg, "[record]\nbuild-id = skip\n[bad\naio = 1\n", NULL, err,
-			       sizeof(err)),
+	assert_int_equal(load2(&cfg, "[record]\nbuild-id = skip\n[bad\naio = 1\n", NULL, &e),
 			 -EINVAL);
 	assert_int_equal(cfg.nr_warnings, 1);
 	assert_non_null(
 		strstr(cfg.warnings[0], "/etc/perfconfig, line 3: not a setting perf reads"));
-	assert_int_equal(perfconfig__resolve(&cfg, err, sizeof(err)), 0);
+	assert_int_equal(perfconfig__resolve(&cfg, &e), 0);
 	assert_int_equal(cfg.buildid, PERFCONFIG_BUILDID_SKIP);
 	assert_int_equal(cfg.aio, -1);
 	perfconfig__exit(&cfg);
@@ -263,7 +264,8 @@ static void test_many_keys(void **state)
 {
 	const int nr = 200000;
 	size_t cap = (size_t)nr * 40 + 256, n;
-	char *text = malloc(cap), err[512];
+	char *text = malloc(cap);
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	struct perfconfig cfg;
 
 	(void)state;
@@ -277,8 +279,8 @@ static void test_many_keys(void **state)
 				      i);
 	n += (size_t)snprintf(text + n, cap - n, "[call-graph]\nrecord-mode = fp,32\n");
 	perfconfig__init(&cfg);
-	assert_int_equal(perfconfig__add_text(&cfg, "big", text, n, err, sizeof(err)), 0);
-	assert_int_equal(perfconfig__resolve(&cfg, err, sizeof(err)), 0);
+	assert_int_equal(perfconfig__add_text(&cfg, "big", text, n, &e), 0);
+	assert_int_equal(perfconfig__resolve(&cfg, &e), 0);
 	assert_int_equal(cfg.nr_items, (size_t)nr + 2);
 	/* record.call-graph is read after call-graph.*, whatever lies between */
 	assert_int_equal(cfg.callchain_mode, CALLCHAIN_DWARF);
@@ -307,17 +309,17 @@ static int run(struct record_opts *o, const char *text, const struct options_env
 	       const char *const *args)
 {
 	char *argv[16] = { "prec" };
-	char err[512];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	int argc = 1, ret;
 
 	for (; args[argc - 1]; argc++)
 		argv[argc] = (char *)args[argc - 1];
 	perfconfig__exit(&held);
-	if (load(&held, text, err, sizeof(err)))
-		fail_msg("%s", err);
-	ret = options__parse_with(o, &held, argc, argv, err, sizeof(err));
+	if (load(&held, text, &e))
+		fail_msg("%s", prec_err__msg(&e));
+	ret = options__parse_with(o, &held, argc, argv, &e);
 	if (!ret)
-		ret = options__validate(o, env, err, sizeof(err));
+		ret = options__validate(o, env, &e);
 	return ret;
 }
 
@@ -461,7 +463,7 @@ static void test_dwarf_attr(void **state)
 {
 	struct callchain_param p = { .mode = CALLCHAIN_DWARF, .dump_size = 4096 };
 	struct perf_event_attr attr;
-	char err[160];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	memset(&attr, 0, sizeof(attr));
@@ -469,17 +471,17 @@ static void test_dwarf_attr(void **state)
 	assert_int_equal(attr.sample_type,
 			 PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
 	assert_int_equal(attr.sample_stack_user, 4096);
-	assert_int_equal(callchain__parse("dwarf,1024", &p, err, sizeof(err)), 0);
+	assert_int_equal(callchain__parse("dwarf,1024", &p, &e), 0);
 	assert_true(p.data_addr);
 	memset(&attr, 0, sizeof(attr));
 	callchain__config(&attr, &p, 0xff, 0, 0);
 	assert_true(attr.sample_type & PERF_SAMPLE_ADDR);
 	assert_true(attr.sample_type & PERF_SAMPLE_DATA_SRC);
-	assert_int_equal(callchain__parse("fp", &p, err, sizeof(err)), 0);
+	assert_int_equal(callchain__parse("fp", &p, &e), 0);
 	assert_false(p.data_addr);
 	/* fp,N: the depth in sample_max_stack, as perf's --call-graph fp,N */
 	memset(&p, 0, sizeof(p));
-	assert_int_equal(callchain__parse("fp,32", &p, err, sizeof(err)), 0);
+	assert_int_equal(callchain__parse("fp,32", &p, &e), 0);
 	assert_true(p.has_max_stack);
 	memset(&attr, 0, sizeof(attr));
 	callchain__config(&attr, &p, 0xff, 0, 0);

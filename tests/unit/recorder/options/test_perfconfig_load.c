@@ -69,12 +69,12 @@ static struct perfconfig_env env_of(const char *perf_config)
 }
 
 /* Loads under an alarm: a reader that blocks fails the test, not hangs it. */
-static int load(struct perfconfig *cfg, const struct perfconfig_env *env, char *err, size_t len)
+static int load(struct perfconfig *cfg, const struct perfconfig_env *env, struct prec_err *e)
 {
 	int ret;
 
 	alarm(10);
-	ret = perfconfig__load(cfg, env, err, len);
+	ret = perfconfig__load(cfg, env, e);
 	alarm(0);
 	return ret;
 }
@@ -97,13 +97,13 @@ static void test_system_then_user(void **state)
 {
 	struct perfconfig_env env = env_of(NULL);
 	struct perfconfig cfg;
-	char err[512];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	reset_files();
 	put(sys_path, "[record]\nbuild-id = skip\naio = 3\n");
 	put(user_path, "[record]\nbuild-id = no-cache\n");
-	assert_int_equal(load(&cfg, &env, err, sizeof(err)), 0);
+	assert_int_equal(load(&cfg, &env, &e), 0);
 	assert_int_equal(cfg.buildid, PERFCONFIG_BUILDID_NO_CACHE); /* the user's wins */
 	assert_int_equal(cfg.aio, 3); /* the system's stands */
 	assert_int_equal(cfg.nr_files, 2);
@@ -112,17 +112,17 @@ static void test_system_then_user(void **state)
 
 	/* each switched off by its variable, as perf's perf_config_bool reads it */
 	env.nosystem = "1";
-	assert_int_equal(load(&cfg, &env, err, sizeof(err)), 0);
+	assert_int_equal(load(&cfg, &env, &e), 0);
 	assert_true(cfg.buildid == PERFCONFIG_BUILDID_NO_CACHE && cfg.aio == -1);
 	perfconfig__exit(&cfg);
 	env.nosystem = "off";
 	env.noglobal = "yes";
-	assert_int_equal(load(&cfg, &env, err, sizeof(err)), 0);
+	assert_int_equal(load(&cfg, &env, &e), 0);
 	assert_true(cfg.buildid == PERFCONFIG_BUILDID_SKIP && cfg.aio == 3);
 	perfconfig__exit(&cfg);
 	env.noglobal = "0";
 	env.nosystem = "maybe"; /* perf warns, and takes it as set */
-	assert_int_equal(load(&cfg, &env, err, sizeof(err)), 0);
+	assert_int_equal(load(&cfg, &env, &e), 0);
 	assert_true(cfg.buildid == PERFCONFIG_BUILDID_NO_CACHE && cfg.aio == -1);
 	assert_true(warned(&cfg, "PERF_CONFIG_NOSYSTEM=maybe is not a boolean"));
 	perfconfig__exit(&cfg);
@@ -130,11 +130,11 @@ static void test_system_then_user(void **state)
 	/* no HOME, or an empty one: no user file */
 	env = env_of(NULL);
 	env.home = NULL;
-	assert_int_equal(load(&cfg, &env, err, sizeof(err)), 0);
+	assert_int_equal(load(&cfg, &env, &e), 0);
 	assert_int_equal(cfg.buildid, PERFCONFIG_BUILDID_SKIP);
 	perfconfig__exit(&cfg);
 	env.home = "";
-	assert_int_equal(load(&cfg, &env, err, sizeof(err)), 0);
+	assert_int_equal(load(&cfg, &env, &e), 0);
 	assert_int_equal(cfg.buildid, PERFCONFIG_BUILDID_SKIP);
 	perfconfig__exit(&cfg);
 }
@@ -142,7 +142,8 @@ static void test_system_then_user(void **state)
 /* $PERF_CONFIG: that file alone; "" or /dev/null: none; missing: said. */
 static void test_exclusive(void **state)
 {
-	char path[PATH_MAX], err[512];
+	char path[PATH_MAX];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	struct perfconfig_env env;
 	struct perfconfig cfg;
 
@@ -153,21 +154,21 @@ static void test_exclusive(void **state)
 	snprintf(path, sizeof(path), "%s/only", dir);
 	put(path, "[record]\nbuild-id = mmap\n");
 	env = env_of(path);
-	assert_int_equal(load(&cfg, &env, err, sizeof(err)), 0);
+	assert_int_equal(load(&cfg, &env, &e), 0);
 	assert_true(cfg.buildid == PERFCONFIG_BUILDID_MMAP && cfg.aio == -1);
 	assert_int_equal(cfg.nr_files, 1);
 	perfconfig__exit(&cfg);
 	static const char *const none[] = { "", "/dev/null" };
 	for (size_t i = 0; i < 2; i++) {
 		env = env_of(none[i]);
-		assert_int_equal(load(&cfg, &env, err, sizeof(err)), 0);
+		assert_int_equal(load(&cfg, &env, &e), 0);
 		assert_true(cfg.buildid == PERFCONFIG_BUILDID_UNSET && cfg.aio == -1);
 		assert_int_equal(cfg.nr_warnings, 0);
 		perfconfig__exit(&cfg);
 	}
 	snprintf(path, sizeof(path), "%s/missing", dir);
 	env = env_of(path);
-	assert_int_equal(load(&cfg, &env, err, sizeof(err)), 0);
+	assert_int_equal(load(&cfg, &env, &e), 0);
 	assert_true(cfg.buildid == PERFCONFIG_BUILDID_UNSET && cfg.aio == -1);
 	assert_true(warned(&cfg, "No such file or directory: no perf configuration is read"));
 	perfconfig__exit(&cfg);
@@ -177,7 +178,8 @@ static void test_exclusive(void **state)
  * system's and the user's skipped; none of them opened to be read. */
 static void test_not_regular(void **state)
 {
-	char fifo[PATH_MAX], err[512];
+	char fifo[PATH_MAX];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	struct perfconfig_env env;
 	struct perfconfig cfg;
 
@@ -186,27 +188,27 @@ static void test_not_regular(void **state)
 	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
 	assert_int_equal(mkfifo(fifo, 0600), 0);
 	env = env_of(fifo);
-	assert_int_equal(load(&cfg, &env, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "is a FIFO, not a file"));
-	assert_non_null(strstr(err, "PERF_CONFIG=/dev/null"));
+	assert_int_equal(load(&cfg, &env, &e), -EINVAL);
+	assert_non_null(strstr(prec_err__msg(&e), "is a FIFO, not a file"));
+	assert_non_null(strstr(prec_err__msg(&e), "PERF_CONFIG=/dev/null"));
 	perfconfig__exit(&cfg);
 	env = env_of(dir);
-	assert_int_equal(load(&cfg, &env, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "is a directory"));
+	assert_int_equal(load(&cfg, &env, &e), -EINVAL);
+	assert_non_null(strstr(prec_err__msg(&e), "is a directory"));
 	perfconfig__exit(&cfg);
 
 	/* /etc/perfconfig a FIFO (perf would wait on it): skipped, said */
 	assert_int_equal(mkfifo(sys_path, 0644), 0);
 	put(user_path, "[record]\nbuild-id = skip\n");
 	env = env_of(NULL);
-	assert_int_equal(load(&cfg, &env, err, sizeof(err)), 0);
+	assert_int_equal(load(&cfg, &env, &e), 0);
 	assert_true(warned(&cfg, "is a FIFO, not a file: ignored"));
 	assert_int_equal(cfg.buildid, PERFCONFIG_BUILDID_SKIP);
 	perfconfig__exit(&cfg);
 	/* ~/.perfconfig a FIFO: no size, so perf skips it too */
 	reset_files();
 	assert_int_equal(mkfifo(user_path, 0644), 0);
-	assert_int_equal(load(&cfg, &env, err, sizeof(err)), 0);
+	assert_int_equal(load(&cfg, &env, &e), 0);
 	assert_int_equal(cfg.nr_files, 0);
 	perfconfig__exit(&cfg);
 	reset_files();
@@ -218,12 +220,12 @@ static void test_user_file_rules(void **state)
 {
 	struct perfconfig_env env = env_of(NULL);
 	struct perfconfig cfg;
-	char err[512];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	reset_files();
 	put(user_path, "");
-	assert_int_equal(load(&cfg, &env, err, sizeof(err)), 0);
+	assert_int_equal(load(&cfg, &env, &e), 0);
 	assert_int_equal(cfg.nr_files, 0);
 	perfconfig__exit(&cfg);
 	put(user_path, "[record]\nbuild-id = skip\n");
@@ -231,7 +233,7 @@ static void test_user_file_rules(void **state)
 		assert_int_equal(chown(user_path, 65534, 65534), 0); /* nobody's */
 	else
 		env.euid = (unsigned)geteuid() + 1; /* as if another user ran prec */
-	assert_int_equal(load(&cfg, &env, err, sizeof(err)), 0);
+	assert_int_equal(load(&cfg, &env, &e), 0);
 	assert_int_equal(cfg.buildid, PERFCONFIG_BUILDID_UNSET);
 	assert_true(warned(&cfg, "not by you or root: ignored, as perf ignores it"));
 	perfconfig__exit(&cfg);
@@ -239,7 +241,7 @@ static void test_user_file_rules(void **state)
 	if (geteuid() == 0) {
 		assert_int_equal(chown(user_path, 0, 0), 0);
 		env.euid = 1000;
-		assert_int_equal(load(&cfg, &env, err, sizeof(err)), 0);
+		assert_int_equal(load(&cfg, &env, &e), 0);
 		assert_int_equal(cfg.buildid, PERFCONFIG_BUILDID_SKIP);
 		perfconfig__exit(&cfg);
 	}
@@ -251,13 +253,13 @@ static void test_system_bad_line(void **state)
 {
 	struct perfconfig_env env = env_of(NULL);
 	struct perfconfig cfg;
-	char err[512];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
 	reset_files();
 	put(sys_path, "[record]\naio = 2\n[oops\nbuild-id = mmap\n");
 	put(user_path, "[record]\nbuild-id = skip\n");
-	assert_int_equal(load(&cfg, &env, err, sizeof(err)), 0);
+	assert_int_equal(load(&cfg, &env, &e), 0);
 	assert_int_equal(cfg.aio, 2);
 	assert_int_equal(cfg.buildid, PERFCONFIG_BUILDID_UNSET);
 	assert_true(warned(&cfg, "line 3: not a setting perf reads"));
@@ -265,8 +267,8 @@ static void test_system_bad_line(void **state)
 	perfconfig__exit(&cfg);
 	/* a bad value is refused whichever file holds it */
 	put(sys_path, "[record]\naio = two\n");
-	assert_int_equal(load(&cfg, &env, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "etc-perfconfig, line 2: record.aio = 'two'"));
+	assert_int_equal(load(&cfg, &env, &e), -EINVAL);
+	assert_non_null(strstr(prec_err__msg(&e), "etc-perfconfig, line 2: record.aio = 'two'"));
 	perfconfig__exit(&cfg);
 }
 
@@ -277,7 +279,8 @@ static void test_large(void **state)
 	static const char tail[] = "[call-graph]\nrecord-mode = dwarf\n";
 	struct perfconfig_env env;
 	struct perfconfig cfg;
-	char path[PATH_MAX], err[512];
+	char path[PATH_MAX];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	size_t chunk = 1u << 20;
 	char *text = malloc(chunk);
 	int fd;
@@ -298,7 +301,7 @@ static void test_large(void **state)
 	close(fd);
 	free(text);
 	env = env_of(path);
-	assert_int_equal(load(&cfg, &env, err, sizeof(err)), 0);
+	assert_int_equal(load(&cfg, &env, &e), 0);
 	assert_int_equal(cfg.callchain_mode, CALLCHAIN_DWARF);
 	perfconfig__exit(&cfg);
 	unlink(path);

@@ -110,7 +110,8 @@ static int set_like(const char *var, const char *value, int line, void *data)
 
 static void test_fixtures_as_perf(void **state)
 {
-	char dir[4096], path[4200], got[16384], want_bad[64], err[256];
+	char dir[4096], path[4200], got[16384], want_bad[64];
+	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 	struct dirent *de;
 	int checked = 0;
 	DIR *d;
@@ -134,7 +135,7 @@ static void test_fixtures_as_perf(void **state)
 		snprintf(path + strlen(path) - 5, 10, ".expected");
 		expected = slurp(path, &elen);
 		perfconfig__init(&cfg);
-		ret = perfconfig__add_text(&cfg, de->d_name, text, tlen, err, sizeof(err));
+		ret = perfconfig__add_text(&cfg, de->d_name, text, tlen, &e);
 		if (ret == -EINVAL) {
 			/* the warning names the line the bad byte is on; perf counts
 			 * one more when that byte is the line's newline */
