@@ -149,11 +149,11 @@ int event_specs__parse_options(struct event_specs *specs, const struct record_op
 			return -EINVAL;
 		}
 	}
-	return aux_area__check(specs, opts, err, errlen);
+	return aux_area__check(specs, opts->aux_snapshot, opts->aux_sample, err, errlen);
 }
 
 /* perf's rules for -F: 'max' and values over the kernel's limit (lowered
- * to it, or with --strict-freq refused: 0, said). */
+ * to it, or with --strict-freq refused: 0, after printing why). */
 uint64_t options__effective_freq(const struct record_opts *opts)
 {
 	uint64_t max = (uint64_t)sysinfo__sysctl_or("kernel/perf_event_max_sample_rate", 0);
