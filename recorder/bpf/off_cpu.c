@@ -15,6 +15,10 @@
 #include "bpf/bpf_layer.h"
 #include "bpf/off_cpu_int.h"
 #include "bpf/off_cpu_sample.h"
+#include "prec/error.h"
+
+/* bpf_layer's longest line: its libbpf message, the fix, prec's path. */
+#define OFF_CPU_ERR_MAX 8192
 
 #ifdef PREC_HAVE_BPF
 #include <bpf/bpf.h>
@@ -95,17 +99,15 @@ static int configure(struct off_cpu *oc, const struct off_cpu_params *p)
 	return ret;
 }
 
-int off_cpu__open(struct off_cpu **out, const struct off_cpu_params *p, char *err, size_t len)
+int off_cpu__open(struct off_cpu **out, const struct off_cpu_params *p, struct prec_err *e)
 {
 	struct off_cpu *oc = calloc(1, sizeof(*oc));
 	const char *step = "open";
 	int ret;
 
 	*out = NULL;
-	if (!oc) {
-		snprintf(err, len, "--off-cpu: out of memory");
-		return -1;
-	}
+	if (!oc)
+		return prec_err__set(e, -ENOMEM, "--off-cpu: out of memory");
 	bpf_layer__capture(p->verbose);
 	oc->nr_possible = libbpf_num_possible_cpus();
 	oc->skel = oc->nr_possible > 0 ? off_cpu_bpf__open() : NULL;
@@ -125,9 +127,12 @@ int off_cpu__open(struct off_cpu **out, const struct off_cpu_params *p, char *er
 		ret = off_cpu_bpf__attach(oc->skel);
 	}
 	if (ret) {
-		bpf_layer__explain("--off-cpu", step, ret < 0 ? -ret : ret, err, len);
+		char err[OFF_CPU_ERR_MAX];
+
+		ret = ret < 0 ? -ret : ret;
+		bpf_layer__explain("--off-cpu", step, ret, err, sizeof(err));
 		off_cpu__delete(oc);
-		return -1;
+		return prec_err__set(e, -ret, "%s", err);
 	}
 	oc->stack_fd = bpf_map__fd(oc->skel->maps.stacks);
 	*out = oc;
@@ -155,7 +160,7 @@ static uint64_t off_cpu__lost_blocks(const struct off_cpu *oc)
 	       __atomic_load_n(&bss->lost_blocks, __ATOMIC_RELAXED);
 }
 
-/* One sample per total, or (emit said the size limit is reached: > 0) the
+/* One sample per total, or (emit answered that the size limit is reached: > 0) the
  * count of those not written. */
 static int off_cpu__emit_totals(struct off_cpu *oc, int fd,
 				int (*emit)(void *arg, const void *rec, size_t len), void *arg)
@@ -250,11 +255,13 @@ void off_cpu__delete(struct off_cpu *oc)
 
 #else /* !PREC_HAVE_BPF */
 
-int off_cpu__open(struct off_cpu **out, const struct off_cpu_params *p, char *err, size_t len)
+int off_cpu__open(struct off_cpu **out, const struct off_cpu_params *p, struct prec_err *e)
 {
+	char err[OFF_CPU_ERR_MAX];
+
 	*out = NULL;
-	bpf_layer__check("--off-cpu", NULL, err, len);
-	return -1;
+	bpf_layer__check("--off-cpu", NULL, err, sizeof(err));
+	return prec_err__set(e, -EOPNOTSUPP, "%s", err);
 }
 
 void off_cpu__enable(struct off_cpu *oc)
