@@ -324,20 +324,17 @@ static int recording__open(struct recording *r)
 	if (target__threads(&r->target, r->wl.pid, &r->threads, &e))
 		return recording__fail(&e, PREC_EXIT_USAGE);
 	evlist_config__init(&cfg, opts, r->freq, r->cgroup_fd);
-	ret = evlist__init(&r->evlist, &r->specs, &cfg, r->cpus, r->threads);
+	ret = evlist__init(&r->evlist, &r->specs, &cfg, r->cpus, r->threads, &e);
 	r->cpus = NULL;
 	r->threads = NULL;
-	if (ret) {
-		if (ret == -ENOMEM) /* evlist__init says why for the others */
-			pr_err("cannot set up the events: %s", strerror(-ret));
-		return PREC_EXIT_FAILURE;
-	}
+	if (ret)
+		return recording__fail(&e, PREC_EXIT_FAILURE);
 	if (!r->data_bytes)
 		r->data_bytes = options__default_ring_bytes(&r->evlist, r->si.total_mem_kb);
 	pr_verbose("mmap size %zuB\n", r->data_bytes + (size_t)sysconf(_SC_PAGESIZE));
-	if (evlist__open(&r->evlist) || bpf_filters__attach(&r->evlist) ||
-	    evlist__mmap(&r->evlist, r->data_bytes))
-		return PREC_EXIT_FAILURE;
+	if (evlist__open(&r->evlist, &e) || bpf_filters__attach(&r->evlist) ||
+	    evlist__mmap(&r->evlist, r->data_bytes, &e))
+		return recording__fail(&e, PREC_EXIT_FAILURE);
 	r->nr_pfd = evlist__pollfds(&r->evlist, &r->pfd);
 	if (r->nr_pfd < 0)
 		return PREC_EXIT_FAILURE;
