@@ -34,7 +34,8 @@ bool target__ends_with_threads(const struct target_config *t);
 
 /*
  * The CPUs: -C's list (every CPU must be online), all online CPUs, or the
- * single "any CPU" of --per-thread. Returns 0 and *out, or a negative errno.
+ * single "any CPU" of --per-thread. Returns 0 and *out, or -errno with its
+ * line in e (none for -ENOMEM).
  */
 int target__cpus(const struct target_config *t, struct cpu_map **out, struct prec_err *e);
 
@@ -42,7 +43,8 @@ int target__cpus(const struct target_config *t, struct cpu_map **out, struct pre
  * The threads: -p, -t or -u's threads; the single "any thread" for -a/-C;
  * workload_pid for a command on its own. A -p/-t thread whose
  * /proc/TID/maps cannot be read (a process prec may not trace) is refused,
- * as perf fails on it. Returns 0 and *out, or -errno.
+ * as perf fails on it. Returns 0 and *out, or -errno with its line in e
+ * (none for -ENOMEM).
  */
 int target__threads(const struct target_config *t, pid_t workload_pid, struct thread_map **out,
 		    struct prec_err *e);
@@ -50,7 +52,8 @@ int target__threads(const struct target_config *t, pid_t workload_pid, struct th
 /* The cgroup2 mount point, from /proc/mounts; "/sys/fs/cgroup" if none is found. */
 void target__cgroup_root(char *buf, size_t len);
 
-/* -G: opens the cgroup's directory under the cgroup2 mount. fd, or -errno. */
+/* -G: opens the cgroup's directory under the cgroup2 mount. fd, or -errno
+ * with its line in e. */
 int target__cgroup_fd(const char *name, struct prec_err *e);
 
 /* The cgroup id (its kernfs node id, what BPF reads) of the directory fd.
