@@ -22,6 +22,7 @@
 #include "prec/clock.h"
 #include "targets/cpu_map.h"
 #include "prec/debuginfod.h"
+#include "prec/error.h"
 #include "evlist/evlist.h"
 #include "prec/log.h"
 #include "prec/mono_clock.h"
@@ -47,10 +48,15 @@
 #include "bpf/bpf_layer.h"
 #include "bpf/filter.h"
 #include "bpf/off_cpu.h"
+#include "synth/synth_config.h"
 
 /* Everything one recording holds; released at the end of prec_record. */
 struct recording {
 	const struct record_opts *opts;
+	/* The narrow configs, built from opts once (record_prepare.c). */
+	struct target_config target;
+	struct synth_config synth;
+	struct off_cpu_config off_cpu;
 	struct event_specs specs;
 	struct sysinfo si;
 	struct cpu_map *cpus; /* until the evlist takes them */
@@ -165,9 +171,16 @@ static void debuginfod_say(const struct record_opts *opts)
 		   opts->debuginfod && opts->debuginfod_urls ? opts->debuginfod_urls : "");
 }
 
-/* Step 1: the events, the command and the clock the options name, checked
- * against this machine before any side effect; then what -F and -m become
- * here. 0 or the exit status, explained. */
+/* A step's failure: e's line, printed once; the exit status. */
+static int recording__fail(struct prec_err *e, int status)
+{
+	prec_err__print(e, NULL);
+	return status;
+}
+
+/* Step 1: the narrow configs; the events, the command and the clock the
+ * options name, checked against this machine before any side effect; then
+ * what -F and -m become here. 0 or the exit status, explained. */
 static int recording__check(struct recording *r)
 {
 	const struct record_opts *opts = r->opts;
@@ -175,6 +188,9 @@ static int recording__check(struct recording *r)
 	char path[PATH_MAX];
 	int ret;
 
+	target_config__init(&r->target, opts);
+	synth_config__init(&r->synth, opts);
+	off_cpu_config__init(&r->off_cpu, opts);
 	if (event_specs__parse_options(&r->specs, opts, &e)) {
 		prec_err__print(&e, NULL);
 		return PREC_EXIT_USAGE;
@@ -212,7 +228,9 @@ static int recording__check(struct recording *r)
 		pr_err("--debuginfod: DEBUGINFOD_URLS is not set (give the servers, e.g. --debuginfod=https://debuginfod.debian.net)");
 		return PREC_EXIT_USAGE;
 	}
-	return opts->kcore ? kcore__check_for(opts) : 0;
+	if (opts->kcore && kcore__check_for(opts->test_sysroot, &e))
+		return recording__fail(&e, PREC_EXIT_FAILURE);
+	return 0;
 }
 
 /* Step 2: the machine: the CPUs to open on, -G's cgroup, the sysinfo
@@ -220,13 +238,14 @@ static int recording__check(struct recording *r)
 static int recording__machine(struct recording *r)
 {
 	const char *sysroot = r->opts->test_sysroot;
+	struct prec_err e = PREC_ERR_INIT;
 
-	if (target__cpus(r->opts, &r->cpus))
-		return PREC_EXIT_FAILURE;
-	if (r->opts->cgroup) {
-		r->cgroup_fd = target__cgroup_fd(r->opts->cgroup);
+	if (target__cpus(&r->target, &r->cpus, &e))
+		return recording__fail(&e, PREC_EXIT_FAILURE);
+	if (r->target.cgroup) {
+		r->cgroup_fd = target__cgroup_fd(r->target.cgroup, &e);
 		if (r->cgroup_fd < 0)
-			return PREC_EXIT_FAILURE;
+			return recording__fail(&e, PREC_EXIT_FAILURE);
 	}
 	sysinfo__read(&r->si, sysroot);
 	/* --threads chooses the number of streams and their masks: the
@@ -254,12 +273,6 @@ static int recording__machine(struct recording *r)
 	return 0;
 }
 
-/* -p/-t: the recording ends when every target thread is gone. */
-static bool recording__stop_on_hup(const struct record_opts *opts)
-{
-	return !opts->argc && !opts->system_wide && !opts->cpu_list;
-}
-
 /* --control, once the events it acts on exist; before any file does, so
  * a missing FIFO leaves none. 0 or the exit status, explained. */
 static int recording__control(struct recording *r)
@@ -284,21 +297,7 @@ static int recording__schedule(const struct record_opts *opts)
 {
 	if (opts->realtime_prio)
 		return affinity__set_realtime(opts->realtime_prio) ? PREC_EXIT_FAILURE : 0;
-	affinity__raise_drain(); /* best effort: said under -v */
-	return 0;
-}
-
-/* --off-cpu, once the events are open (bpf/off_cpu_target.c). 0 or the
- * exit status, explained. */
-static int recording__off_cpu(struct recording *r)
-{
-	static char err[LOG_MSG_MAX];
-
-	if (off_cpu__open_for(&r->oc, r->opts, &r->evlist, r->wl.pid, r->cgroup_fd, err,
-			      sizeof(err))) {
-		pr_err("%s", err);
-		return PREC_EXIT_FAILURE;
-	}
+	affinity__raise_drain(); /* best effort: printed under -v */
 	return 0;
 }
 
@@ -307,48 +306,31 @@ static int recording__off_cpu(struct recording *r)
 static int recording__open(struct recording *r)
 {
 	const struct record_opts *opts = r->opts;
-	struct evlist_config cfg;
 	struct prec_err e = PREC_ERR_INIT;
+	struct evlist_config cfg;
 	int ret;
 
-	if (opts->argc) {
-		ret = workload__prepare(&r->wl, opts->argv, &r->orig, opts->pipe_output);
-		if (ret) {
-			pr_err("cannot fork the workload: %s (%s)", strerror(-ret),
-			       ret == -EMFILE ?
-				       "raise the open-file limit, e.g. ulimit -n 4096" :
-			       ret == -ENFILE ?
-				       "the system's open-file table is full (fs.file-max)" :
-			       ret == -EAGAIN ?
-				       "raise the process limit (ulimit -u) or end some processes" :
-				       "free some memory and retry");
-			return PREC_EXIT_FAILURE;
-		}
-	}
+	if (opts->argc && workload__prepare(&r->wl, opts->argv, &r->orig, opts->pipe_output, &e))
+		return recording__fail(&e, PREC_EXIT_FAILURE);
 	/* After the fork: the command keeps its environment and its policy. */
 	debuginfod_say(opts);
 	ret = recording__schedule(opts);
 	if (ret)
 		return ret;
-	if (target__threads(opts, r->wl.pid, &r->threads))
-		return PREC_EXIT_USAGE;
+	if (target__threads(&r->target, r->wl.pid, &r->threads, &e))
+		return recording__fail(&e, PREC_EXIT_USAGE);
 	evlist_config__init(&cfg, opts, r->freq, r->cgroup_fd);
-	ret = evlist__init(&r->evlist, &r->specs, &cfg, r->cpus, r->threads);
+	ret = evlist__init(&r->evlist, &r->specs, &cfg, r->cpus, r->threads, &e);
 	r->cpus = NULL;
 	r->threads = NULL;
-	if (ret) {
-		if (ret == -ENOMEM) /* evlist__init says why for the others */
-			pr_err("cannot set up the events: %s", strerror(-ret));
-		return PREC_EXIT_FAILURE;
-	}
+	if (ret)
+		return recording__fail(&e, PREC_EXIT_FAILURE);
 	if (!r->data_bytes)
 		r->data_bytes = options__default_ring_bytes(&r->evlist, r->si.total_mem_kb);
 	pr_verbose("mmap size %zuB\n", r->data_bytes + (size_t)sysconf(_SC_PAGESIZE));
-	if (evlist__open(&r->evlist) || bpf_filters__attach(&r->evlist, &e) ||
-	    evlist__mmap(&r->evlist, r->data_bytes)) {
-		prec_err__print(&e, NULL); /* bpf_filters__attach's; the others print their own */
-		return PREC_EXIT_FAILURE;
-	}
+	if (evlist__open(&r->evlist, &e) || bpf_filters__attach(&r->evlist, &e) ||
+	    evlist__mmap(&r->evlist, r->data_bytes, &e))
+		return recording__fail(&e, PREC_EXIT_FAILURE);
 	r->nr_pfd = evlist__pollfds(&r->evlist, &r->pfd);
 	if (r->nr_pfd < 0)
 		return PREC_EXIT_FAILURE;
@@ -361,8 +343,11 @@ static int recording__open(struct recording *r)
 		       output__hint(opts->output, ret));
 		return PREC_EXIT_FAILURE;
 	}
-	ret = opts->off_cpu ? recording__off_cpu(r) : 0;
-	return ret ? ret : recording__control(r);
+	/* --off-cpu, once the events are open (bpf/off_cpu_target.c). */
+	if (opts->off_cpu && off_cpu__open_for(&r->oc, &r->off_cpu, &r->target, &r->evlist,
+					       r->wl.pid, r->cgroup_fd, &e))
+		return recording__fail(&e, PREC_EXIT_FAILURE);
+	return recording__control(r);
 }
 
 /* Step 5: the output: header, attrs with their ids, the synthesized
@@ -372,6 +357,7 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 	const struct record_opts *opts = r->opts;
 	struct output_src src = {
 		.opts = opts,
+		.synth = &r->synth,
 		.evlist = &r->evlist,
 		.si = &r->si,
 		.clk = &r->clk,
@@ -390,7 +376,7 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 	if (!ret && opts->kcore) {
 		char proc[PATH_MAX];
 
-		kcore__proc_dir(opts, proc, sizeof(proc));
+		kcore__proc_dir(opts->test_sysroot, proc, sizeof(proc));
 		ret = output_dir__copy_kcore(&r->out.dir, proc);
 	}
 	/* --unwind=record: the attrs written describe the rewritten samples. */
@@ -422,7 +408,7 @@ static int recording__streams(struct recording *r)
 		pr_verbose("mmap flush: %llu\n", (unsigned long long)flush);
 	ret = streams__init(ss, &r->masks, r->evlist.rings, r->evlist.nr_rings, r->pfd, r->nr_pfd,
 			    evlist__sample_time_offset(&r->evlist), flush,
-			    recording__stop_on_hup(opts));
+			    target__ends_with_threads(&r->target));
 	if (!ret)
 		ret = affinity__attach(&r->aff, &ss->s[0].d, opts->affinity, &r->si);
 	if (!ret)

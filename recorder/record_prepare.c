@@ -25,11 +25,15 @@
 #include "evlist/aux_area.h"
 #include "options/callchain.h"
 #include "targets/caps.h"
+#include "targets/target.h"
+#include "record.h"
 #include "record_prepare.h"
 #include "evlist/ring_size.h"
 #include "evlist/vendor.h"
-#include "prec/exit_status.h"
+#include "prec/error.h"
 #include "prec/kcore.h"
+#include "synth/synth_config.h"
+#include "bpf/off_cpu.h"
 
 /* Whether perf's parser would have scanned the PMUs for these events: any
  * event but the default and the software ones (PMU_MAPPINGS order). */
@@ -145,7 +149,7 @@ static int parse_options(struct event_specs *specs, const struct record_opts *op
 				"Invalid event (%s) in per-thread mode, enable system wide with '-a'.",
 				spec->name);
 	}
-	return aux_area__check(specs, opts, e);
+	return aux_area__check(specs, opts->aux_snapshot, opts->aux_sample, e);
 }
 
 int event_specs__parse_options(struct event_specs *specs, const struct record_opts *opts,
@@ -311,31 +315,71 @@ void evlist_config__init(struct evlist_config *cfg, const struct record_opts *op
 	};
 }
 
-/* --kcore's source: perf's machine root_dir/proc (the tests' sysroot). */
-void kcore__proc_dir(const struct record_opts *opts, char *buf, size_t len)
+void target_config__init(struct target_config *cfg, const struct record_opts *opts)
 {
-	snprintf(buf, len, "%s/proc", opts->test_sysroot ? opts->test_sysroot : "");
+	*cfg = (struct target_config){
+		.system_wide = opts->system_wide,
+		.cpu_list = opts->cpu_list,
+		.pid_list = opts->pid_list,
+		.tid_list = opts->tid_list,
+		.uid_str = opts->uid_str,
+		.per_thread = opts->per_thread,
+		.cgroup = opts->cgroup,
+		.command = opts->argc > 0,
+	};
+}
+
+void synth_config__init(struct synth_config *cfg, const struct record_opts *opts)
+{
+	*cfg = (struct synth_config){
+		.tasks = (opts->synth & RECORD_SYNTH_TASK) != 0,
+		.mmaps = (opts->synth & RECORD_SYNTH_MMAP) != 0,
+		.cgroups = opts->all_cgroups && (opts->synth & RECORD_SYNTH_CGROUP),
+		.data_mmap = opts->data_mmap,
+		.namespaces = opts->namespaces,
+		.buildid_mmap = opts->buildid_mmap,
+		.no_bpf_event = opts->no_bpf_event,
+		.tail = opts->tail_synthesize,
+		.nr_threads = opts->nr_threads_synthesize,
+		.proc_map_timeout_ms = opts->proc_map_timeout_ms,
+		.buildid_dir = opts->buildid_dir,
+	};
+}
+
+void off_cpu_config__init(struct off_cpu_config *cfg, const struct record_opts *opts)
+{
+	*cfg = (struct off_cpu_config){
+		.thresh_ns = opts->off_cpu_thresh_ns,
+		.needs_cgroup = opts->all_cgroups,
+		.use_clockid = opts->use_clockid,
+		.clockid = opts->clockid,
+	};
+}
+
+/* --kcore's source: perf's machine root_dir/proc (the tests' sysroot). */
+void kcore__proc_dir(const char *sysroot, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/proc", sysroot ? sysroot : "");
 }
 
 /* --kcore, before anything is created: kcore must be readable, and kallsyms
  * must show the addresses that say which parts of it to copy. */
-int kcore__check_for(const struct record_opts *opts)
+int kcore__check_for(const char *sysroot, struct prec_err *e)
 {
 	char dir[PATH_MAX];
 	int ret;
 
-	kcore__proc_dir(opts, dir, sizeof(dir));
+	kcore__proc_dir(sysroot, dir, sizeof(dir));
 	ret = kcore__check(dir);
-	if (ret)
-		pr_err("--kcore: cannot use %s/kcore: %s (%s)", dir,
-		       ret == -EADDRNOTAVAIL ? "kallsyms shows no kernel addresses" :
-					       strerror(-ret),
-		       ret == -ENOENT ?
-			       "this kernel has no /proc/kcore, CONFIG_PROC_KCORE is not set: record without --kcore" :
-		       ret == -EADDRNOTAVAIL ?
-			       "run as root with sysctl kernel.kptr_restrict=0" :
-		       ret == -EACCES || ret == -EPERM ?
-			       "kcore needs root (CAP_SYS_RAWIO): run prec as root" :
-			       "record without --kcore");
-	return ret ? PREC_EXIT_FAILURE : 0;
+	if (!ret)
+		return 0;
+	return prec_err__set(
+		e, ret, "--kcore: cannot use %s/kcore: %s (%s)", dir,
+		ret == -EADDRNOTAVAIL ? "kallsyms shows no kernel addresses" : strerror(-ret),
+		ret == -ENOENT ?
+			"this kernel has no /proc/kcore, CONFIG_PROC_KCORE is not set: record without --kcore" :
+		ret == -EADDRNOTAVAIL ? "run as root with sysctl kernel.kptr_restrict=0" :
+		ret == -EACCES || ret == -EPERM ?
+					"kcore needs root (CAP_SYS_RAWIO): run prec as root" :
+					"record without --kcore");
 }

@@ -3,7 +3,8 @@
 /*
  * The orchestrator's helpers: record_prepare.c derives what the validated
  * options become on this machine, before any side effect. Where the records
- * go is the output object's (output.h).
+ * go is the output object's (output.h). Its functions that read the options
+ * themselves are declared in record.h, with prec_record.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,12 +16,7 @@
 
 struct event_specs;
 struct evlist;
-struct record_opts;
-
-/* record_prepare.c: what the final options become once the machine is known. */
-
-struct evlist_config;
-
+struct prec_err;
 struct sysinfo;
 
 /*
@@ -31,38 +27,21 @@ struct sysinfo;
  */
 int event_specs__for_machine(struct event_specs *specs, const struct sysinfo *si);
 
-/* --kcore's source: perf's machine root_dir/proc (the tests' sysroot). */
-void kcore__proc_dir(const struct record_opts *opts, char *buf, size_t len);
+/* --kcore's source: perf's machine root_dir/proc, below sysroot (the
+ * tests' $PREC_TEST_SYSROOT; NULL: "/"). */
+void kcore__proc_dir(const char *sysroot, char *buf, size_t len);
 
 /* --kcore, before anything is created: kcore must be readable, and kallsyms
- * must show the addresses that say which parts of it to copy. 0, or the
- * exit status after one line naming the fix. */
-int kcore__check_for(const struct record_opts *opts);
+ * must show the addresses that say which parts of it to copy. 0, or -errno
+ * with one line in e naming the fix. */
+int kcore__check_for(const char *sysroot, struct prec_err *e);
 
 /* Whether perf's parser would have scanned the PMUs for these events. */
 bool event_specs__scan_pmus(const struct event_specs *specs);
 
-/* Every -e with its filters, then perf's checks. 0, or -errno with one line in e. */
-int event_specs__parse_options(struct event_specs *specs, const struct record_opts *opts,
-			       struct prec_err *e);
-
-/* -F as the kernel will take it, in *freq (perf's warning when lowered);
- * read once. 0, or -EINVAL with the line in e when --strict-freq refuses to
- * lower it. */
-int options__effective_freq(const struct record_opts *opts, uint64_t *freq, struct prec_err *e);
-
-/* Ring data bytes per CPU for -m (rounded as perf, with its message); 0
- * without -m. */
-size_t options__ring_bytes(const struct record_opts *opts);
-
 /* Without -m: perf's default, or larger rings when the events' expected
- * data rate needs them and prec may lock the memory (ring_size.h; said
+ * data rate needs them and prec may lock the memory (ring_size.h; printed
  * under -v). mem_total_kb: MemTotal, 0 unknown. */
 size_t options__default_ring_bytes(const struct evlist *evlist, uint64_t mem_total_kb);
-
-/* The events' narrow config from the final options, the effective -F and
- * -G's directory fd (-1 none); the one place the evlist's settings come from. */
-void evlist_config__init(struct evlist_config *cfg, const struct record_opts *opts, uint64_t freq,
-			 int cgroup_fd);
 
 #endif

@@ -15,6 +15,9 @@
 #include "bpf/bpf_layer.h"
 #include "bpf/off_cpu_int.h"
 #include "bpf/off_cpu_sample.h"
+#include "prec/error.h"
+
+/* bpf_layer's longest line: its libbpf message, the fix, prec's path. */
 
 #ifdef PREC_HAVE_BPF
 #include <bpf/bpf.h>
@@ -95,17 +98,15 @@ static int configure(struct off_cpu *oc, const struct off_cpu_params *p)
 	return ret;
 }
 
-int off_cpu__open(struct off_cpu **out, const struct off_cpu_params *p, char *err, size_t len)
+int off_cpu__open(struct off_cpu **out, const struct off_cpu_params *p, struct prec_err *e)
 {
 	struct off_cpu *oc = calloc(1, sizeof(*oc));
 	const char *step = "open";
 	int ret;
 
 	*out = NULL;
-	if (!oc) {
-		snprintf(err, len, "--off-cpu: out of memory");
-		return -1;
-	}
+	if (!oc)
+		return prec_err__set(e, -ENOMEM, "--off-cpu: out of memory");
 	bpf_layer__capture(p->verbose);
 	oc->nr_possible = libbpf_num_possible_cpus();
 	oc->skel = oc->nr_possible > 0 ? off_cpu_bpf__open() : NULL;
@@ -125,13 +126,11 @@ int off_cpu__open(struct off_cpu **out, const struct off_cpu_params *p, char *er
 		ret = off_cpu_bpf__attach(oc->skel);
 	}
 	if (ret) {
-		struct prec_err why = PREC_ERR_INIT;
-
-		bpf_layer__explain(&why, "--off-cpu", step, ret < 0 ? -ret : ret);
-		snprintf(err, len, "%s", prec_err__msg(&why));
-		prec_err__clear(&why);
+		/* Explained before the delete, whose libbpf messages would
+		 * replace the one that says why. */
+		ret = bpf_layer__explain(e, "--off-cpu", step, ret < 0 ? -ret : ret);
 		off_cpu__delete(oc);
-		return -1;
+		return ret;
 	}
 	oc->stack_fd = bpf_map__fd(oc->skel->maps.stacks);
 	*out = oc;
@@ -159,7 +158,7 @@ static uint64_t off_cpu__lost_blocks(const struct off_cpu *oc)
 	       __atomic_load_n(&bss->lost_blocks, __ATOMIC_RELAXED);
 }
 
-/* One sample per total, or (emit said the size limit is reached: > 0) the
+/* One sample per total, or (emit answered that the size limit is reached: > 0) the
  * count of those not written. */
 static int off_cpu__emit_totals(struct off_cpu *oc, int fd,
 				int (*emit)(void *arg, const void *rec, size_t len), void *arg)
@@ -254,15 +253,10 @@ void off_cpu__delete(struct off_cpu *oc)
 
 #else /* !PREC_HAVE_BPF */
 
-int off_cpu__open(struct off_cpu **out, const struct off_cpu_params *p, char *err, size_t len)
+int off_cpu__open(struct off_cpu **out, const struct off_cpu_params *p, struct prec_err *e)
 {
-	struct prec_err why = PREC_ERR_INIT;
-
 	*out = NULL;
-	bpf_layer__check("--off-cpu", NULL, &why);
-	snprintf(err, len, "%s", prec_err__msg(&why));
-	prec_err__clear(&why);
-	return -1;
+	return bpf_layer__check("--off-cpu", NULL, e);
 }
 
 void off_cpu__enable(struct off_cpu *oc)

@@ -19,6 +19,7 @@
 #include <sys/types.h>
 
 struct off_cpu;
+struct prec_err;
 struct writer;
 
 /* Which blocks count, and how they are written. */
@@ -39,21 +40,31 @@ struct off_cpu_params {
 
 /*
  * Loads and attaches the program, opens the direct samples' event on every
- * CPU. 0, or -1 with one line in err naming the fix; nothing is left open.
+ * CPU. 0, or -errno with one line in e naming the fix; nothing is left open.
  */
-int off_cpu__open(struct off_cpu **out, const struct off_cpu_params *p, char *err, size_t len);
+int off_cpu__open(struct off_cpu **out, const struct off_cpu_params *p, struct prec_err *e);
 
 struct evlist;
-struct record_opts;
+struct target_config;
+
+/* --off-cpu's part of the command line: filled once from the final options
+ * (off_cpu_config__init, recorder/record_prepare.c). */
+struct off_cpu_config {
+	uint64_t thresh_ns; /* --off-cpu-thresh: a block this long is a direct sample */
+	bool needs_cgroup; /* --all-cgroups: each sample says its cgroup */
+	bool use_clockid; /* -k: the direct samples' clock */
+	int clockid;
+};
 
 /*
  * off_cpu__open for a recording: its target (the command workload and its
  * children, -p, -t, -u, -a, -C, -G) as perf's off_cpu_prepare, the events
- * opened (the offcpu-time event's layout and id). 0, or -1 with one line.
+ * opened (the offcpu-time event's layout and id). 0, or -errno with one line
+ * in e.
  */
-int off_cpu__open_for(struct off_cpu **oc, const struct record_opts *opts,
-		      const struct evlist *evlist, pid_t workload, int cgroup_fd, char *err,
-		      size_t len);
+int off_cpu__open_for(struct off_cpu **oc, const struct off_cpu_config *cfg,
+		      const struct target_config *target, const struct evlist *evlist,
+		      pid_t workload, int cgroup_fd, struct prec_err *e);
 
 /* The offcpu-time event's sample_type (its file attr) and one of its ids. */
 void off_cpu__set_event(struct off_cpu *oc, uint64_t sample_type, uint64_t id);

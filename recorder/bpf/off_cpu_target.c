@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * --off-cpu for a recording (off_cpu__open_for): which tasks, CPUs and
- * cgroup count, from the options and the opened events, as perf's
+ * cgroup count, from the target and the opened events, as perf's
  * off_cpu_prepare chooses them (a -p thread id stands for its process);
  * then the offcpu-time event's layout and id.
  */
@@ -14,7 +14,7 @@
 #include "bpf/off_cpu.h"
 #include "evlist/evlist.h"
 #include "events/parse_events.h"
-#include "options/options.h"
+#include "prec/error.h"
 #include "prec/log.h"
 #include "targets/proc_status.h"
 #include "targets/cpu_map.h"
@@ -64,33 +64,34 @@ static void off_cpu__to_tgids(struct thread_map *pids)
 	}
 }
 
-int off_cpu__open_for(struct off_cpu **oc, const struct record_opts *opts,
-		      const struct evlist *evlist, pid_t workload, int cgroup_fd, char *err,
-		      size_t len)
+int off_cpu__open_for(struct off_cpu **oc, const struct off_cpu_config *cfg,
+		      const struct target_config *target, const struct evlist *evlist,
+		      pid_t workload, int cgroup_fd, struct prec_err *e)
 {
 	struct off_cpu_params p = {
-		.thresh_ns = opts->off_cpu_thresh_ns,
-		.needs_cgroup = opts->all_cgroups,
-		.use_clockid = opts->use_clockid,
-		.clockid = opts->clockid,
+		.thresh_ns = cfg->thresh_ns,
+		.needs_cgroup = cfg->needs_cgroup,
+		.use_clockid = cfg->use_clockid,
+		.clockid = cfg->clockid,
 		.verbose = log__level() >= LOG_DEBUG,
 	};
 	struct thread_map *pids = NULL;
 	int ret;
 
-	if (opts->cpu_list) {
+	*oc = NULL;
+	if (target->cpu_list) {
 		p.cpus = evlist->cpus->cpu;
 		p.nr_cpus = evlist->cpus->nr;
 	}
 	/* -p: the processes (perf 6.1 lists their threads then; by process,
 	 * threads and children started later count too). -t, -u: the threads.
 	 * A command without -a/-C: it and what it forks. */
-	if (opts->pid_list && !thread_map__parse(&pids, opts->pid_list)) {
+	if (target->pid_list && !thread_map__parse(&pids, target->pid_list)) {
 		off_cpu__to_tgids(pids);
 		p.tasks = pids->pid;
 		p.nr_tasks = pids->nr;
 		p.by_tgid = true;
-	} else if ((opts->tid_list || opts->uid_str) && evlist->threads->pid[0] != -1) {
+	} else if ((target->tid_list || target->uid_str) && evlist->threads->pid[0] != -1) {
 		p.tasks = evlist->threads->pid;
 		p.nr_tasks = evlist->threads->nr;
 	} else if (!evlist->has_cpu && workload > 0) {
@@ -99,14 +100,14 @@ int off_cpu__open_for(struct off_cpu **oc, const struct record_opts *opts,
 		p.by_tgid = true;
 	}
 	if (cgroup_fd >= 0 && target__cgroup_id(cgroup_fd, &p.cgroup_id)) {
-		snprintf(
-			err, len,
+		ret = prec_err__set(
+			e, -errno,
 			"--off-cpu: cannot read the id of cgroup '%s': %s (-G with --off-cpu needs the cgroup v2 hierarchy)",
-			opts->cgroup, strerror(errno));
+			target->cgroup, strerror(errno));
 		thread_map__delete(pids);
-		return -1;
+		return ret;
 	}
-	ret = off_cpu__open(oc, &p, err, len);
+	ret = off_cpu__open(oc, &p, e);
 	thread_map__delete(pids);
 	if (!ret)
 		off_cpu__find_event(*oc, evlist);

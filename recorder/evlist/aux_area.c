@@ -11,7 +11,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "options/options.h"
 #include "events/parse_events.h"
 #include "evlist/aux_area.h"
 
@@ -53,7 +52,7 @@ static const struct event_spec *first_aux_event(const struct event_specs *specs)
 	return NULL;
 }
 
-int aux_area__check(const struct event_specs *specs, const struct record_opts *opts,
+int aux_area__check(const struct event_specs *specs, bool snapshot, bool sample,
 		    struct prec_err *e)
 {
 	const struct event_spec *aux = first_aux_event(specs);
@@ -71,11 +70,11 @@ int aux_area__check(const struct event_specs *specs, const struct record_opts *o
 				specs->v[i].name);
 	}
 	/* perf's own words, then the fix. */
-	if (opts->aux_snapshot)
+	if (snapshot)
 		return prec_err__set(
 			e, -EINVAL,
 			"No AUX area tracing to snapshot (-S/--snapshot needs an AUX area event such as -e intel_pt//; for a flight recorder of these events use --overwrite and SIGUSR2)");
-	if (opts->aux_sample)
+	if (sample)
 		return prec_err__set(
 			e, -EINVAL,
 			"No AUX area event to sample (--aux-sample needs an AUX area event grouped with the sampled one, e.g. -e '{intel_pt//,cycles}')");

@@ -13,7 +13,6 @@
 #include "prec/error.h"
 
 struct event_specs;
-struct record_opts;
 
 /* Whether the sysfs PMU named pmu_name writes an AUX area (perf's arch
  * auxtrace_record__init list). */
@@ -25,11 +24,11 @@ bool aux_area__pmu(const char *pmu_name);
 bool aux_area__bpf_scriptlet(const char *event);
 
 /*
- * After the events are parsed: -S/--snapshot and --aux-sample without an AUX
- * area event (perf's messages, with the fix), any AUX area event or aux-*
- * term, and --off-cpu. 0, or -EINVAL with one line in e.
+ * After the events are parsed: -S/--snapshot (snapshot) and --aux-sample
+ * (sample) without an AUX area event (perf's messages, with the fix), any
+ * AUX area event or aux-* term. 0, or -EINVAL with one line in e.
  */
-int aux_area__check(const struct event_specs *specs, const struct record_opts *opts,
+int aux_area__check(const struct event_specs *specs, bool snapshot, bool sample,
 		    struct prec_err *e);
 
 #endif

@@ -12,6 +12,7 @@
 #include "targets/cpu_map.h"
 #include "targets/thread_map.h"
 #include "evlist/evlist.h"
+#include "prec/error.h"
 #include "prec/log.h"
 #include "events/parse_events.h"
 #include "prec/perf_file.h"
@@ -84,10 +85,11 @@ static size_t id_hdr_size(uint64_t sample_type)
  * out, with perf's warning; -C CPUs outside its PMU are skipped, with
  * perf's warning. Fills view with the events that stay (it points into
  * specs, groups renumbered; *kept is what to free). 0, or -EINVAL when
- * none stays, -ENOMEM.
+ * none stays (in err), -ENOMEM.
  */
 static int specs__on_cpus(const struct event_specs *specs, const struct cpu_map *cpus,
-			  const char *cpu_list, struct event_specs *view, struct event_spec **kept)
+			  const char *cpu_list, struct event_specs *view, struct event_spec **kept,
+			  struct prec_err *err)
 {
 	int *newidx = NULL, n = 0, bound = 0, ret = 0;
 
@@ -139,9 +141,10 @@ static int specs__on_cpus(const struct event_specs *specs, const struct cpu_map 
 		(*kept)[n++] = *spec;
 	}
 	if (bound && n == 0) {
-		pr_err("cannot record the default event on CPUs %s: none of them is a CPU of a core PMU (pick CPUs of cpu_core or cpu_atom)",
-		       cpu_list ? cpu_list : "(none)");
-		ret = -EINVAL;
+		ret = prec_err__set(
+			err, -EINVAL,
+			"cannot record the default event on CPUs %s: none of them is a CPU of a core PMU (pick CPUs of cpu_core or cpu_atom)",
+			cpu_list ? cpu_list : "(none)");
 		goto out;
 	}
 	if (n == specs->nr) {
@@ -185,9 +188,10 @@ static bool tracking__system_wide(const struct event_specs *specs, const struct 
 }
 
 /* The tracking dummy (perf 6.1's attr), on every online CPU when
- * tracking__system_wide says so. 0 or -errno, said. */
+ * tracking__system_wide says so. 0 or -errno (in err but for -ENOMEM). */
 static int evlist__config_tracking(struct evlist *evlist, struct evsel *evsel,
-				   const struct event_specs *specs, const struct evlist_config *cfg)
+				   const struct event_specs *specs, const struct evlist_config *cfg,
+				   struct prec_err *err)
 {
 	int ret;
 
@@ -200,40 +204,46 @@ static int evlist__config_tracking(struct evlist *evlist, struct evsel *evsel,
 	if (!tracking__system_wide(specs, cfg))
 		return 0;
 	ret = cpu_map__online(&evsel->own_cpus);
-	if (ret) {
-		pr_err("-C: cannot read the online CPUs for the side-band of every CPU: %s (check that /sys is mounted)",
-		       strerror(-ret));
-		return ret;
-	}
+	if (ret)
+		return prec_err__set(
+			err, ret,
+			"-C: cannot read the online CPUs for the side-band of every CPU: %s (check that /sys is mounted)",
+			strerror(-ret));
 	evsel->system_wide = true;
 	return 0;
 }
 
-/* An event's cpu= term: it opens on those CPUs only (pmu_cpus). 0 or -errno, said. */
+/* An event's cpu= term: it opens on those CPUs only (pmu_cpus). 0 or -errno
+ * (in err). */
 static int evsel__term_cpus(struct evsel *evsel, const struct event_spec *spec,
-			    const struct cpu_map *cpus, const char *cpu_list)
+			    const struct cpu_map *cpus, const char *cpu_list, struct prec_err *err)
 {
 	struct cpu_map *online = NULL;
 	char *text = NULL;
 	int ret = sysinfo__cpus_online(&text), bad = -1;
 
 	if (cpus->nr == 1 && cpus->cpu[0] == -1) {
-		pr_err("event '%s': its cpu term needs events per CPU (drop --per-thread or the term)",
-		       spec->name);
-		ret = -EINVAL;
+		ret = prec_err__set(
+			err, -EINVAL,
+			"event '%s': its cpu term needs events per CPU (drop --per-thread or the term)",
+			spec->name);
 	} else if (ret || (ret = cpu_map__parse(&online, text))) {
-		pr_err("event '%s': cannot read the online CPUs for its cpu term: %s (check that /sys is mounted)",
-		       spec->name, strerror(-ret));
+		prec_err__set(
+			err, ret,
+			"event '%s': cannot read the online CPUs for its cpu term: %s (check that /sys is mounted)",
+			spec->name, strerror(-ret));
 	} else {
 		ret = cpu_map__for_term(&evsel->pmu_cpus, spec->terms.cpus, online, cpus, &bad);
 		if (ret == -ENODEV)
-			pr_err("event '%s': CPU %d of its cpu term is not online (online CPUs: %.*s)",
-			       spec->name, bad, (int)strcspn(text, "\n"), text);
+			ret = prec_err__set(
+				err, -EINVAL,
+				"event '%s': CPU %d of its cpu term is not online (online CPUs: %.*s)",
+				spec->name, bad, (int)strcspn(text, "\n"), text);
 		else if (ret == -ENOENT)
-			pr_err("event '%s': none of the CPUs of its cpu term is in -C %s (add them to -C)",
-			       spec->name, cpu_list ? cpu_list : "");
-		if (ret == -ENODEV || ret == -ENOENT)
-			ret = -EINVAL;
+			ret = prec_err__set(
+				err, -EINVAL,
+				"event '%s': none of the CPUs of its cpu term is in -C %s (add them to -C)",
+				spec->name, cpu_list ? cpu_list : "");
 	}
 	cpu_map__delete(online);
 	free(text);
@@ -241,7 +251,8 @@ static int evsel__term_cpus(struct evsel *evsel, const struct event_spec *spec,
 }
 
 int evlist__init(struct evlist *evlist, const struct event_specs *specs_in,
-		 const struct evlist_config *cfg, struct cpu_map *cpus, struct thread_map *threads)
+		 const struct evlist_config *cfg, struct cpu_map *cpus, struct thread_map *threads,
+		 struct prec_err *err)
 {
 	/* perf 6.1's record__open: a tracking dummy for -a/-C, -D, and on
 	 * any hybrid machine (system-wide under -C, as perf 6.7's). */
@@ -259,17 +270,15 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs_in,
 	evlist->workload_only = cfg->workload_only;
 	evlist->has_cpu = cfg->has_cpu;
 	evlist->machine = specs_in->machine;
-	ret = specs__on_cpus(specs_in, cpus, cfg->cpu_list, &view, &kept);
+	ret = specs__on_cpus(specs_in, cpus, cfg->cpu_list, &view, &kept, err);
 	if (ret)
-		return ret;
+		goto fail;
 	/* perf's order: the -e events, --kcore's text_poke dummy (added
 	 * before record__open), then the tracking dummy. */
 	nr = specs->nr + text_poke + (dummy ? 1 : 0);
 	evlist->evsel = calloc((size_t)nr, sizeof(*evlist->evsel));
-	if (!evlist->evsel) {
-		free(kept);
-		return -ENOMEM;
-	}
+	if (!evlist->evsel)
+		goto nomem;
 	for (int i = 0; i < nr; i++) {
 		struct evsel *evsel = &evlist->evsel[i];
 
@@ -284,19 +293,18 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs_in,
 			evlist->nr++;
 			ret = evsel__config_text_poke(evsel, cfg);
 			if (ret) {
-				pr_err("--kcore: cannot read the online CPUs for the text_poke event: %s (check that /sys is mounted)",
-				       strerror(-ret));
-				free(kept);
-				return ret;
+				prec_err__set(
+					err, ret,
+					"--kcore: cannot read the online CPUs for the text_poke event: %s (check that /sys is mounted)",
+					strerror(-ret));
+				goto fail;
 			}
 			continue;
 		}
 		if (i == specs->nr + text_poke) {
-			ret = evlist__config_tracking(evlist, evsel, specs, cfg);
-			if (ret) {
-				free(kept);
-				return ret;
-			}
+			ret = evlist__config_tracking(evlist, evsel, specs, cfg, err);
+			if (ret)
+				goto fail;
 			continue;
 		}
 		const struct event_spec *spec = &specs->v[i];
@@ -312,14 +320,12 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs_in,
 		evlist->nr++; /* from here evlist__exit frees what it holds */
 		/* perf 6.16: an event's cpu= term replaces its PMU's CPUs. */
 		ret = spec->terms.set & EVENT_TERM_CPU ?
-			      evsel__term_cpus(evsel, spec, cpus, cfg->cpu_list) :
+			      evsel__term_cpus(evsel, spec, cpus, cfg->cpu_list, err) :
 		      spec->cpus && cpu_map__parse(&evsel->pmu_cpus, spec->cpus) == -ENOMEM ?
 			      -ENOMEM :
 			      0;
-		if (ret) {
-			free(kept);
-			return ret;
-		}
+		if (ret)
+			goto fail;
 		evsel__config(evsel, spec, &specs_in->machine, cfg, i == 0 && !dummy, &warned);
 	}
 	evlist__config_groups(evlist, specs);
@@ -348,179 +354,13 @@ int evlist__init(struct evlist *evlist, const struct event_specs *specs_in,
 	evlist->id_hdr_size = id_hdr_size(evlist->evsel[0].attr.sample_type);
 	return 0;
 nomem:
+	ret = -ENOMEM;
+fail:
 	free(kept);
-	return -ENOMEM;
-}
-
-static void evlist__mmap_error(int ret, int cpu, size_t data_bytes, int nr_rings)
-{
-	char hint[256];
-
-	if (ret == -EPERM)
-		pr_err("cannot map %zu KiB ring buffers per CPU: %s (%s)", data_bytes >> 10,
-		       strerror(-ret),
-		       ring_size__mlock_error((unsigned)nr_rings, data_bytes, hint, sizeof(hint)));
-	else
-		pr_err("cannot map the ring buffer of CPU %d: %s (try a smaller -m)", cpu,
-		       strerror(-ret));
-}
-
-/* Per-CPU rings normally; one ring per thread when the CPU is "any" (--per-thread). */
-static bool evlist__per_thread(const struct evlist *evlist)
-{
-	return evlist->cpus->nr == 1 && evlist->cpus->cpu[0] == -1;
-}
-
-/* The index of cpu among the CPUs the evsel was opened on, or -1. */
-static int evsel__cpu_idx(const struct evsel *evsel, int cpu)
-{
-	for (int c = 0; c < evsel->nr_cpus; c++)
-		if (evsel->open_cpus[c] == cpu)
-			return c;
-	return -1;
-}
-
-/*
- * The rings as libperf 6.1 lays them out: per CPU of all_cpus; with
- * --per-thread one per thread first, then one per CPU of the system-wide
- * events. Slot s is for cpu (-1: any) and the thread index *t (-1: every
- * thread of an event opened on that CPU). Returns the number of slots when
- * s < 0.
- */
-static int evlist__ring_slot(const struct evlist *evlist, int s, int *cpu, int *t)
-{
-	int nt = evlist__per_thread(evlist) ? evlist->threads->nr : 0;
-
-	if (s < 0)
-		return nt + evlist->all_cpus->nr;
-	*t = s < nt ? s : -1;
-	*cpu = s < nt ? -1 : evlist->all_cpus->cpu[s - nt];
-	return 0;
-}
-
-int evlist__ring_idx(const struct evlist *evlist, const struct evsel *evsel, int c, int t)
-{
-	bool per_thread = evlist__per_thread(evlist);
-	int cpu = evsel->open_cpus ? evsel->open_cpus[c] : -1;
-	int nt = per_thread ? evlist->threads->nr : 0;
-
-	if (!evlist->all_cpus)
-		return per_thread ? t : c;
-	if (cpu == -1)
-		return t;
-	for (int i = 0; i < evlist->all_cpus->nr; i++)
-		if (evlist->all_cpus->cpu[i] == cpu)
-			return nt + i;
-	return -1;
-}
-
-/*
- * One kind of ring: the forward rings the drain loop empties, or the
- * backward (overwrite) ones read at the end. Every open fd of an event of
- * that kind on a ring's CPU (or thread) writes into that ring: the first
- * owns the mapping, the others are redirected to it. A system-wide event
- * joins the ring of its CPU; on a CPU the target does not record (-C,
- * --per-thread) its fds make a ring of their own.
- */
-static int evlist__mmap_kind(struct evlist *evlist, size_t data_bytes, bool backward,
-			     struct ring *rings, int *nr_rings)
-{
-	int nr = evlist__ring_slot(evlist, -1, NULL, NULL);
-
-	for (int s = 0; s < nr; s++) {
-		int ring_fd = -1, cpu, slot_t;
-
-		evlist__ring_slot(evlist, s, &cpu, &slot_t);
-		for (int e = 0; e < evlist->nr; e++) {
-			struct evsel *evsel = &evlist->evsel[e];
-			int c = evsel->fd ? evsel__cpu_idx(evsel, cpu) : -1;
-			int t0 = slot_t < 0 ? 0 : slot_t;
-			int t1 = slot_t < 0 ? evsel->nr_threads : slot_t + 1;
-
-			if (!!evsel->attr.write_backward != backward || c < 0 ||
-			    t1 > evsel->nr_threads)
-				continue;
-			for (int t = t0; t < t1; t++) {
-				int fd = EVSEL_FD(evsel, c, t);
-				int ret;
-
-				if (fd < 0)
-					continue;
-				if (ring_fd < 0) {
-					ret = ring__mmap(&rings[*nr_rings], fd, cpu, data_bytes,
-							 backward);
-					if (ret) {
-						evlist__mmap_error(ret, cpu, data_bytes, nr);
-						return ret;
-					}
-					(*nr_rings)++;
-					ring_fd = fd;
-					continue;
-				}
-				if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring_fd) < 0) {
-					ret = -errno;
-					pr_err("cannot redirect event '%s' to the ring of CPU %d: %s",
-					       evsel->name, cpu, strerror(-ret));
-					return ret;
-				}
-			}
-		}
-	}
-	return 0;
-}
-
-/* all_cpus: the recording's CPUs (none with --per-thread) and those of
- * every system-wide event. 0 or -ENOMEM. */
-static int evlist__all_cpus(struct evlist *evlist)
-{
-	struct cpu_map *all = NULL;
-	int ret = cpu_map__merge(&all, evlist__per_thread(evlist) ? NULL : evlist->cpus, NULL);
-
-	for (int e = 0; !ret && e < evlist->nr; e++) {
-		struct cpu_map *next = NULL;
-
-		if (!evlist->evsel[e].own_cpus)
-			continue;
-		ret = cpu_map__merge(&next, all, evlist->evsel[e].own_cpus);
-		cpu_map__delete(all);
-		all = next;
-	}
-	if (ret)
-		return ret;
-	cpu_map__delete(evlist->all_cpus);
-	evlist->all_cpus = all;
-	return 0;
-}
-
-int evlist__mmap(struct evlist *evlist, size_t data_bytes)
-{
-	int nr, ret = evlist__all_cpus(evlist);
-
-	if (ret)
-		return ret;
-	nr = evlist__ring_slot(evlist, -1, NULL, NULL);
-	evlist->ring_bytes = data_bytes;
-	evlist->rings = calloc((size_t)nr + 1, sizeof(*evlist->rings));
-	evlist->bw_rings = calloc((size_t)nr + 1, sizeof(*evlist->bw_rings));
-	if (!evlist->rings || !evlist->bw_rings)
-		return -ENOMEM;
-	ret = evlist__mmap_kind(evlist, data_bytes, false, evlist->rings, &evlist->nr_rings);
-	if (!ret)
-		ret = evlist__mmap_kind(evlist, data_bytes, true, evlist->bw_rings,
-					&evlist->nr_bw_rings);
+	/* What fails without a line of its own: no memory. */
+	if (!prec_err__is_set(err))
+		prec_err__set(err, ret, "cannot set up the events: %s", strerror(-ret));
 	return ret;
-}
-
-void evlist__pause_backward(struct evlist *evlist)
-{
-	for (int i = 0; i < evlist->nr_bw_rings; i++)
-		ioctl(evlist->bw_rings[i].fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1);
-}
-
-void evlist__resume_backward(struct evlist *evlist)
-{
-	for (int i = 0; i < evlist->nr_bw_rings; i++)
-		ioctl(evlist->bw_rings[i].fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0);
 }
 
 /* Applies an ioctl to every open fd; immediate events only when all is set. */

@@ -13,6 +13,7 @@
 struct cpu_map;
 struct event_specs;
 struct pollfd;
+struct prec_err;
 struct thread_map;
 
 struct evlist {
@@ -49,18 +50,19 @@ struct evlist {
  * 6.16) opens it on those CPUs only, less those -C leaves out; -EINVAL with
  * one line when a CPU of it is not online, when -C holds none of them, or
  * under --per-thread. Takes ownership of cpus and threads (also on error).
- * 0 or -errno, said but for -ENOMEM.
+ * 0, or -errno with one line in err (-ENOMEM's: "cannot set up the events").
  */
 int evlist__init(struct evlist *evlist, const struct event_specs *specs,
-		 const struct evlist_config *cfg, struct cpu_map *cpus, struct thread_map *threads);
+		 const struct evlist_config *cfg, struct cpu_map *cpus, struct thread_map *threads,
+		 struct prec_err *err);
 
 /*
  * Opens every event for every (CPU, thread) pair and sets its tracepoint
  * --filter (a BPF one is bpf_filters__attach's, bpf/filter.h). On failure
- * prints one line that names the event and the fix, and returns a negative
- * errno with nothing open.
+ * fills err with one line that names the event and the fix, and returns a
+ * negative errno with nothing open.
  */
-int evlist__open(struct evlist *evlist);
+int evlist__open(struct evlist *evlist, struct prec_err *err);
 
 /* perf's is_event_supported: whether attr opens on this thread (again user
  * space only on EACCES); the probe --list-events lists events with. */
@@ -77,10 +79,11 @@ void evlist__enable(struct evlist *evlist);
 int evlist__pollfds(const struct evlist *evlist, struct pollfd **out);
 
 /*
- * Maps one ring of data_bytes per CPU and redirects the other events to it.
- * On failure prints one line with the fix and returns a negative errno.
+ * Maps one ring of data_bytes per CPU and redirects the other events to it
+ * (evlist_mmap.c). On failure fills err with one line with the fix (none
+ * for -ENOMEM) and returns a negative errno.
  */
-int evlist__mmap(struct evlist *evlist, size_t data_bytes);
+int evlist__mmap(struct evlist *evlist, size_t data_bytes, struct prec_err *err);
 
 /*
  * The ring slot perf's ID_INDEX names for fd [c][t] of evsel (libperf 6.1's

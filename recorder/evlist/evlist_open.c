@@ -14,6 +14,7 @@
 
 #include "targets/cpu_map.h"
 #include "evlist/evlist.h"
+#include "prec/error.h"
 #include "prec/log.h"
 #include "prec/mounts.h"
 #include "prec/pmu.h"
@@ -69,7 +70,7 @@ static const char *open_hint(const struct evlist *evlist, const struct evsel *ev
 }
 
 /* --filter: the kernel parses it; a bad one is refused per fd. */
-static int evsel__set_filter(const struct evsel *evsel)
+static int evsel__set_filter(const struct evsel *evsel, struct prec_err *e)
 {
 	for (int i = 0; i < evsel->nr_cpus * evsel->nr_threads; i++) {
 		if (evsel->fd[i] < 0)
@@ -81,11 +82,12 @@ static int evsel__set_filter(const struct evsel *evsel)
 
 			tracefs__find(tracefs, sizeof(tracefs));
 			/* The fields a filter may name are in the event's format file. */
-			pr_err("cannot set the filter '%s' on event '%s': %s (its fields and their types: 'cat %s/events/%.*s/%s/format')",
-			       evsel->filter, evsel->name, strerror(err), tracefs,
-			       colon ? (int)(colon - evsel->name) : 0, evsel->name,
-			       colon ? colon + 1 : evsel->name);
-			return -err;
+			return prec_err__set(
+				e, -err,
+				"cannot set the filter '%s' on event '%s': %s (its fields and their types: 'cat %s/events/%.*s/%s/format')",
+				evsel->filter, evsel->name, strerror(err), tracefs,
+				colon ? (int)(colon - evsel->name) : 0, evsel->name,
+				colon ? colon + 1 : evsel->name);
 		}
 	}
 	return 0;
@@ -93,9 +95,9 @@ static int evsel__set_filter(const struct evsel *evsel)
 
 /* The event's tracepoint filter, once its fds are open; a BPF filter is
  * bpf_filters__attach's, once every event is open (bpf/filter.h). */
-static int evsel__apply_filter(struct evsel *evsel)
+static int evsel__apply_filter(struct evsel *evsel, struct prec_err *e)
 {
-	return evsel->filter_bpf ? 0 : evsel__set_filter(evsel);
+	return evsel->filter_bpf ? 0 : evsel__set_filter(evsel, e);
 }
 
 /*
@@ -126,7 +128,7 @@ static int evlist__ungroup(struct evlist *evlist, int l)
  * the arrays they were opened with. */
 static const int any_thread[1] = { -1 };
 
-int evlist__open(struct evlist *evlist)
+int evlist__open(struct evlist *evlist, struct prec_err *e)
 {
 	for (int i = 0; i < evlist->nr; i++) {
 		struct evsel *evsel = &evlist->evsel[i];
@@ -155,14 +157,14 @@ int evlist__open(struct evlist *evlist)
 				snprintf(where, sizeof(where), "for thread %d", tid);
 			else
 				snprintf(where, sizeof(where), "on CPU %d", cpu);
-			pr_err("cannot open event '%s' %s: %s (%s)", evsel->name, where,
-			       strerror(-ret),
-			       open_hint(evlist, evsel, -ret, cpu, advice, sizeof(advice)));
+			prec_err__set(e, ret, "cannot open event '%s' %s: %s (%s)", evsel->name,
+				      where, strerror(-ret),
+				      open_hint(evlist, evsel, -ret, cpu, advice, sizeof(advice)));
 			for (int j = 0; j < i; j++)
 				evsel__close(&evlist->evsel[j]);
 			return ret;
 		}
-		if (evsel->filter && evsel__apply_filter(evsel)) {
+		if (evsel->filter && evsel__apply_filter(evsel, e)) {
 			for (int j = 0; j <= i; j++)
 				evsel__close(&evlist->evsel[j]);
 			return -EINVAL;

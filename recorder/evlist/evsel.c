@@ -517,7 +517,7 @@ static void evsel__config_machine(struct evsel *evsel, const struct event_spec *
 	struct perf_event_attr *attr = &evsel->attr;
 	uint64_t regs = vendor__fp_leaf_regs(vendor__build_arch());
 
-	/* arch__add_leaf_frame_record_opts: the global fp call graph. */
+	/* perf's arch__add_leaf_frame_record_* hook: the global fp call graph. */
 	if (cfg->callchain_mode == CALLCHAIN_FP && regs) {
 		attr->sample_type |= PERF_SAMPLE_REGS_USER;
 		attr->sample_regs_user |= regs;

@@ -17,7 +17,7 @@
  *  - Built for x86: -W samples PERF_SAMPLE_WEIGHT_STRUCT, elsewhere
  *    PERF_SAMPLE_WEIGHT (arch_evsel__set_sample_weight).
  *  - Built for arm64: --call-graph fp also samples the user LR, so the
- *    leaf's caller is known (arch__add_leaf_frame_record_opts).
+ *    leaf's caller is known (perf's arch__add_leaf_frame_record_* hook).
  */
 #include <stdbool.h>
 #include <stdint.h>

@@ -207,7 +207,7 @@ static int output__begin_file(struct output *o, enum synth_when when)
 		 * follows (output__synth_join). */
 		ret = output__synth_start(o);
 	} else {
-		ret = synth__sideband(&o->sout, evlist, o->src.si, opts, o->src.pid, when);
+		ret = synth__sideband(&o->sout, evlist, o->src.si, o->src.synth, o->src.pid, when);
 	}
 	/* What the rings said of the processes still alive, for those /proc
 	 * no longer shows (gone while their samples waited). */
@@ -269,7 +269,8 @@ static int output__end_file(struct output *o, struct writer **next)
 			evlist__resume_backward(evlist);
 	}
 	if (!ret && opts->tail_synthesize)
-		ret = synth__sideband(&o->sout, evlist, o->src.si, opts, o->src.pid, SYNTH_TAIL);
+		ret = synth__sideband(&o->sout, evlist, o->src.si, o->src.synth, o->src.pid,
+				      SYNTH_TAIL);
 	if (!ret && at_exit)
 		ret = synth__lost_samples(&o->sout, evlist, o->src.pid, &o->total.lost_samples);
 	/* perf 6.1 writes them last, with times after every other sample. */

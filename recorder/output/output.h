@@ -54,6 +54,7 @@ struct names_hook;
 struct synth_bg;
 struct evlist;
 struct record_opts;
+struct synth_config;
 struct streams;
 struct sysinfo;
 struct unwinder;
@@ -63,6 +64,7 @@ struct wake;
  * output__exit. */
 struct output_src {
 	const struct record_opts *opts; /* pipe_output decides file or stream */
+	const struct synth_config *synth; /* the side-band's (synth/synth_config.h) */
 	struct evlist *evlist; /* opened and mapped */
 	const struct sysinfo *si;
 	const struct clock_ref *clk;

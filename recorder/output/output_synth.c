@@ -111,14 +111,14 @@ struct output_hint_hook {
 int output__synth_start(struct output *o)
 {
 	const struct evlist *evlist = o->src.evlist;
-	const struct record_opts *opts = o->src.opts;
-	int ret = synth__sideband_front(&o->sout, evlist, opts, o->src.pid);
+	const struct synth_config *cfg = o->src.synth;
+	int ret = synth__sideband_front(&o->sout, evlist, cfg, o->src.pid);
 
 	/* Without the hints the walk still reads everything, in /proc's order. */
 	if (!ret && !o->hints && synth_hints__new(&o->hints))
 		pr_debug("no memory for the sampled pids: the walk keeps /proc's order\n");
 	if (!ret)
-		ret = synth_bg__start(&o->bg, evlist, o->src.si, opts, o->src.wake, &o->sout,
+		ret = synth_bg__start(&o->bg, evlist, o->src.si, cfg, o->src.wake, &o->sout,
 				      o->hints);
 	o->tracks.late = o->bg != NULL; /* its streams' unwinders hold */
 	unwinder__hold(o->unw, o->bg && !o->src.stream_files);

@@ -25,12 +25,12 @@
 #include "prec/log.h"
 #include "prec/mono_clock.h"
 #include "prec/thread.h"
-#include "options/options.h"
 #include "targets/thread_map.h"
 #include "drain/wake.h"
 #include "synth/background.h"
 #include "synth/hints.h"
 #include "synth/sideband.h"
+#include "synth/synth_config.h"
 #include "synth/synthesize.h"
 
 /* Chunks per worker: small enough that one slow process (a huge maps file)
@@ -52,7 +52,7 @@ struct bg_chunk {
 struct synth_bg {
 	const struct evlist *evlist;
 	const struct sysinfo *si;
-	const struct record_opts *opts;
+	const struct synth_config *cfg;
 	struct synth_task_opts t;
 	pid_t *pids; /* /proc's pids, system-wide */
 	struct bg_chunk *chunks;
@@ -66,7 +66,7 @@ struct synth_bg {
 	struct synth_hints *hints; /* the sampled pids, read first (NULL: none) */
 	const char *(*anon_name)(void *arg, uint32_t pid); /* the output's naming */
 	void *anon_arg;
-	uint64_t t0_ns, t1_ns; /* started, done (mono_clock__ns; said under -v) */
+	uint64_t t0_ns, t1_ns; /* started, done (mono_clock__ns; printed under -v) */
 	bool started, finished;
 };
 
@@ -110,7 +110,7 @@ static void bg__run_chunk(struct synth_bg *bg, struct bg_chunk *c, size_t i)
 	int ret;
 
 	if (i == 0) {
-		ret = synth__sideband_kernel(&w, bg->evlist, bg->si, bg->opts);
+		ret = synth__sideband_kernel(&w, bg->evlist, bg->si, bg->cfg);
 		if (!ret && bg->t.so.cgroups && bg->t.so.cgroup_mnt) {
 			ret = synth__cgroups(&w, bg->t.so.cgroup_mnt, bg->t.so.id_hdr_size);
 			if (ret == -ENOENT || ret == -EACCES)
@@ -140,7 +140,7 @@ static void *bg__worker(void *arg)
 static int bg__plan(struct synth_bg *bg)
 {
 	const struct thread_map *threads = bg->evlist->threads;
-	bool tasks = !bg->evlist->workload_only && (bg->opts->synth & RECORD_SYNTH_TASK);
+	bool tasks = !bg->evlist->workload_only && bg->cfg->tasks;
 	bool any = threads->nr == 1 && threads->pid[0] == -1;
 	size_t nr = 0, per, want;
 	int ret;
@@ -184,7 +184,7 @@ static void *bg__coordinate(void *arg)
 	pthread_t helpers[BG_MAX_THREADS];
 	unsigned started = 0;
 
-	synth__task_opts(bg->evlist, bg->opts, &bg->t);
+	synth__task_opts(bg->evlist, bg->cfg, &bg->t);
 	bg->t.so.cancel = &bg->cancel;
 	if (bg__plan(bg)) {
 		bg->nr_chunks = 0;
@@ -208,7 +208,7 @@ out:
 }
 
 int synth_bg__start(struct synth_bg **out, const struct evlist *evlist, const struct sysinfo *si,
-		    const struct record_opts *opts, struct wake *wake, const struct synth_out *like,
+		    const struct synth_config *cfg, struct wake *wake, const struct synth_out *like,
 		    struct synth_hints *hints)
 {
 	struct synth_bg *bg = calloc(1, sizeof(*bg));
@@ -219,8 +219,8 @@ int synth_bg__start(struct synth_bg **out, const struct evlist *evlist, const st
 		return -ENOMEM;
 	bg->evlist = evlist;
 	bg->si = si;
-	bg->opts = opts;
-	bg->nr_threads = synth_bg__nr_threads(opts->nr_threads_synthesize);
+	bg->cfg = cfg;
+	bg->nr_threads = synth_bg__nr_threads(cfg->nr_threads);
 	bg->wake = wake;
 	bg->hints = hints;
 	bg->anon_name = like ? like->anon_name : NULL;

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 struct evlist;
-struct record_opts;
+struct synth_config;
 struct sysinfo;
 struct wake;
 struct synth_bg;
@@ -30,7 +30,7 @@ struct synth_hints;
  * bound by the kernel's /proc locks beyond that). */
 unsigned synth_bg__nr_threads(unsigned n);
 
-/* Starts the synthesis; evlist, si, opts, wake and hints must outlive it.
+/* Starts the synthesis; evlist, si, cfg, wake and hints must outlive it.
  * When it is done it pokes wake (drain/wake.h; NULL: none), so the main
  * loop leaves its ppoll. The records name JIT code as like does (its
  * anon_name; NULL: "//anon"). The system-wide walk reads first the
@@ -38,7 +38,7 @@ unsigned synth_bg__nr_threads(unsigned n);
  * 0 and *out (the caller's, synth_bg__delete), or -errno (-ENOMEM,
  * pthread_create's): nothing runs then. */
 int synth_bg__start(struct synth_bg **out, const struct evlist *evlist, const struct sysinfo *si,
-		    const struct record_opts *opts, struct wake *wake, const struct synth_out *like,
+		    const struct synth_config *cfg, struct wake *wake, const struct synth_out *like,
 		    struct synth_hints *hints);
 
 /* Whether every worker is done (synth_bg__finish will not wait). */
@@ -47,7 +47,7 @@ bool synth_bg__done(const struct synth_bg *bg);
 /* Waits for the workers (each process bounded by --proc-map-timeout), then
  * writes what they made to w in perf's order: kernel, modules, BPF,
  * CGROUP, tasks in /proc's order. 0, or the first error of a worker or of
- * w (said by the caller). Once only. */
+ * w (the caller explains it). Once only. */
 int synth_bg__finish(struct synth_bg *bg, struct synth_out *w);
 
 /* What a file cut short must keep of the side-band when it cannot take it

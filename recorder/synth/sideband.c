@@ -17,11 +17,11 @@
 #include "prec/grow.h"
 #include "evlist/evlist.h"
 #include "prec/log.h"
-#include "options/options.h"
 #include "prec/sysinfo.h"
 #include "targets/thread_map.h"
 #include "prec/writer.h"
 #include "synth/sideband.h"
+#include "synth/synth_config.h"
 #include "synth/synthesize.h"
 
 int proc_stat__ppid(const char *buf)
@@ -182,14 +182,14 @@ static int sb_maps(struct synth_out *w, const struct evlist *evlist)
 }
 
 /* The kernel and module maps from one kallsyms scan (*have_ks: ks is to
- * be freed); a hidden or missing kallsyms is said once and costs only the
+ * be freed); a hidden or missing kallsyms is warned about once and costs only the
  * kernel's records. */
 static int sb_kernel(struct synth_out *w, const struct evlist *evlist,
-		     const struct record_opts *opts, struct kallsyms_scan *ks, int *have_ks)
+		     const struct synth_config *cfg, struct kallsyms_scan *ks, int *have_ks)
 {
 	/* /proc/kallsyms is the costliest file synthesis reads: once, and only
 	 * when the build-id cache and bpf() cannot stand in for it. */
-	int ret = kallsyms__scan_cached("/proc", "/sys", opts->buildid_dir, ks);
+	int ret = kallsyms__scan_cached("/proc", "/sys", cfg->buildid_dir, ks);
 
 	if (ret)
 		ret = kallsyms__scan("/proc", ks);
@@ -203,10 +203,10 @@ static int sb_kernel(struct synth_out *w, const struct evlist *evlist,
 				ret == -EMFILE ? "raise the open-file limit, e.g. ulimit -n 4096" :
 				ret == -ENOENT ? "is /proc mounted?" :
 						 "check /proc");
-		ret = -ECANCELED; /* said */
+		ret = -ECANCELED; /* warned */
 	} else if (!*have_ks)
 		ret = -EACCES;
-	else if (opts->buildid_mmap) /* perf: MMAP2 with build-ids, kernel and modules too */
+	else if (cfg->buildid_mmap) /* perf: MMAP2 with build-ids, kernel and modules too */
 		ret = synth__kernel_mmap2_scan(w, ks, NULL, evlist->id_hdr_size);
 	else
 		ret = synth__kernel_mmap_scan(w, ks, evlist->id_hdr_size);
@@ -216,9 +216,9 @@ static int sb_kernel(struct synth_out *w, const struct evlist *evlist,
 		ret = 0; /* no kernel samples to resolve: nothing to warn about */
 	} else if (ret == -EACCES || ret == -ENOENT) {
 		pr_warn("kernel addresses are hidden, kernel samples will not resolve (check /proc/sys/kernel/kptr_restrict and /proc/kallsyms permission)");
-		ret = 0; /* said once; the recording goes on */
+		ret = 0; /* warned once; the recording goes on */
 	}
-	if (!ret && (opts->buildid_mmap ?
+	if (!ret && (cfg->buildid_mmap ?
 			     synth__module_mmap2s(w, "/proc", NULL, evlist->id_hdr_size) :
 			     synth__module_mmaps(w, "/proc", evlist->id_hdr_size)))
 		pr_verbose("Problems creating module maps, continuing anyway...\n");
@@ -227,25 +227,25 @@ static int sb_kernel(struct synth_out *w, const struct evlist *evlist,
 
 /* Loaded BPF programs (none with --no-bpf-event, as perf). */
 static int sb_bpf(struct synth_out *w, const struct evlist *evlist, const struct sysinfo *si,
-		  const struct record_opts *opts, const struct kallsyms_scan *ks)
+		  const struct synth_config *cfg, const struct kallsyms_scan *ks)
 {
-	if (opts->no_bpf_event)
+	if (cfg->no_bpf_event)
 		return 0;
 	return synth__bpf_scan(w, si->bpf, ks, evlist->id_hdr_size);
 }
 
-void synth__task_opts(const struct evlist *evlist, const struct record_opts *opts,
+void synth__task_opts(const struct evlist *evlist, const struct synth_config *cfg,
 		      struct synth_task_opts *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->so = (struct synth_opts){
 		.id_hdr_size = evlist->id_hdr_size,
-		.data_mmaps = opts->data_mmap,
-		.no_mmaps = !(opts->synth & RECORD_SYNTH_MMAP),
-		.namespaces = opts->namespaces,
-		.cgroups = opts->all_cgroups && (opts->synth & RECORD_SYNTH_CGROUP),
-		.build_ids = opts->buildid_mmap,
-		.proc_map_timeout_ns = (uint64_t)opts->proc_map_timeout_ms * 1000000ULL,
+		.data_mmaps = cfg->data_mmap,
+		.no_mmaps = !cfg->mmaps,
+		.namespaces = cfg->namespaces,
+		.cgroups = cfg->cgroups,
+		.build_ids = cfg->buildid_mmap,
+		.proc_map_timeout_ns = (uint64_t)cfg->proc_map_timeout_ms * 1000000ULL,
 	};
 	if (t->so.cgroups && !synth__cgroup_mount("/proc", t->cgroup_mnt, sizeof(t->cgroup_mnt)))
 		t->so.cgroup_mnt = t->cgroup_mnt;
@@ -254,7 +254,7 @@ void synth__task_opts(const struct evlist *evlist, const struct record_opts *opt
 }
 
 int synth__sideband_front(struct synth_out *w, const struct evlist *evlist,
-			  const struct record_opts *opts, pid_t pid)
+			  const struct synth_config *cfg, pid_t pid)
 {
 	int ret = sb_ids(w, evlist);
 
@@ -263,20 +263,20 @@ int synth__sideband_front(struct synth_out *w, const struct evlist *evlist,
 	/* The forked command, named until its exec renames it. */
 	if (!ret && pid > 0)
 		ret = synth__comm(w, pid, pid, "prec-exec", evlist->id_hdr_size);
-	if (!ret && pid > 0 && opts->namespaces)
+	if (!ret && pid > 0 && cfg->namespaces)
 		ret = synth__namespaces(w, "/proc", pid, pid, evlist->id_hdr_size);
 	return ret;
 }
 
 int synth__sideband_kernel(struct synth_out *w, const struct evlist *evlist,
-			   const struct sysinfo *si, const struct record_opts *opts)
+			   const struct sysinfo *si, const struct synth_config *cfg)
 {
 	struct kallsyms_scan ks;
 	int have_ks;
-	int ret = sb_kernel(w, evlist, opts, &ks, &have_ks);
+	int ret = sb_kernel(w, evlist, cfg, &ks, &have_ks);
 
 	if (!ret)
-		ret = sb_bpf(w, evlist, si, opts, have_ks ? &ks : NULL);
+		ret = sb_bpf(w, evlist, si, cfg, have_ks ? &ks : NULL);
 	if (have_ks)
 		kallsyms_scan__exit(&ks);
 	return ret;
@@ -284,13 +284,13 @@ int synth__sideband_kernel(struct synth_out *w, const struct evlist *evlist,
 
 /* The existing tasks of the targets, as synth__sideband writes them. */
 static int sb_tasks(struct synth_out *w, const struct evlist *evlist,
-		    const struct record_opts *opts, pid_t pid, enum synth_when when)
+		    const struct synth_config *cfg, pid_t pid, enum synth_when when)
 {
 	const struct thread_map *threads = evlist->threads;
 	struct synth_task_opts t;
 	int ret = 0;
 
-	synth__task_opts(evlist, opts, &t);
+	synth__task_opts(evlist, cfg, &t);
 	/* Later on, a forked command is its process tree as it is now. */
 	if (evlist->workload_only && when != SYNTH_START && pid > 0) {
 		pid_t *tids = NULL;
@@ -305,7 +305,7 @@ static int sb_tasks(struct synth_out *w, const struct evlist *evlist,
 	/* Threads that existed before the recording: all of them for -a/-C, the
 	 * targets for -p/-t/-u; a forked command has none yet. --synth=no or
 	 * cgroup leaves them out, as perf. */
-	if (!evlist->workload_only && (opts->synth & RECORD_SYNTH_TASK)) {
+	if (!evlist->workload_only && cfg->tasks) {
 		bool any = threads->nr == 1 && threads->pid[0] == -1;
 
 		ret = synth__threads(w, "/proc", any ? NULL : threads->pid,
@@ -334,33 +334,33 @@ static int sb_tasks(struct synth_out *w, const struct evlist *evlist,
  * forked command's side-band is then its process tree as /proc shows it.
  */
 int synth__sideband(struct synth_out *w, const struct evlist *evlist, const struct sysinfo *si,
-		    const struct record_opts *opts, pid_t pid, enum synth_when when)
+		    const struct synth_config *cfg, pid_t pid, enum synth_when when)
 {
 	struct kallsyms_scan ks;
 	int have_ks;
 	int ret;
 
-	if (when != SYNTH_TAIL && opts->tail_synthesize)
+	if (when != SYNTH_TAIL && cfg->tail)
 		return synth__marker(w, PERF_RECORD_FINISHED_INIT);
 
 	ret = sb_ids(w, evlist);
 	if (ret)
 		return ret;
-	ret = sb_kernel(w, evlist, opts, &ks, &have_ks);
+	ret = sb_kernel(w, evlist, cfg, &ks, &have_ks);
 	if (!ret)
 		ret = sb_maps(w, evlist);
 	if (!ret)
-		ret = sb_bpf(w, evlist, si, opts, have_ks ? &ks : NULL);
+		ret = sb_bpf(w, evlist, si, cfg, have_ks ? &ks : NULL);
 	if (have_ks)
 		kallsyms_scan__exit(&ks);
 	if (!ret)
-		ret = sb_tasks(w, evlist, opts, pid, when);
+		ret = sb_tasks(w, evlist, cfg, pid, when);
 	if (ret)
 		return ret;
 	/* The forked command, named until its exec renames it. */
 	if (pid > 0 && when == SYNTH_START) {
 		ret = synth__comm(w, pid, pid, "prec-exec", evlist->id_hdr_size);
-		if (!ret && opts->namespaces)
+		if (!ret && cfg->namespaces)
 			ret = synth__namespaces(w, "/proc", pid, pid, evlist->id_hdr_size);
 		if (ret)
 			return ret;

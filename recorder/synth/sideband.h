@@ -11,7 +11,7 @@
 #include "synth/synthesize.h"
 
 struct evlist;
-struct record_opts;
+struct synth_config;
 struct sysinfo;
 
 /* When the side-band is synthesized. */
@@ -24,9 +24,9 @@ enum synth_when {
 /* The side-band in perf's order (see sideband.c) for pid, the forked
  * command (0 or -1: none), to w. 0 or the writer's -errno. */
 int synth__sideband(struct synth_out *w, const struct evlist *evlist, const struct sysinfo *si,
-		    const struct record_opts *opts, pid_t pid, enum synth_when when);
+		    const struct synth_config *cfg, pid_t pid, enum synth_when when);
 
-/* What synth__threads needs for the targets' tasks, from the options
+/* What synth__threads needs for the targets' tasks, from the config
  * (--synth's mmap and cgroup bits, -d, --namespaces, --proc-map-timeout)
  * and /proc/mounts (the cgroup and hugetlbfs mounts, kept here). */
 struct synth_task_opts {
@@ -34,8 +34,8 @@ struct synth_task_opts {
 	char cgroup_mnt[512], huge_mnt[512];
 };
 
-/* Fills t for evlist and opts; so points into t (t must stay put). */
-void synth__task_opts(const struct evlist *evlist, const struct record_opts *opts,
+/* Fills t for evlist and cfg; so points into t (t must stay put). */
+void synth__task_opts(const struct evlist *evlist, const struct synth_config *cfg,
 		      struct synth_task_opts *t);
 
 /* The quick part of the first file's front, what the background synthesis
@@ -43,13 +43,13 @@ void synth__task_opts(const struct evlist *evlist, const struct record_opts *opt
  * names, THREAD_MAP, CPU_MAP, then the forked command's COMM (pid > 0).
  * 0 or the writer's -errno. */
 int synth__sideband_front(struct synth_out *w, const struct evlist *evlist,
-			  const struct record_opts *opts, pid_t pid);
+			  const struct synth_config *cfg, pid_t pid);
 
 /* The kernel's part: its MMAP and the modules' (from one kallsyms read),
- * then KSYMBOL/BPF_EVENT of loaded BPF programs; warnings said. 0 or the
+ * then KSYMBOL/BPF_EVENT of loaded BPF programs; warnings printed. 0 or the
  * writer's -errno. */
 int synth__sideband_kernel(struct synth_out *w, const struct evlist *evlist,
-			   const struct sysinfo *si, const struct record_opts *opts);
+			   const struct sysinfo *si, const struct synth_config *cfg);
 
 /* Every pid in proc_dir, in readdir order. 0 and *pids (caller frees), or
  * -errno. */

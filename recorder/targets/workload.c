@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "prec/error.h"
 #include "prec/exit_status.h"
 #include "targets/workload.h"
 #include "signals.h"
@@ -65,8 +66,19 @@ int workload__resolve(const char *file, char *buf, size_t len)
 	return found_noexec ? -EACCES : -ENOENT;
 }
 
+/* The corking pipes or the fork failed: what to do about it. */
+static int prepare_failed(int ret, struct prec_err *e)
+{
+	return prec_err__set(
+		e, ret, "cannot fork the workload: %s (%s)", strerror(-ret),
+		ret == -EMFILE ? "raise the open-file limit, e.g. ulimit -n 4096" :
+		ret == -ENFILE ? "the system's open-file table is full (fs.file-max)" :
+		ret == -EAGAIN ? "raise the process limit (ulimit -u) or end some processes" :
+				 "free some memory and retry");
+}
+
 int workload__prepare(struct workload *w, char *const argv[], const void *sigmask,
-		      bool stdout_to_stderr)
+		      bool stdout_to_stderr, struct prec_err *e)
 {
 	int go[2], err[2];
 
@@ -75,27 +87,27 @@ int workload__prepare(struct workload *w, char *const argv[], const void *sigmas
 	w->go_fd = -1;
 	w->err_fd = -1;
 	if (pipe2(go, O_CLOEXEC) < 0)
-		return -errno;
+		return prepare_failed(-errno, e);
 	if (pipe2(err, O_CLOEXEC) < 0) {
-		int e = -errno;
+		int ret = -errno;
 
 		close(go[0]);
 		close(go[1]);
-		return e;
+		return prepare_failed(ret, e);
 	}
 	w->pid = fork();
 	if (w->pid < 0) {
-		int e = -errno;
+		int ret = -errno;
 
 		close(go[0]);
 		close(go[1]);
 		close(err[0]);
 		close(err[1]);
-		return e;
+		return prepare_failed(ret, e);
 	}
 	if (w->pid == 0) {
 		char c;
-		int e;
+		int code;
 
 		close(go[1]);
 		close(err[0]);
@@ -109,10 +121,10 @@ int workload__prepare(struct workload *w, char *const argv[], const void *sigmas
 		if (stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
 			_exit(126);
 		execvp(argv[0], argv);
-		e = errno;
-		if (write(err[1], &e, sizeof(e)) < 0)
+		code = errno;
+		if (write(err[1], &code, sizeof(code)) < 0)
 			_exit(127);
-		_exit(e == ENOENT ? 127 : 126);
+		_exit(code == ENOENT ? 127 : 126);
 	}
 	close(go[0]);
 	close(err[1]);

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+struct prec_err;
+
 struct workload {
 	pid_t pid;
 	int go_fd; /* write end: one byte lets the child exec */
@@ -29,10 +31,11 @@ int workload__resolve(const char *file, char *buf, size_t len);
  * Forks the child, which waits for workload__start. sigmask is the mask the
  * child restores before exec. With stdout_to_stderr (prec's stdout is the
  * pipe-mode stream) the child's stdout is its stderr, as perf does, so what
- * the command prints cannot land inside the stream. 0 or -errno.
+ * the command prints cannot land inside the stream. 0, or -errno with one
+ * line in e naming the fix.
  */
 int workload__prepare(struct workload *w, char *const argv[], const void *sigmask,
-		      bool stdout_to_stderr);
+		      bool stdout_to_stderr, struct prec_err *e);
 
 /* Lets the child exec. Returns 0, or the child's exec errno negated. */
 int workload__start(struct workload *w);

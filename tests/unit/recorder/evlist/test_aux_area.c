@@ -11,7 +11,6 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "recorder/options/options.h"
 #include "recorder/events/parse_events.h"
 #include "recorder/evlist/aux_area.h"
 
@@ -51,30 +50,22 @@ static void test_check(void **state)
 {
 	struct event_spec v[2] = { { .name = (char *)"cpu-clock" }, { .name = (char *)"x" } };
 	struct event_specs specs = { .v = v, .nr = 1 };
-	struct record_opts opts = { 0 };
 	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
 
 	(void)state;
-	assert_int_equal(aux_area__check(&specs, &opts, &e), 0);
+	assert_int_equal(aux_area__check(&specs, false, false, &e), 0);
 
-	opts.aux_snapshot = true;
-	assert_int_equal(aux_area__check(&specs, &opts, &e), -EINVAL);
+	/* -S/--snapshot */
+	assert_int_equal(aux_area__check(&specs, true, false, &e), -EINVAL);
 	assert_non_null(strstr(prec_err__msg(&e), "No AUX area tracing to snapshot"));
 	assert_non_null(strstr(prec_err__msg(&e), "intel_pt//"));
-	opts.aux_snapshot = false;
 
-	opts.aux_sample = true;
-	assert_int_equal(aux_area__check(&specs, &opts, &e), -EINVAL);
+	/* --aux-sample */
+	assert_int_equal(aux_area__check(&specs, false, true, &e), -EINVAL);
 	assert_non_null(strstr(prec_err__msg(&e), "No AUX area event to sample"));
-	opts.aux_sample = false;
-
-	/* --off-cpu is BPF's (recorder/bpf/), no longer an AUX refusal. */
-	opts.off_cpu = true;
-	assert_int_equal(aux_area__check(&specs, &opts, &e), 0);
-	opts.off_cpu = false;
 
 	v[0].terms.set = EVENT_TERM_AUX_SAMPLE_SIZE;
-	assert_int_equal(aux_area__check(&specs, &opts, &e), -EINVAL);
+	assert_int_equal(aux_area__check(&specs, false, false, &e), -EINVAL);
 	assert_non_null(strstr(prec_err__msg(&e), "aux-sample-size"));
 	v[0].terms.set = 0;
 
@@ -82,11 +73,9 @@ static void test_check(void **state)
 	v[1].name = (char *)"intel_pt//";
 	v[1].pmu_name = (char *)"intel_pt";
 	specs.nr = 2;
-	opts.aux_snapshot = true;
-	assert_int_equal(aux_area__check(&specs, &opts, &e), -EINVAL);
-	assert_string_equal(
-		prec_err__msg(&e),
-		"event 'intel_pt//': prec does not record AUX area traces (intel_pt): record it with perf record");
+	assert_int_equal(aux_area__check(&specs, true, false, &e), -EINVAL);
+	assert_string_equal(prec_err__msg(&e),
+			    "event 'intel_pt//': prec does not record AUX area traces (intel_pt): record it with perf record");
 }
 
 int main(void)

@@ -27,6 +27,7 @@
 
 #include "recorder/targets/cpu_map.h"
 #include "recorder/evlist/evlist.h"
+#include "prec/error.h"
 #include "prec/log.h"
 #include "recorder/events/parse_events.h"
 #include "recorder/targets/thread_map.h"
@@ -126,10 +127,10 @@ static int open_group(const char *str, struct evlist *evlist)
 
 	assert_int_equal(parse_events(&specs, str, &e), 0);
 	assert_int_equal(cpu_map__parse(&cpus, "0"), 0);
-	assert_int_equal(evlist__init(evlist, &specs, &cfg, cpus, thread_map__new_one(getpid())),
-			 0);
+	assert_int_equal(
+		evlist__init(evlist, &specs, &cfg, cpus, thread_map__new_one(getpid()), NULL), 0);
 	opens = group_opens = 0;
-	ret = evlist__open(evlist);
+	ret = evlist__open(evlist, NULL);
 	event_specs__exit(&specs);
 	return ret;
 }
@@ -189,7 +190,9 @@ static void reset(kernel_fn k)
 /*
  * Builds and opens an evlist of str (NULL: the default event for env) on
  * cpu_list ("0" when NULL: a forked command's per-CPU events), system-wide
- * when system_wide. Returns evlist__open's result; stderr goes to errbuf.
+ * when system_wide. Returns evlist__open's result; stderr, with the line a
+ * failure leaves in its struct prec_err (printed as record.c does), goes to
+ * errbuf.
  */
 struct setup {
 	const char *events;
@@ -206,7 +209,8 @@ static int open_setup(const struct setup *su, struct evlist *evlist, int *init_r
 	struct event_specs specs = { 0 };
 	struct evlist_config cfg = { .freq = 4000, .cgroup_fd = -1, .inherit = true };
 	struct cpu_map *cpus;
-	struct prec_err e __attribute__((cleanup(prec_err__clear))) = PREC_ERR_INIT;
+	struct prec_err e = PREC_ERR_INIT;
+	bool filled;
 	int ret, saved = dup(2);
 	FILE *f = tmpfile();
 
@@ -227,16 +231,20 @@ static int open_setup(const struct setup *su, struct evlist *evlist, int *init_r
 	fflush(stderr);
 	dup2(fileno(f), 2);
 	*init_ret = evlist__init(evlist, &specs, &cfg, cpus,
-				 thread_map__new_one(cfg.workload_only ? getpid() : -1));
+				 thread_map__new_one(cfg.workload_only ? getpid() : -1), &e);
 	nr_tried = 0;
 	opens = group_opens = 0;
-	ret = *init_ret ? *init_ret : evlist__open(evlist);
+	ret = *init_ret ? *init_ret : evlist__open(evlist, &e);
+	/* A failure fills e and prints nothing itself. */
+	filled = prec_err__is_set(&e);
+	prec_err__print(&e, NULL);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
 	rewind(f);
 	errbuf[fread(errbuf, 1, sizeof(errbuf) - 1, f)] = '\0';
 	fclose(f);
+	assert_int_equal(filled, ret != 0);
 	last_specs = specs;
 	return ret;
 }

@@ -18,10 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "prec/error.h"
 #include "recorder/targets/workload.h"
 
 /*
@@ -248,7 +250,7 @@ static int run_child(char *const argv[], const sigset_t *mask, int *start_ret)
 {
 	struct workload w;
 
-	assert_int_equal(workload__prepare(&w, argv, mask, false), 0);
+	assert_int_equal(workload__prepare(&w, argv, mask, false, NULL), 0);
 	assert_true(w.pid > 0);
 	assert_true(w.go_fd >= 0);
 	assert_true(w.err_fd >= 0);
@@ -371,6 +373,39 @@ static void test_start_sigmask(void **state)
 	assert_int_equal(WEXITSTATUS(status), 1);
 }
 
+/* At the open-file limit the corking pipes fail: -EMFILE and the one line
+ * that names the fix, in e; no child, no fd left behind. */
+static void test_prepare_no_fds(void **state)
+{
+	char *argv[] = { "true", NULL };
+	struct prec_err e = PREC_ERR_INIT;
+	sigset_t m = empty_mask();
+	struct rlimit old, low;
+	struct workload w;
+	int fd, ret;
+
+	(void)state;
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC); /* the lowest free fd */
+	assert_true(fd >= 0);
+	close(fd);
+	/* Room for one pipe end only. */
+	low = old;
+	low.rlim_cur = (rlim_t)fd + 1;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+	ret = workload__prepare(&w, argv, &m, false, &e);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+	assert_int_equal(ret, -EMFILE);
+	assert_int_equal(w.pid, -1);
+	assert_int_equal(e.code, -EMFILE);
+	assert_string_equal(prec_err__msg(&e),
+			    "cannot fork the workload: Too many open files (raise the open-file limit, e.g. ulimit -n 4096)");
+	prec_err__clear(&e);
+	/* Nothing the failure opened is left open. */
+	assert_int_equal(open("/dev/null", O_RDONLY | O_CLOEXEC), fd);
+	close(fd);
+}
+
 /* A corked child that is killed leaves without ever running its command. */
 static void test_kill_corked(void **state)
 {
@@ -382,7 +417,7 @@ static void test_kill_corked(void **state)
 
 	snprintf(marker, sizeof(marker), "%s/ran", t->root);
 	snprintf(script, sizeof(script), "echo > '%s'", marker);
-	assert_int_equal(workload__prepare(&w, argv, &m, false), 0);
+	assert_int_equal(workload__prepare(&w, argv, &m, false, NULL), 0);
 	/* Still corked: not exited. */
 	assert_int_equal(workload__reap(&w, false), 0);
 	assert_false(w.exited);
@@ -407,7 +442,7 @@ static void test_kill_started(void **state)
 	struct workload w;
 
 	(void)state;
-	assert_int_equal(workload__prepare(&w, argv, &m, false), 0);
+	assert_int_equal(workload__prepare(&w, argv, &m, false, NULL), 0);
 	assert_int_equal(workload__start(&w), 0);
 	assert_int_equal(workload__reap(&w, false), 0);
 	assert_false(w.exited);
@@ -441,7 +476,7 @@ static void run_redirect(struct tree *t, bool redirect, const char *out, const c
 	/* The child inherits fds 1 and 2 from here, as from prec. */
 	dup2(fo, STDOUT_FILENO);
 	dup2(fe, STDERR_FILENO);
-	assert_int_equal(workload__prepare(&w, argv, &m, redirect), 0);
+	assert_int_equal(workload__prepare(&w, argv, &m, redirect, NULL), 0);
 	dup2(saved_out, STDOUT_FILENO);
 	dup2(saved_err, STDERR_FILENO);
 	close(saved_out);
@@ -485,6 +520,7 @@ int main(void)
 		T(test_start_not_executable),
 		T(test_start_path_search),
 		cmocka_unit_test(test_start_sigmask),
+		cmocka_unit_test(test_prepare_no_fds),
 		T(test_kill_corked),
 		cmocka_unit_test(test_kill_started),
 		T(test_stdout_to_stderr),
