@@ -81,10 +81,9 @@ struct recording {
 static bool should_stop(void *arg)
 {
 	struct recording *r = arg;
+	struct status_output so;
 
 	if (r->status.fd >= 0) {
-		struct status_output so;
-
 		output__status(&r->out, &so);
 		status_line__tick(&r->status, &r->streams, &so);
 	}
@@ -414,30 +413,31 @@ static int recording__streams(struct recording *r)
 	const struct record_opts *opts = r->opts;
 	struct streams *ss = &r->streams;
 	/* --mmap-flush: at most a quarter of the ring, as perf. */
-	uint64_t flush = opts->mmap_flush > r->data_bytes / 4 ? r->data_bytes / 4 :
-								opts->mmap_flush;
+	struct drain_config dc = { .time_off = evlist__sample_time_offset(&r->evlist),
+				   .flush = opts->mmap_flush > r->data_bytes / 4 ?
+						    r->data_bytes / 4 :
+						    opts->mmap_flush };
+	/* --control's channel; the stream's fd: POLLERR when its reader exits. */
+	struct streams_main watch = { .side_fd = r->ctl.fd,
+				      .on_side = control__ready,
+				      .side_arg = &r->ctl,
+				      .wake = &r->wake,
+				      .out_fd = opts->pipe_output ? STDOUT_FILENO : -1 };
 	int ret;
 
 	if (opts->mmap_flush)
-		pr_verbose("mmap flush: %llu\n", (unsigned long long)flush);
-	ret = streams__init(ss, &r->masks, r->evlist.rings, r->evlist.nr_rings, r->pfd, r->nr_pfd,
-			    evlist__sample_time_offset(&r->evlist), flush,
-			    recording__stop_on_hup(opts));
+		pr_verbose("mmap flush: %llu\n", (unsigned long long)dc.flush);
+	output__drain_config(&r->out, &dc);
+	ret = affinity__attach(&r->aff, &dc, opts->affinity, &r->si);
 	if (!ret)
-		ret = affinity__attach(&r->aff, &ss->s[0].d, opts->affinity, &r->si);
+		ret = streams__init(ss, &r->masks, r->evlist.rings, r->evlist.nr_rings, r->pfd,
+				    r->nr_pfd, &dc, recording__stop_on_hup(opts));
 	if (!ret)
 		ret = output__attach_streams(&r->out, ss);
-	ss->wake = &r->wake;
-	/* The stream's fd: POLLERR when its reader exits. */
-	ss->out_fd = opts->pipe_output ? STDOUT_FILENO : -1;
-	if (!ret && r->ctl.fd >= 0) {
-		ss->side_fd = r->ctl.fd;
-		ss->on_side = control__ready;
-		ss->side_arg = &r->ctl;
-		control__attach(&r->ctl, streams__main_drain(ss));
-	}
-	/* --threads writes the data file's features here: a full disk or the
-	 * file size limit is a write that failed, said as such. */
+	if (!ret) /* the snapshot's ack after the output's step */
+		ret = control__attach(&r->ctl, streams__main_drain(ss), !r->masks.threaded);
+	streams__set_main(ss, &watch);
+	/* --threads writes the data file's features here: a failed write. */
 	if (ret == -EFBIG || ret == -ENOSPC || ret == -EDQUOT || ret == -EIO)
 		write_error("write", opts->output, ret);
 	else if (ret)

@@ -118,12 +118,11 @@ void affinity__before_ring(void *arg, const struct ring *r)
 	 * ring's differs: a refused move must not cost a syscall per pass. */
 	a->cur = key;
 	a->moves++;
-	if (!affinity__mask(a, key, a->set, a->setsize) ||
-	    sched_setaffinity(0, a->setsize, a->set))
+	if (!affinity__mask(a, key, a->set, a->setsize) || sched_setaffinity(0, a->setsize, a->set))
 		a->failed++;
 }
 
-int affinity__attach(struct affinity *a, struct drain *d, int mode, const struct sysinfo *si)
+int affinity__attach(struct affinity *a, struct drain_config *c, int mode, const struct sysinfo *si)
 {
 	int ret;
 
@@ -133,8 +132,8 @@ int affinity__attach(struct affinity *a, struct drain *d, int mode, const struct
 	if (ret)
 		return ret;
 	pr_verbose("affinity: %s\n", mode == RECORD_AFFINITY_CPU ? "CPU" : "NODE");
-	d->before_ring = affinity__before_ring;
-	d->ring_arg = a;
+	c->before_ring = affinity__before_ring;
+	c->ring_arg = a;
 	return 0;
 }
 
@@ -147,8 +146,9 @@ int affinity__set_realtime(int prio)
 	int err = errno;
 
 	pr_err("cannot drain with SCHED_FIFO priority %d (-r): %s (%s)", prio, strerror(err),
-	       err == EPERM ? "run prec as root or with CAP_SYS_NICE, or raise the limit: ulimit -r" :
-			      "give a priority from 1 to 99");
+	       err == EPERM ?
+		       "run prec as root or with CAP_SYS_NICE, or raise the limit: ulimit -r" :
+		       "give a priority from 1 to 99");
 	return -err;
 }
 

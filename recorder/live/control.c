@@ -140,7 +140,7 @@ int control__open(struct control *c, const struct control_spec *spec, struct evl
 	return 0;
 }
 
-/* perf's ack; a failed write is said and the recording goes on. */
+/* perf's ack; a failed write is reported and the recording goes on. */
 static void control__ack(struct control *c)
 {
 	if (c->ack_fd < 0)
@@ -163,7 +163,7 @@ static void control__snapshot(struct control *c)
 		return;
 	}
 	signals__request_switch();
-	if (c->after_pass)
+	if (c->ack_between)
 		c->snapshot_pending = true;
 	else
 		control__ack(c);
@@ -259,27 +259,28 @@ bool control__ready(void *ctl, short revents)
 	return true;
 }
 
-/* The output's after_pass, then the ack of a snapshot it has taken. */
-static int control__after_pass(void *arg)
+/* A between-pass step added after the output's: the ack of a snapshot
+ * the output has taken in the same pass's steps. */
+static int control__between(void *arg)
 {
 	struct control *c = arg;
-	int ret = c->after_pass(c->after_arg);
 
 	if (c->snapshot_pending) {
 		c->snapshot_pending = false;
 		control__ack(c);
 	}
-	return ret;
+	return DRAIN_GO_ON;
 }
 
-void control__attach(struct control *c, struct drain *d)
+int control__attach(struct control *c, struct drain *d, bool takes_switch)
 {
-	if (c->fd < 0 || !d || !d->after_pass)
-		return;
-	c->after_pass = d->after_pass;
-	c->after_arg = d->after_arg;
-	d->after_pass = control__after_pass;
-	d->after_arg = c;
+	int ret;
+
+	if (c->fd < 0 || !d || !takes_switch)
+		return 0;
+	ret = drain__add_between(d, control__between, c);
+	c->ack_between = !ret;
+	return ret;
 }
 
 bool control__stopped(const struct control *c)

@@ -66,13 +66,13 @@ struct control {
 	 * set by the recording); false: acked only, as perf without an AUX area. */
 	bool snapshot_switches;
 	/* "snapshot" came and was handed on (signals__request_switch): its ack
-	 * waits for the drain's next after_pass, which takes the request, so a
-	 * harness that reads the ack finds the rotated file or the dump. */
+	 * waits for the main drain's next between-pass steps, the output's
+	 * taking the request, so a harness that reads the ack finds the
+	 * rotated file or the dump. */
 	bool snapshot_pending;
-	/* The drain's own after_pass (the output's), which control__attach
-	 * wraps to send that ack. */
-	int (*after_pass)(void *arg);
-	void *after_arg;
+	/* control__attach added the step that sends that ack; false: a
+	 * snapshot is acked at once. */
+	bool ack_between;
 };
 
 /*
@@ -94,12 +94,13 @@ int control__open(struct control *c, const struct control_spec *spec, struct evl
 bool control__ready(void *ctl, short revents);
 
 /*
- * Wraps d's after_pass (call after the output attached it) so a snapshot
- * command is acked once the pass after it has taken the request. Without
- * it (d NULL: threaded streams, none the main loop's) the snapshot is acked
- * at once.
+ * Adds to d (the main loop's drain) a between-pass step that acks a
+ * snapshot command once the pass after it has taken the request; call it
+ * after the output added its steps. takes_switch: d's steps take the
+ * request (the output of one file); without it, or without d, the snapshot
+ * is acked at once. 0 or -ENOSPC (d's steps are full).
  */
-void control__attach(struct control *c, struct drain *d);
+int control__attach(struct control *c, struct drain *d, bool takes_switch);
 
 /* Whether "stop" came. */
 bool control__stopped(const struct control *c);

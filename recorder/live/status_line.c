@@ -46,9 +46,10 @@ void status_line__init(struct status_line *s, const struct record_opts *opts, in
 	memset(s, 0, sizeof(*s));
 	s->fd = status_line__wanted(opts, fd) ? fd : -1;
 	/* A quiet drain sleeps up to a second between passes: the clock on
-	 * the line would stall. */
-	if (s->fd >= 0 && d && (!d->timeout_ms || d->timeout_ms > STATUS_LINE_PERIOD_MS))
-		d->timeout_ms = STATUS_LINE_PERIOD_MS;
+	 * the line would stall. A drain whose ticks are all taken (-ENOSPC)
+	 * redraws at its own, slower. */
+	if (s->fd >= 0 && d)
+		(void)drain__want_tick(d, STATUS_LINE_PERIOD_MS);
 	s->comp = opts->comp_level > 0;
 	s->rotating = opts->switch_output;
 	s->start_ms = status_line__now_ms();

@@ -64,9 +64,9 @@ struct status_line {
  * -q, not opted out by the environment). */
 bool status_line__wanted(const struct record_opts *opts, int fd);
 
-/* Starts the clock of s, and lowers d's longest sleep to the redraw period
- * when s is on (d may be NULL: a loop that wakes often enough); fd -1 (or
- * not wanted) leaves s off, every call a no-op. */
+/* Starts the clock of s, and asks d (the main loop's drain) for a tick of
+ * the redraw period when s is on (d may be NULL: a loop that wakes often
+ * enough); fd -1 (or not wanted) leaves s off, every call a no-op. */
 void status_line__init(struct status_line *s, const struct record_opts *opts, int fd,
 		       struct drain *d);
 

@@ -85,20 +85,6 @@ static enum drain_verdict output__log(void *arg, const struct ring *r, uint64_t 
 	return DRAIN_KEEP;
 }
 
-/* --unwind=record: the unwinder copies the windows with the samples unwound. */
-static int output__unwind(void *arg, struct ring *rings, const bool *pending, int nr,
-			  struct iovec *iov)
-{
-	return unwinder__rewrite(arg, rings, pending, nr, iov);
-}
-
-static int output__add_unwind_hook(struct output *o, struct drain *d)
-{
-	struct drain_hook unwind = { .rewrite = output__unwind, .arg = o->unw };
-
-	return o->unw ? drain__add_hook(d, &unwind) : 0;
-}
-
 /*
  * Overwrite events kept only their newest records, in backward rings: pause
  * them and write what they hold, counted like the rest. Only the unwinder
@@ -109,15 +95,17 @@ static int output__snapshot(struct output *o)
 {
 	struct evlist *evlist = o->src.evlist;
 	struct drain_hook count = { .on_pass = output__count_pass, .arg = o };
+	struct drain_config c = { .nr_rings = evlist->nr_bw_rings,
+				  .writer = o->w,
+				  .time_off = evlist__sample_time_offset(evlist) };
 	struct drain bw;
 	int64_t n;
 
 	evlist__pause_backward(evlist);
-	n = drain__init(&bw, evlist->bw_rings, evlist->nr_bw_rings, o->w,
-			evlist__sample_time_offset(evlist));
+	n = drain__init(&bw, evlist->bw_rings, &c);
 	/* The file's attrs say the samples are unwound. */
 	if (!n)
-		n = output__add_unwind_hook(o, &bw);
+		n = stream_track__add_unwinder(&bw, o->unw);
 	if (!n)
 		n = drain__add_hook(&bw, &count);
 	if (!n)
@@ -201,7 +189,7 @@ static int output__begin_file(struct output *o, enum synth_when when)
 	unwinder__set_track(o->unw, o->track);
 	stream_tracks__follow(&o->tracks, o->track);
 	if (o->drain)
-		o->drain->w = o->w;
+		drain__set_writer(o->drain, o->w);
 	if (output__synth_later(o, when)) {
 		/* The command starts once the events are open: the slow part
 		 * follows (output__synth_join). */
@@ -307,7 +295,7 @@ static int output__end_file(struct output *o, struct writer **next)
 	o->w = NULL;
 	o->sout = (struct synth_out){ 0 };
 	if (o->drain)
-		o->drain->w = NULL;
+		drain__set_writer(o->drain, NULL);
 	if (ret)
 		return ret;
 	if (!opts->no_buildid_cache)
@@ -341,10 +329,10 @@ static int output__switch(struct output *o)
 	return output__begin_file(o, SYNTH_NEW_FILE);
 }
 
-/* The drain's after_pass, between passes: --max-size ends the recording
+/* The file's drain's between-pass step: --max-size ends the recording
  * (DRAIN_END), --switch-output ends this file and begins the next. A
  * drain_next or -errno (-ECANCELED: said). */
-static int output__after_pass(void *arg)
+static int output__between_pass(void *arg)
 {
 	struct output *o = arg;
 	const struct record_opts *opts = o->src.opts;
@@ -413,9 +401,23 @@ static int output__off_cpu_drain(void *arg, struct writer *w)
 	return off_cpu__drain(arg, w);
 }
 
+void output__drain_config(const struct output *o, struct drain_config *c)
+{
+	/* The file's one stream writes o->w; a directory's streams their
+	 * own (output__attach_streams). Streams of a directory have no
+	 * rounds: their reader orders them. The file holds its rounds until
+	 * the background side-band is in (output__synth_join): perf's readers
+	 * flush the samples queued before each round. */
+	c->writer = o->src.stream_files ? NULL : o->w;
+	c->no_round = o->src.stream_files || o->bg != NULL;
+	c->mmap2_build_ids = o->src.opts->buildid_mmap;
+}
+
 /* Stream i's drain d: its writer, the hooks every stream has (the size
  * cut, the tracker, the unwinder) and, for the stream that writes the file
- * itself, the side-band log, the counts and the output's after_pass. */
+ * itself, the side-band log, the counts and the output's between-pass
+ * step; with a directory the first stream also takes the background
+ * side-band in (output__between). */
 static int output__attach_stream(struct output *o, int i, struct drain *d)
 {
 	const struct record_opts *opts = o->src.opts;
@@ -424,35 +426,27 @@ static int output__attach_stream(struct output *o, int i, struct drain *d)
 	struct drain_hook log = { .on_record = output__log, .arg = o };
 	struct drain_hook count = { .on_pass = output__count_pass, .arg = o };
 	struct drain_hook off_cpu = { .produce = output__off_cpu_drain, .arg = o->src.off_cpu };
-	int ret = 0;
+	/* The period is checked between passes; else a quiet ring may not
+	 * reach its watermark for a long time: a pass every second takes what
+	 * it holds, so that a recording killed now has it in the file (the
+	 * writer's header follows the data). */
+	int ret = drain__want_tick(d, opts->switch_time_ms ? 100 : OUTPUT_TICK_MS);
 
 	size_share__init(&o->shares[i], &o->size);
-	d->w = writes_file ? o->w : output_dir__stream(&o->dir, i);
-	d->mmap2_build_ids = opts->buildid_mmap;
-	/* Streams of a directory have no rounds: their reader orders them.
-	 * The file holds its rounds until the background side-band is in
-	 * (output__synth_join): perf's readers flush the samples queued
-	 * before each round. */
-	d->no_round = !writes_file || o->bg != NULL;
-	if (opts->switch_time_ms)
-		d->timeout_ms = 100; /* the period is checked between passes */
-	/* A quiet ring may not reach its watermark for a long time: a pass
-	 * every second takes what it holds, so that a recording killed now
-	 * has it in the file (the writer's header follows the data). */
-	else if (!d->timeout_ms || d->timeout_ms > OUTPUT_TICK_MS)
-		d->timeout_ms = OUTPUT_TICK_MS;
-	if (writes_file) {
+	if (!writes_file)
+		drain__set_writer(d, output_dir__stream(&o->dir, i));
+	if (ret >= 0 && writes_file) {
 		o->drain = d;
-		d->after_pass = output__after_pass;
-		d->after_arg = o;
-	} else if (size_limit__active(&o->size)) {
-		d->after_pass = size_share__after_pass;
-		d->after_arg = &o->shares[i];
+		ret = drain__add_between(d, output__between_pass, o);
+	} else if (ret >= 0 && size_limit__active(&o->size)) {
+		ret = drain__add_between(d, size_share__between, &o->shares[i]);
 	}
+	if (ret >= 0 && !writes_file && i == 0)
+		ret = drain__add_between(d, output__between, o);
 	/* The cut first: the records it leaves in the rings reach no hook. */
-	if (size_limit__active(&o->size))
+	if (ret >= 0 && size_limit__active(&o->size))
 		ret = drain__add_hook(d, &cut);
-	if (!ret)
+	if (ret >= 0)
 		ret = stream_tracks__attach(&o->tracks, i, d);
 	if (!ret && opts->switch_output)
 		ret = drain__add_hook(d, &log);
@@ -478,11 +472,6 @@ int output__attach_streams(struct output *o, struct streams *ss)
 				    stream_tracks__borrow(&o->tracks, o->track, o->unw);
 	for (int i = 0; !ret && i < ss->nr; i++)
 		ret = output__attach_stream(o, i, &ss->s[i].d);
-	/* The background side-band reaches the data file from the main thread. */
-	if (o->src.stream_files) {
-		ss->between = output__between;
-		ss->between_arg = o;
-	}
 	return ret;
 }
 
@@ -531,7 +520,7 @@ static void output__keep(struct output *o)
 		pr_debug("%s: kept what was written (%s)\n", o->path, strerror(-ret));
 	o->w = NULL;
 	if (o->drain)
-		o->drain->w = NULL;
+		drain__set_writer(o->drain, NULL);
 }
 
 void output__abort(struct output *o)
@@ -555,7 +544,7 @@ void output__discard(struct output *o)
 	o->w = NULL;
 	output_dir__abort(&o->dir);
 	if (o->drain)
-		o->drain->w = NULL;
+		drain__set_writer(o->drain, NULL);
 }
 
 bool output__size_reached(const struct output *o)

@@ -8,8 +8,7 @@
 #include "options/options.h"
 #include "output/size_limit.h"
 
-void size_limit__begin_file(struct size_limit *sl, const struct record_opts *opts,
-			    uint64_t front)
+void size_limit__begin_file(struct size_limit *sl, const struct record_opts *opts, uint64_t front)
 {
 	uint64_t limit = opts->max_size, room = 0;
 	bool switch_cut = opts->switch_size && !opts->pipe_output;
@@ -41,8 +40,8 @@ void size_limit__spend(struct size_limit *sl, uint64_t bytes)
 {
 	uint_fast64_t left = atomic_load(&sl->budget);
 
-	while (sl->limit && !atomic_compare_exchange_weak(&sl->budget, &left,
-							  left > bytes ? left - bytes : 0))
+	while (sl->limit &&
+	       !atomic_compare_exchange_weak(&sl->budget, &left, left > bytes ? left - bytes : 0))
 		;
 }
 
@@ -92,7 +91,7 @@ enum drain_verdict size_share__cut(void *arg, const struct ring *r, uint64_t pos
 	return DRAIN_KEEP;
 }
 
-int size_share__after_pass(void *arg)
+int size_share__between(void *arg)
 {
 	struct size_share *sh = arg;
 	struct size_limit *sl = sh->set;
@@ -108,9 +107,8 @@ bool size_limit__full(const struct record_opts *opts, uint64_t size, bool capped
 {
 	/* A cut at the cap is the smaller of the two limits. */
 	return opts->max_size &&
-	       (size >= opts->max_size ||
-		(capped && (!opts->switch_size || opts->pipe_output ||
-			    opts->max_size <= opts->switch_size)));
+	       (size >= opts->max_size || (capped && (!opts->switch_size || opts->pipe_output ||
+						      opts->max_size <= opts->switch_size)));
 }
 
 void size_limit__stop(struct size_limit *sl, uint64_t size)

@@ -48,8 +48,7 @@ struct size_share {
  * holds a sample (output_rotate.c), as perf's files hold at least one pass;
  * --max-size stays a limit. Every share starts empty.
  */
-void size_limit__begin_file(struct size_limit *sl, const struct record_opts *opts,
-			    uint64_t front);
+void size_limit__begin_file(struct size_limit *sl, const struct record_opts *opts, uint64_t front);
 
 /* Whether a limit is set for this file (the cut hook is needed). */
 bool size_limit__active(const struct size_limit *sl);
@@ -69,7 +68,7 @@ enum drain_verdict size_share__cut(void *arg, const struct ring *r, uint64_t pos
 /* Between passes, for a stream writing its own file (arg a size_share):
  * DRAIN_END once its window was cut or another share found the budget
  * spent (the line said once), else DRAIN_GO_ON. */
-int size_share__after_pass(void *arg);
+int size_share__between(void *arg);
 
 /* Between passes, for the stream that writes the file itself: whether the
  * file, size bytes now and cut (capped) or not, is full for --max-size (the
