@@ -508,6 +508,7 @@ static void recording__exit(struct recording *r)
 static int recording__go(struct recording *r, bool *stopped)
 {
 	const struct record_opts *opts = r->opts;
+	struct status_line_config slc;
 	int ret;
 
 	if (opts->switch_output_event &&
@@ -516,7 +517,8 @@ static int recording__go(struct recording *r, bool *stopped)
 		return PREC_EXIT_FAILURE;
 	if (r->clk.use)
 		clock__snapshot(r->clk.id, &r->clk.res_ns, &r->clk.tod_ns, &r->clk.clock_ns);
-	status_line__init(&r->status, opts, STDERR_FILENO, streams__main_drain(&r->streams));
+	status_line_config__init(&slc, opts);
+	status_line__init(&r->status, &slc, STDERR_FILENO, streams__main_drain(&r->streams));
 	/* Off-CPU time counts from where perf 6.1 calls its record_start
 	 * hook: at once, or at the end of a -D delay. */
 	if (opts->delay_ms <= 0)
@@ -541,8 +543,7 @@ static int recording__finish(struct recording *r)
 
 	for (int i = 0; i < r->streams.nr && !ret; i++)
 		ret = output__end_stream(&r->out, i, &r->streams.s[i].d.stats);
-	if (!ret)
-		ret = output__finish(&r->out);
+	ret = ret ?: output__finish(&r->out);
 	if (ret) {
 		write_error("finish", r->opts->output, ret);
 		return -1;
@@ -594,8 +595,7 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 	if (!stopped)
 		ret = streams__run(&r->streams, should_stop, r, &r->orig);
 	status_line__end(&r->status); /* gone before anything else is said */
-	/* 9. Stop: the events, their tail, the command. -ECANCELED: a
-	 * rotation failed and said why; what came after it does not count. */
+	/* 9. Stop: the events, their tail, the command (-ECANCELED: reported). */
 	ret = recording__stop(r, ret);
 	if (ret && ret != -ECANCELED)
 		write_error("write", opts->output, ret);

@@ -41,8 +41,8 @@ int kcore__check_for(const struct record_opts *opts);
 bool event_specs__scan_pmus(const struct event_specs *specs);
 
 /* Every -e with its filters, then perf's checks. 0, or -EINVAL with one line in err. */
-int event_specs__parse_options(struct event_specs *specs, const struct record_opts *opts,
-			       char *err, size_t errlen);
+int event_specs__parse_options(struct event_specs *specs, const struct record_opts *opts, char *err,
+			       size_t errlen);
 
 /* -F as the kernel will take it (perf's warning when lowered; 0 when
  * --strict-freq refuses to lower it, said); read once. */
@@ -61,5 +61,10 @@ size_t options__default_ring_bytes(const struct evlist *evlist, uint64_t mem_tot
  * -G's directory fd (-1 none); the one place the evlist's settings come from. */
 void evlist_config__init(struct evlist_config *cfg, const struct record_opts *opts, uint64_t freq,
 			 int cgroup_fd);
+
+struct status_line_config;
+
+/* The status line's narrow config from the final options (live/status_line.h). */
+void status_line_config__init(struct status_line_config *c, const struct record_opts *opts);
 
 #endif

@@ -21,7 +21,6 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "recorder/options/options.h"
 #include "recorder/drain/drain.h"
 #include "recorder/drain/streams.h"
 #include "recorder/live/status_line.h"
@@ -169,7 +168,7 @@ static void read_pty(int m, char *buf, size_t len)
 
 static void test_wanted(void **state)
 {
-	struct record_opts o = { 0 };
+	struct status_line_config o = { 0 };
 	int fds[2], slave, m = open_pty(&slave, 24, 80);
 
 	(void)state;
@@ -201,7 +200,7 @@ static void test_wanted(void **state)
 
 static void test_tick_on_pty(void **state)
 {
-	struct record_opts o = { .comp_level = 0, .switch_output = true };
+	struct status_line_config o = { .comp = false, .rotating = true };
 	struct stream one = { .d = { .ticks = { 1000 } } };
 	struct streams ss = { .s = &one, .nr = 1 };
 	struct status_output out = { .rotations = 2 };
@@ -261,7 +260,7 @@ static void test_tick_on_pty(void **state)
 
 static void test_off_never_writes(void **state)
 {
-	struct record_opts o = { .quiet = true };
+	struct status_line_config o = { .quiet = true };
 	struct stream one = { .d = { .ticks = { 1000 } } };
 	struct streams ss = { .s = &one, .nr = 1 };
 	struct status_output out = { 0 };
