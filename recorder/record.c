@@ -23,6 +23,7 @@
 #include "targets/cpu_map.h"
 #include "prec/debuginfod.h"
 #include "evlist/evlist.h"
+#include "prec/error.h"
 #include "prec/log.h"
 #include "prec/mono_clock.h"
 #include "events/parse_events.h"
@@ -87,9 +88,8 @@ static bool should_stop(void *arg)
 		output__status(&r->out, &so);
 		status_line__tick(&r->status, &r->streams, &so);
 	}
-	if (signals__stop_signal() || control__stopped(&r->ctl))
-		return true;
-	return signals__child_done() && workload__reap(&r->wl, false);
+	return signals__stop_signal() || control__stopped(&r->ctl) ||
+	       (signals__child_done() && workload__reap(&r->wl, false));
 }
 
 /*
@@ -267,13 +267,15 @@ static bool recording__stop_on_hup(const struct record_opts *opts)
 static int recording__control(struct recording *r)
 {
 	struct control_spec spec;
+	struct prec_err e = PREC_ERR_INIT;
 	static char err[LOG_MSG_MAX];
 
 	if (!r->opts->control)
 		return 0;
-	if (control_spec__parse(r->opts->control, &spec, err, sizeof(err)) ||
-	    control__open(&r->ctl, &spec, &r->evlist, err, sizeof(err))) {
-		pr_err("%s", err);
+	if (control_spec__parse(r->opts->control, &spec, err, sizeof(err)) ?
+		    prec_err__set(&e, -EINVAL, "%s", err) :
+		    control__open(&r->ctl, &spec, &r->evlist, &e)) {
+		prec_err__print(&e, "--control");
 		return PREC_EXIT_USAGE;
 	}
 	r->ctl.snapshot_switches = r->opts->switch_signal || r->opts->overwrite;
@@ -396,7 +398,7 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 	if (!ret && opts->unwind_record)
 		ret = unwinder__setup(&r->unw, r->out.wev, (uint32_t)r->evlist.nr);
 	if (ret)
-		return ret; /* said, but for -ENOMEM */
+		return ret; /* reported, but for -ENOMEM */
 	ret = output__begin(&r->out, r->unw);
 	if (ret == -E2BIG && opts->pipe_output)
 		pr_err("too many event ids for one pipe record (fewer CPUs or threads, or record to a file with -o)");
@@ -406,8 +408,8 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 }
 
 /* Step 6: the engine, ready before anything can stop the recording: its
- * streams over the rings, each with its writer and hooks from the output;
- * the main loop's fds (--control, the wake, a pipe's reader). */
+ * streams, their writers and hooks from the output, the main loop's fds;
+ * --threads writes the data file's features here (a failed write). */
 static int recording__streams(struct recording *r)
 {
 	const struct record_opts *opts = r->opts;
@@ -437,7 +439,6 @@ static int recording__streams(struct recording *r)
 	if (!ret) /* the snapshot's ack after the output's step */
 		ret = control__attach(&r->ctl, streams__main_drain(ss), !r->masks.threaded);
 	streams__set_main(ss, &watch);
-	/* --threads writes the data file's features here: a failed write. */
 	if (ret == -EFBIG || ret == -ENOSPC || ret == -EDQUOT || ret == -EIO)
 		write_error("write", opts->output, ret);
 	else if (ret)
@@ -592,8 +593,7 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 		goto out_abort;
 	/* 8. Drain until the command ends, every target thread is gone, or
 	 * prec is told to stop (not when a signal ended -D's delay). */
-	if (!stopped)
-		ret = streams__run(&r->streams, should_stop, r, &r->orig);
+	ret = stopped ? 0 : streams__run(&r->streams, should_stop, r, &r->orig);
 	status_line__end(&r->status); /* gone before anything else is said */
 	/* 9. Stop: the events, their tail, the command (-ECANCELED: reported). */
 	ret = recording__stop(r, ret);

@@ -21,6 +21,7 @@
 
 struct drain;
 struct evlist;
+struct prec_err;
 
 /* perf's EVLIST_CTL_CMD_MAX_LEN: a longer line is cut into commands of
  * CONTROL_CMD_MAX - 1 bytes. */
@@ -78,11 +79,11 @@ struct control {
 /*
  * Opens what spec names (fifo: O_RDWR, so a harness may open and close its
  * end any number of times; fd: checked open) and makes the command fd
- * non-blocking, as perf. c acts on evlist. 0, or -errno with one line in
- * err naming the fix; nothing is left open then.
+ * non-blocking, as perf. c acts on evlist. 0, or -errno with the line
+ * naming the fix in err (may be NULL); nothing is left open then.
  */
 int control__open(struct control *c, const struct control_spec *spec, struct evlist *evlist,
-		  char *err, size_t errlen);
+		  struct prec_err *err);
 
 /*
  * The command fd of ctl (a struct control; void * as the pollers' hooks take
