@@ -367,7 +367,7 @@ static int recording__open(struct recording *r)
 }
 
 /* Step 5: the output: header, attrs with their ids, the synthesized
- * side-band. 0, or -errno (said). */
+ * side-band. 0, or -errno (printed). */
 static int recording__begin_output(struct recording *r, int argc, char **argv)
 {
 	const struct record_opts *opts = r->opts;
@@ -505,7 +505,7 @@ static void recording__exit(struct recording *r)
 /* Step 7: go. The side-band event's thread, the reference reading of the
  * -k clock right before the kernel enables the events at exec (as perf),
  * the status line, the command, the events of other targets. 0, or the
- * exit status (said); *stopped when a stop signal ended -D's delay. */
+ * exit status (printed); *stopped when a stop signal ended -D's delay. */
 static int recording__go(struct recording *r, bool *stopped)
 {
 	const struct record_opts *opts = r->opts;
@@ -594,7 +594,7 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 	/* 8. Drain until the command ends, every target thread is gone, or
 	 * prec is told to stop (not when a signal ended -D's delay). */
 	ret = stopped ? 0 : streams__run(&r->streams, should_stop, r, &r->orig);
-	status_line__end(&r->status); /* gone before anything else is said */
+	status_line__end(&r->status); /* gone before anything else is printed */
 	/* 9. Stop: the events, their tail, the command (-ECANCELED: reported). */
 	ret = recording__stop(r, ret);
 	if (ret && ret != -ECANCELED)

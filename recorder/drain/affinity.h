@@ -73,7 +73,7 @@ int affinity__set_realtime(int prio);
 /*
  * Without -r: the calling thread, and so the threads it starts after, at
  * nice AFFINITY_DRAIN_NICE, when prec runs at nice 0 (a nice the user set
- * is kept) and may raise itself (root, CAP_SYS_NICE, ulimit -e); said under
+ * is kept) and may raise itself (root, CAP_SYS_NICE, ulimit -e); printed under
  * -v either way. 0 or -errno (nothing changed).
  */
 int affinity__raise_drain(void);

@@ -301,7 +301,7 @@ out:
 
 /* Between passes, never inside one: the output may end here or start its
  * next file (a new d->w). Every step runs (an ack after the output's step
- * is sent whatever it said); the first -errno, else the strongest answer. */
+ * is sent whatever it answered); the first -errno, else the strongest answer. */
 static int drain__between(struct drain *d)
 {
 	int next = DRAIN_GO_ON;

@@ -166,7 +166,7 @@ struct drain {
 	void (*before_ring)(void *arg, const struct ring *r);
 	void *ring_arg;
 	uint64_t flush;
-	bool no_tail; /* a between-pass step said DRAIN_END: do not drain what is left */
+	bool no_tail; /* a between-pass step answered DRAIN_END: do not drain what is left */
 	bool no_round; /* drain_config's; drain__hold_rounds changes it */
 	uint64_t batch_bytes; /* DRAIN_BATCH_BYTES (drain__init's); tests lower it */
 	/* The last pass found a ring at least 1/DRAIN_BACKLOG_SHARE full: the

@@ -100,7 +100,7 @@ void streams__set_main(struct streams *ss, const struct streams_main *m);
  * stream (every signal blocked there, bound to its affinity CPUs when the
  * machine lets it), and this thread bound to stream 0's; at the end all
  * are stopped and joined. Returns 0, or stream 0's, else the first other
- * stream's negative errno; a pthread_create error is said here (the
+ * stream's negative errno; a pthread_create error is printed here (the
  * streams started still run and are joined).
  */
 int streams__run(struct streams *ss, bool (*stop)(void *arg), void *arg, const sigset_t *sigmask);

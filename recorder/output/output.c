@@ -10,7 +10,7 @@
  *
  * Every file --switch-output starts is whole on its own: its own header and
  * features, the side-band of the threads alive at the switch (read from
- * /proc, as at the start, plus what the rings said of those gone since),
+ * /proc, as at the start, plus what the rings told of those gone since),
  * and the build-ids of what its own samples hit (a tracker per file, fed by
  * that file's records).
  */
@@ -124,7 +124,7 @@ int output__open(struct output *o, const struct output_src *src, const char *pat
 	o->path = path;
 	/* --kcore: a directory too, its kcore_dir/ beside the data file. */
 	if (src->stream_files || src->opts->kcore) {
-		ret = output_dir__open(&o->dir, path, &o->w); /* said */
+		ret = output_dir__open(&o->dir, path, &o->w); /* printed */
 		return ret ? ret : output_meta__list_events(src->evlist, &o->wev, &o->idbuf);
 	}
 	ret = pipe ? writer__open_pipe(&o->w, STDOUT_FILENO) : writer__open(&o->w, path);
@@ -197,7 +197,7 @@ static int output__begin_file(struct output *o, enum synth_when when)
 	} else {
 		ret = synth__sideband(&o->sout, evlist, o->src.si, opts, o->src.pid, when);
 	}
-	/* What the rings said of the processes still alive, for those /proc
+	/* What the rings told of the processes still alive, for those /proc
 	 * no longer shows (gone while their samples waited). */
 	if (!ret && when == SYNTH_NEW_FILE)
 		ret = sideband_log__replay(&o->sblog, &o->sout);
@@ -288,7 +288,7 @@ static int output__end_file(struct output *o, struct writer **next)
 	ret = output_rotate__name(&o->rot, opts, o->w, o->path, next, o->final_name,
 				  sizeof(o->final_name));
 	if (ret)
-		return ret; /* said; o->w is kept by output__abort */
+		return ret; /* printed; o->w is kept by output__abort */
 	/* The JIT ELFs first: the build-ids are read from them. */
 	output_names__write(o->names, at_exit);
 	ret = output_meta__finish(&o->rm, o->w, &o->file, o->track);
@@ -331,7 +331,7 @@ static int output__switch(struct output *o)
 
 /* The file's drain's between-pass step: --max-size ends the recording
  * (DRAIN_END), --switch-output ends this file and begins the next. A
- * drain_next or -errno (-ECANCELED: said). */
+ * drain_next or -errno (-ECANCELED: printed). */
 static int output__between_pass(void *arg)
 {
 	struct output *o = arg;
@@ -504,7 +504,7 @@ static bool output__recorded(const struct output *o)
 
 /* A recording that cannot go on keeps what it holds: the streams and the
  * file cut at their last whole record, the features when they fit, the
- * header right. Nothing is said: the caller said why it stopped. */
+ * header right. Nothing is printed: the caller printed why it stopped. */
 static void output__keep(struct output *o)
 {
 	int ret = o->have_meta ? 0 : output__meta(o);

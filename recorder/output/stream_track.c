@@ -32,7 +32,7 @@ void stream_tracks__keep(void *arg, const void *buf, size_t len)
 			cap *= 2;
 		p = realloc(ts->synth, cap);
 		if (!p) {
-			ts->synth_lost = true; /* said at open */
+			ts->synth_lost = true; /* printed at open */
 			return;
 		}
 		ts->synth = p;

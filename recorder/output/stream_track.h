@@ -104,7 +104,7 @@ int stream_track__add_unwinder(struct drain *d, struct unwinder *unw);
 
 /* Stream i ended: it takes the late side-band if it has not (its held
  * samples written to its drain's writer), and its unwinder's counts go
- * into st (said under -v). 0 or the write's -errno. */
+ * into st (printed under -v). 0 or the write's -errno. */
 int stream_tracks__end(struct stream_tracks *ts, int i, struct drain_stats *st);
 
 /* After every stream ended: each takes its inbox a last time, and every
