@@ -24,8 +24,10 @@
  *   (each) -> output__finish -> output__summary; output__abort on a
  *   failure; output__exit always.
  *
- * Files, each calling only those below it: output.c (the life of each
- * file, the drain's hooks and between-pass step, the snapshot), then
+ * Files, each calling only those below it: output_streams.c (each
+ * stream's drain: its config, writer, hooks, tick and step; --threads'
+ * stream files), output.c (the life of each file, its between-pass step,
+ * the snapshot), then
  * output_synth.c (the side-band at a file's front, in the background),
  * output_summary.c (the summary), then
  * size_limit.c (--max-size), stream_track.c (each stream's trackers),
@@ -172,6 +174,20 @@ void output__abort(struct output *o);
 /* A recording that never began (its output or streams could not be set
  * up): the file or directory goes, whatever was written into it. */
 void output__discard(struct output *o);
+
+/* output.c, for output_streams.c: the file's metadata from what the output
+ * was given (o->rm, o's to free from here on). 0 or -ENOMEM. */
+int output__meta(struct output *o);
+
+/* output.c, for output_streams.c: a drain's pass counted for the current
+ * file and the whole run (a drain hook's on_pass; arg the output). */
+void output__count_pass(void *arg, const struct drain_stats *pass);
+
+/* output.c, for output_streams.c: the file's drain's between-pass step
+ * (arg the output): --max-size ends the recording (DRAIN_END),
+ * --switch-output ends this file and begins the next. A drain_next or
+ * -errno (-ECANCELED: printed). */
+int output__between_pass(void *arg);
 
 /* output_synth.c, for output.c: whether the file begun at when gets its
  * side-band in the background (not --tail-synthesize, nor events without
