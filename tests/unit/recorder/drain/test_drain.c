@@ -2,7 +2,7 @@
 /*
  * The drain loop (drain.c) over rings on plain memory (ring_fixture.h): it
  * writes through a real writer to a temp file, which is read back here
- * byte by byte; its hooks, its after_pass, its signals and its tail.
+ * byte by byte; its hooks, its between-pass steps, its signals and its tail.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -599,7 +599,7 @@ static void test_drain_exit_twice(void **state)
 	drain__exit(&d);
 }
 
-/* ---- the drain's hooks and its after_pass ---- */
+/* ---- the drain's hooks and its between-pass steps ---- */
 
 /* A size cut (as the output's --max-size hook) that lets room bytes of
  * whole records through, and a watcher after it. */
@@ -719,7 +719,7 @@ static void test_drain_hooks(void **state)
 	writer__abort(w);
 }
 
-/* after_pass: asked after every pass, before stop(); DRAIN_END leaves the
+/* A between-pass step: asked after every pass, before stop(); DRAIN_END leaves the
  * tail in the rings, an error ends the loop with it. */
 struct after_probe {
 	int calls, answer, stops;
@@ -741,7 +741,7 @@ static bool probe_stop(void *arg)
 	return true;
 }
 
-static void test_drain_after_pass(void **state)
+static void test_drain_between_step(void **state)
 {
 	struct fixture *f = *state;
 	struct after_probe a = { .answer = DRAIN_END };
@@ -802,7 +802,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_drain_write_error, fixture_setup, fixture_teardown),
 		cmocka_unit_test(test_drain_exit_twice),
 		cmocka_unit_test_setup_teardown(test_drain_hooks, fixture_setup, fixture_teardown),
-		cmocka_unit_test_setup_teardown(test_drain_after_pass, fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_drain_between_step, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_drain_no_round, fixture_setup, fixture_teardown),
 	};
 	/* clang-format on */
