@@ -89,8 +89,8 @@ static void event_specs__group_all(struct event_specs *specs)
  * Every -e with the --filter / --exclude-perf that follow it, then the
  * checks perf makes before opening anything. 0, or -EINVAL with one line.
  */
-int event_specs__parse_options(struct event_specs *specs, const struct record_opts *opts, char *err,
-			       size_t errlen)
+int event_specs__parse_options(struct event_specs *specs, const struct record_opts *opts,
+			       char *err, size_t errlen)
 {
 	/* The probe answers which core PMUs of a hybrid machine count a cache event. */
 	const struct parse_events_ctx live = { .supported = evlist__event_supported };
@@ -100,10 +100,9 @@ int event_specs__parse_options(struct event_specs *specs, const struct record_op
 
 	for (int i = 0; i < opts->nr_events; i++) {
 		if (aux_area__bpf_scriptlet(opts->events[i])) {
-			snprintf(
-				err, errlen,
-				"event '%s': prec does not compile BPF scriptlets (perf 6.1's -e FILE.c/.o, gone from later perf): load the program with bpftool, or record a tracepoint or uprobe event",
-				opts->events[i]);
+			snprintf(err, errlen,
+				 "event '%s': prec does not compile BPF scriptlets (perf 6.1's -e FILE.c/.o, gone from later perf): load the program with bpftool, or record a tracepoint or uprobe event",
+				 opts->events[i]);
 			return -EINVAL;
 		}
 		if (parse_events_ctx(specs, opts->events[i], &live, msg, sizeof(msg))) {
@@ -145,10 +144,9 @@ int event_specs__parse_options(struct event_specs *specs, const struct record_op
 		}
 		/* perf's message: a counting-only PMU cannot sample a task. */
 		if (spec->counting_only && !opts->system_wide && !opts->cpu_list) {
-			snprintf(
-				err, errlen,
-				"Invalid event (%s) in per-thread mode, enable system wide with '-a'.",
-				spec->name);
+			snprintf(err, errlen,
+				 "Invalid event (%s) in per-thread mode, enable system wide with '-a'.",
+				 spec->name);
 			return -EINVAL;
 		}
 	}
@@ -228,10 +226,9 @@ size_t options__default_ring_bytes(const struct evlist *evlist, uint64_t mem_tot
 	size_t size = ring_size__pick(&in);
 
 	if (size > ring_size__perf_default(in.page, in.mlock_kb))
-		pr_verbose(
-			"rings of %zu KiB: the events' expected %llu KB/s per ring, for %d ms (perf: %zu KiB)\n",
-			size >> 10, (unsigned long long)(in.bytes_per_sec / 1000),
-			RING_SIZE_WINDOW_MS, ring_size__perf_default(in.page, in.mlock_kb) >> 10);
+		pr_verbose("rings of %zu KiB: the events' expected %llu KB/s per ring, for %d ms (perf: %zu KiB)\n",
+			   size >> 10, (unsigned long long)(in.bytes_per_sec / 1000),
+			   RING_SIZE_WINDOW_MS, ring_size__perf_default(in.page, in.mlock_kb) >> 10);
 	return size;
 }
 

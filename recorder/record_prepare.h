@@ -41,8 +41,8 @@ int kcore__check_for(const struct record_opts *opts);
 bool event_specs__scan_pmus(const struct event_specs *specs);
 
 /* Every -e with its filters, then perf's checks. 0, or -EINVAL with one line in err. */
-int event_specs__parse_options(struct event_specs *specs, const struct record_opts *opts, char *err,
-			       size_t errlen);
+int event_specs__parse_options(struct event_specs *specs, const struct record_opts *opts,
+			       char *err, size_t errlen);
 
 /* -F as the kernel will take it (perf's warning when lowered; 0 when
  * --strict-freq refuses to lower it, said); read once. */

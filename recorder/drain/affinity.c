@@ -118,7 +118,8 @@ void affinity__before_ring(void *arg, const struct ring *r)
 	 * ring's differs: a refused move must not cost a syscall per pass. */
 	a->cur = key;
 	a->moves++;
-	if (!affinity__mask(a, key, a->set, a->setsize) || sched_setaffinity(0, a->setsize, a->set))
+	if (!affinity__mask(a, key, a->set, a->setsize) ||
+	    sched_setaffinity(0, a->setsize, a->set))
 		a->failed++;
 }
 
@@ -146,9 +147,8 @@ int affinity__set_realtime(int prio)
 	int err = errno;
 
 	pr_err("cannot drain with SCHED_FIFO priority %d (-r): %s (%s)", prio, strerror(err),
-	       err == EPERM ?
-		       "run prec as root or with CAP_SYS_NICE, or raise the limit: ulimit -r" :
-		       "give a priority from 1 to 99");
+	       err == EPERM ? "run prec as root or with CAP_SYS_NICE, or raise the limit: ulimit -r" :
+			      "give a priority from 1 to 99");
 	return -err;
 }
 

@@ -8,7 +8,8 @@
 #include "options/options.h"
 #include "output/size_limit.h"
 
-void size_limit__begin_file(struct size_limit *sl, const struct record_opts *opts, uint64_t front)
+void size_limit__begin_file(struct size_limit *sl, const struct record_opts *opts,
+			    uint64_t front)
 {
 	uint64_t limit = opts->max_size, room = 0;
 	bool switch_cut = opts->switch_size && !opts->pipe_output;
@@ -40,8 +41,8 @@ void size_limit__spend(struct size_limit *sl, uint64_t bytes)
 {
 	uint_fast64_t left = atomic_load(&sl->budget);
 
-	while (sl->limit &&
-	       !atomic_compare_exchange_weak(&sl->budget, &left, left > bytes ? left - bytes : 0))
+	while (sl->limit && !atomic_compare_exchange_weak(&sl->budget, &left,
+							  left > bytes ? left - bytes : 0))
 		;
 }
 
@@ -107,8 +108,9 @@ bool size_limit__full(const struct record_opts *opts, uint64_t size, bool capped
 {
 	/* A cut at the cap is the smaller of the two limits. */
 	return opts->max_size &&
-	       (size >= opts->max_size || (capped && (!opts->switch_size || opts->pipe_output ||
-						      opts->max_size <= opts->switch_size)));
+	       (size >= opts->max_size ||
+		(capped && (!opts->switch_size || opts->pipe_output ||
+			    opts->max_size <= opts->switch_size)));
 }
 
 void size_limit__stop(struct size_limit *sl, uint64_t size)

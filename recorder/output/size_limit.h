@@ -48,7 +48,8 @@ struct size_share {
  * holds a sample (output_rotate.c), as perf's files hold at least one pass;
  * --max-size stays a limit. Every share starts empty.
  */
-void size_limit__begin_file(struct size_limit *sl, const struct record_opts *opts, uint64_t front);
+void size_limit__begin_file(struct size_limit *sl, const struct record_opts *opts,
+			    uint64_t front);
 
 /* Whether a limit is set for this file (the cut hook is needed). */
 bool size_limit__active(const struct size_limit *sl);
