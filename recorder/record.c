@@ -87,16 +87,14 @@ struct recording {
 static bool should_stop(void *arg)
 {
 	struct recording *r = arg;
+	struct status_output so;
 
 	if (r->status.fd >= 0) {
-		struct status_output so;
-
 		output__status(&r->out, &so);
 		status_line__tick(&r->status, &r->streams, &so);
 	}
-	if (signals__stop_signal() || control__stopped(&r->ctl))
-		return true;
-	return signals__child_done() && workload__reap(&r->wl, false);
+	return signals__stop_signal() || control__stopped(&r->ctl) ||
+	       (signals__child_done() && workload__reap(&r->wl, false));
 }
 
 /*
@@ -278,13 +276,13 @@ static int recording__machine(struct recording *r)
 static int recording__control(struct recording *r)
 {
 	struct control_spec spec;
-	static char err[LOG_MSG_MAX];
+	struct prec_err e = PREC_ERR_INIT;
 
 	if (!r->opts->control)
 		return 0;
 	if (control_spec__parse(r->opts->control, &spec, NULL) || /* options__validate checked it */
-	    control__open(&r->ctl, &spec, &r->evlist, err, sizeof(err))) {
-		pr_err("%s", err);
+	    control__open(&r->ctl, &spec, &r->evlist, &e)) {
+		prec_err__print(&e, "--control");
 		return PREC_EXIT_USAGE;
 	}
 	r->ctl.snapshot_switches = r->opts->switch_signal || r->opts->overwrite;
@@ -351,7 +349,7 @@ static int recording__open(struct recording *r)
 }
 
 /* Step 5: the output: header, attrs with their ids, the synthesized
- * side-band. 0, or -errno (said). */
+ * side-band. 0, or -errno (printed). */
 static int recording__begin_output(struct recording *r, int argc, char **argv)
 {
 	const struct record_opts *opts = r->opts;
@@ -383,7 +381,7 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 	if (!ret && opts->unwind_record)
 		ret = unwinder__setup(&r->unw, r->out.wev, (uint32_t)r->evlist.nr);
 	if (ret)
-		return ret; /* said, but for -ENOMEM */
+		return ret; /* reported, but for -ENOMEM */
 	ret = output__begin(&r->out, r->unw);
 	if (ret == -E2BIG && opts->pipe_output)
 		pr_err("too many event ids for one pipe record (fewer CPUs or threads, or record to a file with -o)");
@@ -393,37 +391,37 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 }
 
 /* Step 6: the engine, ready before anything can stop the recording: its
- * streams over the rings, each with its writer and hooks from the output;
- * the main loop's fds (--control, the wake, a pipe's reader). */
+ * streams, their writers and hooks from the output, the main loop's fds;
+ * --threads writes the data file's features here (a failed write). */
 static int recording__streams(struct recording *r)
 {
 	const struct record_opts *opts = r->opts;
 	struct streams *ss = &r->streams;
 	/* --mmap-flush: at most a quarter of the ring, as perf. */
-	uint64_t flush = opts->mmap_flush > r->data_bytes / 4 ? r->data_bytes / 4 :
-								opts->mmap_flush;
+	struct drain_config dc = { .time_off = evlist__sample_time_offset(&r->evlist),
+				   .flush = opts->mmap_flush > r->data_bytes / 4 ?
+						    r->data_bytes / 4 :
+						    opts->mmap_flush };
+	/* --control's channel; the stream's fd: POLLERR when its reader exits. */
+	struct streams_main watch = { .side_fd = r->ctl.fd,
+				      .on_side = control__ready,
+				      .side_arg = &r->ctl,
+				      .wake = &r->wake,
+				      .out_fd = opts->pipe_output ? STDOUT_FILENO : -1 };
 	int ret;
 
 	if (opts->mmap_flush)
-		pr_verbose("mmap flush: %llu\n", (unsigned long long)flush);
-	ret = streams__init(ss, &r->masks, r->evlist.rings, r->evlist.nr_rings, r->pfd, r->nr_pfd,
-			    evlist__sample_time_offset(&r->evlist), flush,
-			    target__ends_with_threads(&r->target));
+		pr_verbose("mmap flush: %llu\n", (unsigned long long)dc.flush);
+	output__drain_config(&r->out, &dc);
+	ret = affinity__attach(&r->aff, &dc, opts->affinity, &r->si);
 	if (!ret)
-		ret = affinity__attach(&r->aff, &ss->s[0].d, opts->affinity, &r->si);
+		ret = streams__init(ss, &r->masks, r->evlist.rings, r->evlist.nr_rings, r->pfd,
+				    r->nr_pfd, &dc, target__ends_with_threads(&r->target));
 	if (!ret)
 		ret = output__attach_streams(&r->out, ss);
-	ss->wake = &r->wake;
-	/* The stream's fd: POLLERR when its reader exits. */
-	ss->out_fd = opts->pipe_output ? STDOUT_FILENO : -1;
-	if (!ret && r->ctl.fd >= 0) {
-		ss->side_fd = r->ctl.fd;
-		ss->on_side = control__ready;
-		ss->side_arg = &r->ctl;
-		control__attach(&r->ctl, streams__main_drain(ss));
-	}
-	/* --threads writes the data file's features here: a full disk or the
-	 * file size limit is a write that failed, said as such. */
+	if (!ret) /* the snapshot's ack after the output's step */
+		ret = control__attach(&r->ctl, streams__main_drain(ss), !r->masks.threaded);
+	streams__set_main(ss, &watch);
 	if (ret == -EFBIG || ret == -ENOSPC || ret == -EDQUOT || ret == -EIO)
 		write_error("write", opts->output, ret);
 	else if (ret)
@@ -490,10 +488,11 @@ static void recording__exit(struct recording *r)
 /* Step 7: go. The side-band event's thread, the reference reading of the
  * -k clock right before the kernel enables the events at exec (as perf),
  * the status line, the command, the events of other targets. 0, or the
- * exit status (said); *stopped when a stop signal ended -D's delay. */
+ * exit status (printed); *stopped when a stop signal ended -D's delay. */
 static int recording__go(struct recording *r, bool *stopped)
 {
 	const struct record_opts *opts = r->opts;
+	struct status_line_config slc;
 	int ret;
 
 	if (opts->switch_output_event &&
@@ -502,7 +501,8 @@ static int recording__go(struct recording *r, bool *stopped)
 		return PREC_EXIT_FAILURE;
 	if (r->clk.use)
 		clock__snapshot(r->clk.id, &r->clk.res_ns, &r->clk.tod_ns, &r->clk.clock_ns);
-	status_line__init(&r->status, opts, STDERR_FILENO, streams__main_drain(&r->streams));
+	status_line_config__init(&slc, opts);
+	status_line__init(&r->status, &slc, STDERR_FILENO, streams__main_drain(&r->streams));
 	/* Off-CPU time counts from where perf 6.1 calls its record_start
 	 * hook: at once, or at the end of a -D delay. */
 	if (opts->delay_ms <= 0)
@@ -527,8 +527,7 @@ static int recording__finish(struct recording *r)
 
 	for (int i = 0; i < r->streams.nr && !ret; i++)
 		ret = output__end_stream(&r->out, i, &r->streams.s[i].d.stats);
-	if (!ret)
-		ret = output__finish(&r->out);
+	ret = ret ?: output__finish(&r->out);
 	if (ret) {
 		write_error("finish", r->opts->output, ret);
 		return -1;
@@ -577,11 +576,9 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 		goto out_abort;
 	/* 8. Drain until the command ends, every target thread is gone, or
 	 * prec is told to stop (not when a signal ended -D's delay). */
-	if (!stopped)
-		ret = streams__run(&r->streams, should_stop, r, &r->orig);
-	status_line__end(&r->status); /* gone before anything else is said */
-	/* 9. Stop: the events, their tail, the command. -ECANCELED: a
-	 * rotation failed and said why; what came after it does not count. */
+	ret = stopped ? 0 : streams__run(&r->streams, should_stop, r, &r->orig);
+	status_line__end(&r->status); /* gone before anything else is printed */
+	/* 9. Stop: the events, their tail, the command (-ECANCELED: reported). */
 	ret = recording__stop(r, ret);
 	if (ret && ret != -ECANCELED)
 		write_error("write", opts->output, ret);

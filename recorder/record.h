@@ -16,6 +16,7 @@ struct evlist_config;
 struct off_cpu_config;
 struct prec_err;
 struct record_opts;
+struct status_line_config;
 struct synth_config;
 struct target_config;
 
@@ -56,5 +57,8 @@ void evlist_config__init(struct evlist_config *cfg, const struct record_opts *op
 void target_config__init(struct target_config *cfg, const struct record_opts *opts);
 void synth_config__init(struct synth_config *cfg, const struct record_opts *opts);
 void off_cpu_config__init(struct off_cpu_config *cfg, const struct record_opts *opts);
+
+/* The status line's narrow config from the final options (live/status_line.h). */
+void status_line_config__init(struct status_line_config *c, const struct record_opts *opts);
 
 #endif

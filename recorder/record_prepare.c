@@ -34,6 +34,7 @@
 #include "prec/kcore.h"
 #include "synth/synth_config.h"
 #include "bpf/off_cpu.h"
+#include "live/status_line.h"
 
 /* Whether perf's parser would have scanned the PMUs for these events: any
  * event but the default and the software ones (PMU_MAPPINGS order). */
@@ -382,4 +383,13 @@ int kcore__check_for(const char *sysroot, struct prec_err *e)
 		ret == -EACCES || ret == -EPERM ?
 					"kcore needs root (CAP_SYS_RAWIO): run prec as root" :
 					"record without --kcore");
+}
+
+void status_line_config__init(struct status_line_config *c, const struct record_opts *opts)
+{
+	*c = (struct status_line_config){
+		.quiet = opts->quiet,
+		.comp = opts->comp_level > 0,
+		.rotating = opts->switch_output,
+	};
 }

@@ -123,7 +123,7 @@ void affinity__before_ring(void *arg, const struct ring *r)
 		a->failed++;
 }
 
-int affinity__attach(struct affinity *a, struct drain *d, int mode, const struct sysinfo *si)
+int affinity__attach(struct affinity *a, struct drain_config *c, int mode, const struct sysinfo *si)
 {
 	int ret;
 
@@ -133,8 +133,8 @@ int affinity__attach(struct affinity *a, struct drain *d, int mode, const struct
 	if (ret)
 		return ret;
 	pr_verbose("affinity: %s\n", mode == RECORD_AFFINITY_CPU ? "CPU" : "NODE");
-	d->before_ring = affinity__before_ring;
-	d->ring_arg = a;
+	c->before_ring = affinity__before_ring;
+	c->ring_arg = a;
 	return 0;
 }
 

@@ -15,7 +15,7 @@
 
 #include "prec/cpulist.h"
 
-struct drain;
+struct drain_config;
 struct ring;
 struct sysinfo;
 
@@ -55,8 +55,10 @@ int affinity__mask(const struct affinity *a, int key, cpu_set_t *set, size_t set
  * unless it is the one in force (one syscall per change, none per ring). */
 void affinity__before_ring(void *arg, const struct ring *r);
 
-/* affinity__init, then d's before_ring step (none in sys mode). 0 or -ENOMEM. */
-int affinity__attach(struct affinity *a, struct drain *d, int mode, const struct sysinfo *si);
+/* affinity__init, then the before_ring step of the drains c configures
+ * (none in sys mode). 0 or -ENOMEM. */
+int affinity__attach(struct affinity *a, struct drain_config *c, int mode,
+		     const struct sysinfo *si);
 
 /*
  * -r: SCHED_FIFO at prio for the calling thread, and so for the threads it
@@ -71,7 +73,7 @@ int affinity__set_realtime(int prio);
 /*
  * Without -r: the calling thread, and so the threads it starts after, at
  * nice AFFINITY_DRAIN_NICE, when prec runs at nice 0 (a nice the user set
- * is kept) and may raise itself (root, CAP_SYS_NICE, ulimit -e); said under
+ * is kept) and may raise itself (root, CAP_SYS_NICE, ulimit -e); printed under
  * -v either way. 0 or -errno (nothing changed).
  */
 int affinity__raise_drain(void);

@@ -19,16 +19,24 @@ static const struct perf_event_header finished_round = {
 	.size = sizeof(struct perf_event_header),
 };
 
-int drain__init(struct drain *d, struct ring *rings, int nr_rings, struct writer *w, int time_off)
+int drain__init(struct drain *d, struct ring *rings, const struct drain_config *c)
 {
+	int nr_rings = c->nr_rings;
+
 	memset(d, 0, sizeof(*d));
 	d->rings = rings;
 	d->nr_rings = nr_rings;
-	d->w = w;
-	d->time_off = time_off;
+	d->w = c->writer;
+	d->time_off = c->time_off;
+	d->flush = c->flush;
+	d->no_round = c->no_round;
+	d->mmap2_build_ids = c->mmap2_build_ids;
+	d->before_ring = c->before_ring;
+	d->ring_arg = c->ring_arg;
 	d->out_pfd = -1;
 	d->side_pfd = -1;
 	d->wake_pfd = -1;
+	d->stop_pfd = -1;
 	d->rewriter = -1;
 	d->batch_bytes = DRAIN_BATCH_BYTES;
 	d->iov = calloc(2 * (size_t)nr_rings + 1 + DRAIN_MAX_HOOKS, sizeof(*d->iov));
@@ -37,6 +45,56 @@ int drain__init(struct drain *d, struct ring *rings, int nr_rings, struct writer
 		drain__exit(d);
 		return -ENOMEM;
 	}
+	return 0;
+}
+
+void drain__set_writer(struct drain *d, struct writer *w)
+{
+	d->w = w;
+}
+
+void drain__hold_rounds(struct drain *d, bool hold)
+{
+	d->no_round = hold;
+}
+
+bool drain__rounds(const struct drain *d)
+{
+	return !d->no_round;
+}
+
+int drain__want_tick(struct drain *d, int ms)
+{
+	for (int i = 0; i < DRAIN_MAX_TICKS; i++) {
+		if (!d->ticks[i]) {
+			d->ticks[i] = ms;
+			return i;
+		}
+	}
+	return -ENOSPC;
+}
+
+void drain__drop_tick(struct drain *d, int handle)
+{
+	if (handle >= 0 && handle < DRAIN_MAX_TICKS)
+		d->ticks[handle] = 0;
+}
+
+int drain__tick_ms(const struct drain *d)
+{
+	int ms = 0;
+
+	for (int i = 0; i < DRAIN_MAX_TICKS; i++)
+		if (d->ticks[i] && (!ms || d->ticks[i] < ms))
+			ms = d->ticks[i];
+	return ms;
+}
+
+int drain__add_between(struct drain *d, int (*fn)(void *arg), void *arg)
+{
+	if (d->nr_between == DRAIN_MAX_BETWEEN)
+		return -ENOSPC;
+	d->between[d->nr_between++] = (struct drain_between){ .fn = fn, .arg = arg };
 	return 0;
 }
 
@@ -241,27 +299,41 @@ out:
 	return ret ? ret : (int64_t)bytes;
 }
 
+/* Between passes, never inside one: the output may end here or start its
+ * next file (a new d->w). Every step runs (an ack after the output's step
+ * is sent whatever it answered); the first -errno, else the strongest answer. */
+static int drain__between(struct drain *d)
+{
+	int next = DRAIN_GO_ON;
+
+	for (int k = 0; k < d->nr_between; k++) {
+		int ret = d->between[k].fn(d->between[k].arg);
+
+		if (next >= 0 && (ret < 0 || ret > next))
+			next = ret;
+	}
+	return next;
+}
+
 int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
 	       bool (*stop)(void *arg), void *arg, const sigset_t *sigmask)
 {
 	int64_t n;
-	int live = nfds - (d->out_pfd >= 0) - (d->side_pfd >= 0) - (d->wake_pfd >= 0);
 
+	d->live = nfds - (d->out_pfd >= 0) - (d->side_pfd >= 0) - (d->wake_pfd >= 0) -
+		  (d->stop_pfd >= 0);
 	for (;;) {
-		int next = DRAIN_GO_ON;
+		int next;
 
 		n = drain__pass(d);
 		if (n < 0)
 			return (int)n;
-		/* Between passes, never inside one: the output may end here or
-		 * start its next file (a new d->w). */
-		if (d->after_pass)
-			next = d->after_pass(d->after_arg);
+		next = drain__between(d);
 		if (next < 0)
 			return next;
 		if (next == DRAIN_END)
 			d->no_tail = true;
-		if (next != DRAIN_GO_ON || stop(arg) || (stop_on_hup && live == 0))
+		if (next != DRAIN_GO_ON || stop(arg) || (stop_on_hup && d->live == 0))
 			break;
 		if (n > 0 && d->backlog) {
 			/* Behind: look again before sleeping, but let the signals
@@ -279,8 +351,9 @@ int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
 			ppoll(NULL, 0, &zero, sigmask);
 			continue;
 		}
-		struct timespec ts = { d->timeout_ms / 1000, (d->timeout_ms % 1000) * 1000000L };
-		int p = ppoll(pfd, (nfds_t)nfds, d->timeout_ms ? &ts : NULL, sigmask);
+		int tick = drain__tick_ms(d);
+		struct timespec ts = { tick / 1000, (tick % 1000) * 1000000L };
+		int p = ppoll(pfd, (nfds_t)nfds, tick ? &ts : NULL, sigmask);
 
 		if (p < 0) {
 			if (errno == EINTR)
@@ -300,10 +373,13 @@ int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
 			p--; /* another thread's news, taken between passes */
 			wake__clear(d->wake);
 		}
+		if (d->stop_pfd >= 0 && pfd[d->stop_pfd].revents)
+			p--; /* the stop: stop() says it next */
 		if (p > 0)
 			d->pass.wakeups++; /* counted with the next pass; a tick is not one */
 		for (int i = 0; i < nfds; i++) {
-			if (i == d->out_pfd || i == d->side_pfd || i == d->wake_pfd)
+			if (i == d->out_pfd || i == d->side_pfd || i == d->wake_pfd ||
+			    i == d->stop_pfd)
 				continue;
 			/* An fd whose task is gone reports HUP forever: stop polling
 			 * it; its ring is still drained every pass. When every
@@ -311,7 +387,7 @@ int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,
 			if (pfd[i].fd >= 0 && (pfd[i].revents & (POLLHUP | POLLERR)) &&
 			    !(pfd[i].revents & POLLIN)) {
 				pfd[i].fd = -1;
-				live--;
+				d->live--;
 			}
 		}
 	}

@@ -6,9 +6,11 @@
  * each pass that wrote data with FINISHED_ROUND. The drain knows nothing of
  * files: what else must see the records (the build-id tracker, the size
  * cut, record-time unwinding) is one list of hooks, and between passes it
- * asks its output (after_pass) whether to go on, which is where the output
- * rotates. Its state is all in struct drain: several loops can run side by
- * side, each with its own rings and output.
+ * asks a list of between-pass steps (the output's: whether to go on, where
+ * it rotates) in the order they were added. Its state is all in struct
+ * drain, configured in one call (drain__init with a struct drain_config)
+ * and changed after it only through the functions below: several loops can
+ * run side by side, each with its own rings and output.
  */
 #include <signal.h>
 #include <stdbool.h>
@@ -75,18 +77,54 @@ struct drain_hook {
  * JIT names' and the background walk's sampled pids. */
 #define DRAIN_MAX_HOOKS 8
 
-/* What after_pass answers between passes. */
+/* What a between-pass step answers. */
 enum drain_next {
 	DRAIN_GO_ON,
 	DRAIN_STOP, /* stop; the tail is still drained (drain__tail) */
 	DRAIN_END, /* stop, and leave what the rings hold (a full output) */
 };
 
+/* One between-pass step: a drain_next, or -errno to stop with that error. */
+struct drain_between {
+	int (*fn)(void *arg);
+	void *arg;
+};
+
+/* Room for the between-pass steps: the output's rotation or its stream's
+ * size share, the background side-band's join, --control's acks. */
+#define DRAIN_MAX_BETWEEN 4
+
+/* Room for the ticks asked for: the output's, the status line's, the
+ * background walk's hints (one per stream), with margin. */
+#define DRAIN_MAX_TICKS 6
+
+/* Everything a drain is given at its start (drain__init). */
+struct drain_config {
+	int nr_rings;
+	struct writer *writer; /* where the spans go; NULL until drain__set_writer */
+	int time_off; /* TIME's offset in a sample body, -1 without TIME */
+	uint64_t flush; /* --mmap-flush: a ring with fewer bytes waits (not at the end) */
+	/* No FINISHED_ROUND: a stream of a perf.data directory (--threads),
+	 * whose reader orders the streams' records itself, as perf writes them. */
+	bool no_round;
+	/* --buildid-mmap: the events ask for MMAP2 records with build-ids.
+	 * Without it a MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID is the
+	 * kernel's leak of another session's flag (6.1's
+	 * perf_event_mmap_output sets it on the shared record and never
+	 * clears it): the drain clears it, or perf would read the device
+	 * numbers as a build-id size and abort. */
+	bool mmap2_build_ids;
+	/* Called before a ring with data is read (--affinity moves the thread
+	 * near it, affinity.h); NULL: nothing. */
+	void (*before_ring)(void *arg, const struct ring *r);
+	void *ring_arg;
+};
+
 struct drain {
 	struct ring *rings;
 	int nr_rings;
-	struct writer *w; /* where the spans go (the output sets it; a new file at a rotation) */
-	int time_off; /* TIME's offset in a sample body, -1 without TIME */
+	struct writer *w; /* where the spans go (drain__set_writer: a new file at a rotation) */
+	int time_off;
 	struct iovec *iov; /* 2 per ring + the FINISHED_ROUND */
 	bool *pending; /* rings with a window to release after the write */
 	struct drain_stats stats; /* totals of every pass */
@@ -94,11 +132,15 @@ struct drain {
 	struct drain_hook hooks[DRAIN_MAX_HOOKS];
 	int nr_hooks;
 	int rewriter; /* index of the hook with rewrite, -1: zero-copy */
-	/* Asked by drain__run after every pass (the output's limits and
-	 * rotation): a drain_next, or -errno to stop with that error. NULL:
-	 * always DRAIN_GO_ON. It may change w (a new file). */
-	int (*after_pass)(void *arg);
-	void *after_arg;
+	/* Asked by drain__run after every pass, in the order added (the
+	 * output's limits and rotation first, --control's acks after it).
+	 * Every step runs; the first -errno wins, else the strongest answer
+	 * (DRAIN_END over DRAIN_STOP over DRAIN_GO_ON). */
+	struct drain_between between[DRAIN_MAX_BETWEEN];
+	int nr_between;
+	/* The ticks asked for (drain__want_tick), 0 free: the loop sleeps at
+	 * most the smallest between passes; none: until data or a signal. */
+	int ticks[DRAIN_MAX_TICKS];
 	/* Index in drain__run's pfd of the output stream's fd, watched for its
 	 * reader going away (POLLERR); -1 (drain__init's) when not watched. */
 	int out_pfd;
@@ -111,31 +153,27 @@ struct drain {
 	void *side_arg;
 	/* Index in drain__run's pfd of the main loop's wake eventfd (wake.h),
 	 * -1 (drain__init's) none: cleared when it is readable, and the
-	 * loop goes on to its next pass (after_pass reads the news). */
+	 * loop goes on to its next pass (the between-pass steps read the news). */
 	int wake_pfd;
 	struct wake *wake;
-	/* Called before a ring with data is read (--affinity moves the thread
-	 * near it, affinity.h); NULL: nothing. */
+	/* Index in drain__run's pfd of the streams' stop eventfd (streams.h),
+	 * -1 (drain__init's) none: readable from the stop on, never cleared;
+	 * it only ends the sleep, stop() decides. */
+	int stop_pfd;
+	/* The fds of the rings' targets still polled (not hung up), as the last
+	 * drain__run left them. */
+	int live;
 	void (*before_ring)(void *arg, const struct ring *r);
 	void *ring_arg;
-	uint64_t flush; /* --mmap-flush: a ring with fewer bytes waits (not at the end) */
-	int timeout_ms; /* the longest sleep between passes; 0: until data or a signal */
-	bool no_tail; /* after_pass said DRAIN_END: do not drain what is left */
-	/* No FINISHED_ROUND: a stream of a perf.data directory (--threads),
-	 * whose reader orders the streams' records itself, as perf writes them. */
-	bool no_round;
+	uint64_t flush;
+	bool no_tail; /* a between-pass step answered DRAIN_END: do not drain what is left */
+	bool no_round; /* drain_config's; drain__hold_rounds changes it */
 	uint64_t batch_bytes; /* DRAIN_BATCH_BYTES (drain__init's); tests lower it */
 	/* The last pass found a ring at least 1/DRAIN_BACKLOG_SHARE full: the
 	 * next pass starts at once. Otherwise the loop sleeps until a ring's
 	 * wake-up mark (half of it) or a signal, and takes the next bite whole. */
 	bool backlog;
-	/* --buildid-mmap: the events ask for MMAP2 records with build-ids.
-	 * Without it a MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID is the
-	 * kernel's leak of another session's flag (6.1's
-	 * perf_event_mmap_output sets it on the shared record and never
-	 * clears it): the drain clears it, or perf would read the device
-	 * numbers as a build-id size and abort. */
-	bool mmap2_build_ids;
+	bool mmap2_build_ids; /* drain_config's */
 };
 
 /* A ring this full (its share of the data area) after a pass means the
@@ -147,8 +185,37 @@ struct drain {
  * rings with little data share one write. */
 #define DRAIN_BATCH_BYTES (128u * 1024)
 
-/* Prepares a loop over rings writing to w. 0 or -ENOMEM. */
-int drain__init(struct drain *d, struct ring *rings, int nr_rings, struct writer *w, int time_off);
+/* Prepares a loop over rings (c->nr_rings of them) as c says. 0 or -ENOMEM. */
+int drain__init(struct drain *d, struct ring *rings, const struct drain_config *c);
+
+/* The writer the next passes write to (the output's next file at a
+ * rotation, NULL once it ended). Between passes only. */
+void drain__set_writer(struct drain *d, struct writer *w);
+
+/* hold: no FINISHED_ROUND after the passes from now on (the file's rounds
+ * held back until the background side-band is in); false: rounds again,
+ * unless drain_config's no_round. */
+void drain__hold_rounds(struct drain *d, bool hold);
+
+/* Whether d closes its passes with FINISHED_ROUND. */
+bool drain__rounds(const struct drain *d);
+
+/* Asks that d sleep at most ms (> 0) between passes; the smallest asked
+ * wins, whoever asked. The request's handle (for drain__drop_tick), or
+ * -ENOSPC when DRAIN_MAX_TICKS are standing. */
+int drain__want_tick(struct drain *d, int ms);
+
+/* Withdraws the request drain__want_tick answered with handle; a handle
+ * below 0 does nothing. */
+void drain__drop_tick(struct drain *d, int handle);
+
+/* The longest d sleeps between passes now: the smallest tick asked for,
+ * 0 (until data or a signal) when none. */
+int drain__tick_ms(const struct drain *d);
+
+/* Adds fn(arg) to the steps drain__run takes between passes, after those
+ * added before it. 0, or -ENOSPC when DRAIN_MAX_BETWEEN are there. */
+int drain__add_between(struct drain *d, int (*fn)(void *arg), void *arg);
 
 /* Adds from's counts to to's (times: the smaller first, the larger last). */
 void drain_stats__add(struct drain_stats *to, const struct drain_stats *from);
@@ -161,11 +228,13 @@ int drain__add_hook(struct drain *d, const struct drain_hook *h);
 int64_t drain__pass(struct drain *d);
 
 /*
- * Passes and sleeps (ppoll on pfd with sigmask, so the flags the signal
- * handlers set are never missed) until after_pass says stop, stop(arg) is
+ * The one loop every stream runs (streams.h). Passes and sleeps (ppoll on
+ * pfd with sigmask, so the flags the signal handlers set are never missed)
+ * until a between-pass step says stop, stop(arg) is
  * true, or, with stop_on_hup, every fd has hung up (all target threads
- * gone). What is left in the rings then is drain__tail's, once the events
- * are disabled. Returns 0, the writer's or after_pass's negative errno;
+ * gone; d->live counts those left). What is left in the rings then is
+ * drain__tail's, once the events are disabled. Returns 0, the writer's or
+ * a between-pass step's negative errno;
  * -EPIPE as soon as the reader of the watched output (out_pfd) is gone.
  */
 int drain__run(struct drain *d, struct pollfd *pfd, int nfds, bool stop_on_hup,

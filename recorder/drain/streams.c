@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The recording engine's streams: one on the caller's thread, or one
- * thread each with --threads (streams.h). */
+/* The recording engine's streams: stream 0 on the caller's thread, the
+ * others on one thread each with --threads (streams.h). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
@@ -19,9 +19,9 @@
 #include "drain/streams.h"
 #include "drain/wake.h"
 
-/* Room in a stream's poll set beyond its rings: the stop eventfd, or the
+/* Room in a stream's poll set beyond its rings: the stop eventfd, and the
  * main loop's side, wake and output fds. */
-#define STREAM_EXTRA_FDS 3
+#define STREAM_EXTRA_FDS 4
 
 /* A stream thread's stack: its drain, the writer, zstd and the unwinder
  * (libunwind's remote steps) touch under 64 KB; the rest is margin. */
@@ -66,12 +66,11 @@ static int stream__init(struct stream *st, struct streams *ss, const struct thre
 }
 
 int streams__init(struct streams *ss, const struct threads_masks *m, struct ring *rings,
-		  int nr_rings, const struct pollfd *fds, int nr_fds, int time_off, uint64_t flush,
+		  int nr_rings, const struct pollfd *fds, int nr_fds, const struct drain_config *c,
 		  bool stop_on_hup)
 {
 	memset(ss, 0, sizeof(*ss));
-	ss->side_fd = -1;
-	ss->out_fd = -1;
+	ss->main = (struct streams_main){ .side_fd = -1, .out_fd = -1 };
 	ss->stop_fd = m->threaded ? eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK) : -1;
 	if (m->threaded && ss->stop_fd < 0)
 		return -errno;
@@ -83,19 +82,25 @@ int streams__init(struct streams *ss, const struct threads_masks *m, struct ring
 	ss->nr = (int)m->nr;
 	for (int i = 0; i < ss->nr; i++) {
 		struct stream *st = &ss->s[i];
+		struct drain_config dc = *c;
 		/* One stream polls every event's fd, as perf does: a ring's
 		 * own fd hangs up when its first task ends, though others may
 		 * still feed the ring. */
 		int ret = stream__init(st, ss, m, i, rings, nr_rings, m->threaded ? NULL : fds,
 				       nr_fds);
 
+		dc.nr_rings = st->nr_rings;
 		if (!ret)
-			ret = drain__init(&st->d, st->rings, st->nr_rings, NULL, time_off);
+			ret = drain__init(&st->d, st->rings, &dc);
 		if (ret)
 			return ret;
-		st->d.flush = flush;
 	}
 	return 0;
+}
+
+void streams__set_main(struct streams *ss, const struct streams_main *m)
+{
+	ss->main = *m;
 }
 
 /* Adds fd to st's poll set; its index, or -1 for no fd. */
@@ -105,25 +110,6 @@ static int stream__poll(struct stream *st, int *nfds, int fd, short events)
 		return -1;
 	st->pfd[*nfds] = (struct pollfd){ .fd = fd, .events = events };
 	return (*nfds)++;
-}
-
-/* The one stream on this thread: its loop also watches the main loop's
- * fds, and stop is asked after each of its passes. */
-static int streams__run_here(struct streams *ss, bool (*stop)(void *arg), void *arg,
-			     const sigset_t *sigmask)
-{
-	struct stream *st = &ss->s[0];
-	struct drain *d = &st->d;
-	int nfds = st->nr_pfd;
-
-	d->side_pfd = stream__poll(st, &nfds, ss->side_fd, POLLIN);
-	d->on_side = ss->on_side;
-	d->side_arg = ss->side_arg;
-	d->wake_pfd = stream__poll(st, &nfds, ss->wake ? ss->wake->fd : -1, POLLIN);
-	d->wake = ss->wake;
-	/* Only for its reader's going: POLLERR comes without asking. */
-	d->out_pfd = stream__poll(st, &nfds, ss->out_fd, 0);
-	return drain__run(d, st->pfd, nfds, ss->stop_on_hup, stop, arg, sigmask);
 }
 
 static bool streams__stopped(void *arg)
@@ -164,24 +150,24 @@ static void *stream__main(void *arg)
 	if (st->d.no_tail)
 		streams__stop(ss);
 	atomic_fetch_sub(&ss->running, 1);
+	/* The main loop asks, between its passes, whether all are done. */
+	wake__poke(ss->main.wake);
 	return NULL;
 }
 
+/* Streams 1..N-1 on threads of their own, each polling the stop eventfd. */
 static int streams__start(struct streams *ss)
 {
 	int ret = 0;
 
-	for (int i = 0; i < ss->nr; i++) {
+	for (int i = 1; i < ss->nr; i++) {
 		struct stream *st = &ss->s[i];
 
-		/* The stop eventfd sits where drain__run keeps a watched
-		 * output: left out of the live count, so -p/-t streams still
-		 * end when their tasks are gone; it never reports POLLERR. */
 		st->pfd[st->nr_pfd] = (struct pollfd){ .fd = ss->stop_fd, .events = POLLIN };
-		st->d.out_pfd = st->nr_pfd;
+		st->d.stop_pfd = st->nr_pfd;
 	}
 	/* Every signal stays with the main thread, which sleeps in ppoll. */
-	for (int i = 0; i < ss->nr && !ret; i++) {
+	for (int i = 1; i < ss->nr && !ret; i++) {
 		char name[THREAD_NAME_MAX];
 
 		/* Four digits fit the kernel's 15 bytes. */
@@ -213,47 +199,69 @@ static int streams__join(struct streams *ss)
 	return ret;
 }
 
-/* The main thread only watches: signals and the wake rouse it at once, a
- * loop's end (all its tasks gone, a write error) within a tick. */
-static int streams__wait(struct streams *ss, bool (*stop)(void *arg), void *arg,
-			 const sigset_t *sigmask)
+/* The main loop's stop: the caller's; threaded, also another stream's
+ * failure or end (--max-size), or, for -p/-t, every stream's targets gone
+ * (stream 0's fds hung up and no other loop running). */
+static bool streams__main_stop(void *arg)
 {
-	struct timespec tick = { 0, 100 * 1000000L };
-	struct pollfd pfd[2] = {
-		{ .fd = ss->side_fd, .events = POLLIN },
-		{ .fd = ss->wake ? ss->wake->fd : -1, .events = POLLIN },
-	};
-	int err = 0;
+	struct streams *ss = arg;
 
-	while (!err && atomic_load(&ss->running) > 0 && !stop(arg) && !atomic_load(&ss->failed)) {
-		if (ppoll(pfd, 2, &tick, sigmask) > 0) {
-			if (pfd[0].revents && !ss->on_side(ss->side_arg, pfd[0].revents))
-				pfd[0].fd = -1;
-			if (pfd[1].revents)
-				wake__clear(ss->wake);
-		}
-		if (ss->between)
-			err = ss->between(ss->between_arg);
-	}
-	return streams__join(ss) ?: err;
+	if (ss->stop_fn(ss->stop_arg))
+		return true;
+	if (!ss->threaded)
+		return false;
+	if (atomic_load(&ss->stop) || atomic_load(&ss->failed))
+		return true;
+	return ss->stop_on_hup && ss->s[0].d.live == 0 && atomic_load(&ss->running) == 0;
+}
+
+/* Stream 0 on this thread: its loop also watches the main loop's fds. */
+static int streams__run_main(struct streams *ss, const sigset_t *sigmask)
+{
+	struct stream *st = &ss->s[0];
+	struct drain *d = &st->d;
+	int nfds = st->nr_pfd;
+
+	d->side_pfd = stream__poll(st, &nfds, ss->main.side_fd, POLLIN);
+	d->on_side = ss->main.on_side;
+	d->side_arg = ss->main.side_arg;
+	d->wake_pfd = stream__poll(st, &nfds, ss->main.wake ? ss->main.wake->fd : -1, POLLIN);
+	d->wake = ss->main.wake;
+	/* Only for its reader's going: POLLERR comes without asking. */
+	d->out_pfd = stream__poll(st, &nfds, ss->main.out_fd, 0);
+	d->stop_pfd = stream__poll(st, &nfds, ss->stop_fd, POLLIN);
+	/* Threaded, its own targets gone is not the end: the others' may
+	 * still run (streams__main_stop decides). */
+	return drain__run(d, st->pfd, nfds, ss->stop_on_hup && !ss->threaded, streams__main_stop,
+			  ss, sigmask);
 }
 
 int streams__run(struct streams *ss, bool (*stop)(void *arg), void *arg, const sigset_t *sigmask)
 {
-	int ret;
+	int ret = 0, err;
 
-	if (!ss->threaded)
-		return streams__run_here(ss, stop, arg, sigmask);
-	ret = streams__start(ss);
-	if (ret)
-		pr_err("cannot start the drain threads: %s (lower the number of streams, e.g. --threads=numa)",
-		       strerror(-ret));
-	return streams__wait(ss, stop, arg, sigmask) ?: ret;
+	ss->stop_fn = stop;
+	ss->stop_arg = arg;
+	if (ss->threaded) {
+		ret = streams__start(ss);
+		if (ret)
+			pr_err("cannot start the drain threads: %s (lower the number of streams, e.g. --threads=numa)",
+			       strerror(-ret));
+		/* As perf binds its thread_data[0]: near stream 0's rings. */
+		err = affinity__bind(ss->s[0].affinity);
+		if (err)
+			pr_debug("drain stream: cannot bind to its CPUs: %s\n", strerror(-err));
+	}
+	/* A stream that could not start: the others still run until stopped. */
+	err = streams__run_main(ss, sigmask);
+	if (ss->threaded)
+		err = err ?: streams__join(ss);
+	return err ?: ret;
 }
 
 struct drain *streams__main_drain(struct streams *ss)
 {
-	return ss->threaded || !ss->nr ? NULL : &ss->s[0].d;
+	return ss->nr ? &ss->s[0].d : NULL;
 }
 
 int streams__tail(struct streams *ss, bool (*give_up)(void *arg), void *arg)

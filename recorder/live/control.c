@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "evlist/evlist.h"
+#include "prec/error.h"
 #include "prec/log.h"
 #include "live/control.h"
 #include "live/control_evlist.h"
@@ -75,7 +76,7 @@ int control_evlist__flag(const char *arg, size_t len)
  * EOF when a harness closes its end, and an ack FIFO with no reader yet
  * takes the acks. Anything but a FIFO is refused: a regular file would
  * read as an endless stream of commands. The fd, or -errno. */
-static int control__open_fifo(const char *path, char *err, size_t errlen)
+static int control__open_fifo(const char *path, struct prec_err *err)
 {
 	struct stat st;
 	int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
@@ -83,33 +84,32 @@ static int control__open_fifo(const char *path, char *err, size_t errlen)
 	if (fd < 0) {
 		int e = errno;
 
-		snprintf(err, errlen, "--control: cannot open '%s': %s (%s)", path, strerror(e),
-			 e == ENOENT ? "create it first, e.g. mkfifo, or give fd:N" :
-				       "check its permissions");
-		return -e;
+		return prec_err__set(err, -e, "--control: cannot open '%s': %s (%s)", path,
+				     strerror(e),
+				     e == ENOENT ? "create it first, e.g. mkfifo, or give fd:N" :
+						   "check its permissions");
 	}
 	if (fstat(fd, &st) || !S_ISFIFO(st.st_mode)) {
 		close(fd);
-		snprintf(err, errlen, "--control: '%s' is not a FIFO (create one with mkfifo '%s')",
-			 path, path);
-		return -EINVAL;
+		return prec_err__set(err, -EINVAL,
+				     "--control: '%s' is not a FIFO (create one with mkfifo '%s')",
+				     path, path);
 	}
 	return fd;
 }
 
-static int control__check_fd(int fd, const char *what, char *err, size_t errlen)
+static int control__check_fd(int fd, const char *what, struct prec_err *err)
 {
 	if (fcntl(fd, F_GETFL) >= 0)
 		return 0;
-	snprintf(
-		err, errlen,
+	return prec_err__set(
+		err, -EBADF,
 		"--control: %s fd %d is not open (open it for prec, e.g. 'prec --control fd:%d ... %d<ctl.fifo', or use fifo:PATH)",
 		what, fd, fd, fd);
-	return -EBADF;
 }
 
 int control__open(struct control *c, const struct control_spec *spec, struct evlist *evlist,
-		  char *err, size_t errlen)
+		  struct prec_err *err)
 {
 	int ret;
 
@@ -118,19 +118,19 @@ int control__open(struct control *c, const struct control_spec *spec, struct evl
 	c->evlist = evlist;
 	if (spec->fifo) {
 		c->own_fds = true;
-		ret = c->fd = control__open_fifo(spec->ctl_path, err, errlen);
+		ret = c->fd = control__open_fifo(spec->ctl_path, err);
 		if (ret >= 0 && spec->ack_path[0])
-			ret = c->ack_fd = control__open_fifo(spec->ack_path, err, errlen);
+			ret = c->ack_fd = control__open_fifo(spec->ack_path, err);
 	} else {
-		ret = control__check_fd(spec->ctl_fd, "the command", err, errlen);
+		ret = control__check_fd(spec->ctl_fd, "the command", err);
 		if (!ret && spec->ack_fd >= 0)
-			ret = control__check_fd(spec->ack_fd, "the ack", err, errlen);
+			ret = control__check_fd(spec->ack_fd, "the ack", err);
 		if (!ret) {
 			c->fd = spec->ctl_fd;
 			c->ack_fd = spec->ack_fd;
 			/* As perf: the command fd is read until EAGAIN. */
-			ret = fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) | O_NONBLOCK) ? -errno :
-											  0;
+			if (fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) | O_NONBLOCK))
+				ret = prec_err__set(err, -errno, "--control: %s", strerror(errno));
 		}
 	}
 	if (ret < 0) {
@@ -140,7 +140,7 @@ int control__open(struct control *c, const struct control_spec *spec, struct evl
 	return 0;
 }
 
-/* perf's ack; a failed write is said and the recording goes on. */
+/* perf's ack; a failed write is reported and the recording goes on. */
 static void control__ack(struct control *c)
 {
 	if (c->ack_fd < 0)
@@ -163,7 +163,7 @@ static void control__snapshot(struct control *c)
 		return;
 	}
 	signals__request_switch();
-	if (c->after_pass)
+	if (c->ack_between)
 		c->snapshot_pending = true;
 	else
 		control__ack(c);
@@ -259,27 +259,28 @@ bool control__ready(void *ctl, short revents)
 	return true;
 }
 
-/* The output's after_pass, then the ack of a snapshot it has taken. */
-static int control__after_pass(void *arg)
+/* A between-pass step added after the output's: the ack of a snapshot
+ * the output has taken in the same pass's steps. */
+static int control__between(void *arg)
 {
 	struct control *c = arg;
-	int ret = c->after_pass(c->after_arg);
 
 	if (c->snapshot_pending) {
 		c->snapshot_pending = false;
 		control__ack(c);
 	}
-	return ret;
+	return DRAIN_GO_ON;
 }
 
-void control__attach(struct control *c, struct drain *d)
+int control__attach(struct control *c, struct drain *d, bool takes_switch)
 {
-	if (c->fd < 0 || !d || !d->after_pass)
-		return;
-	c->after_pass = d->after_pass;
-	c->after_arg = d->after_arg;
-	d->after_pass = control__after_pass;
-	d->after_arg = c;
+	int ret;
+
+	if (c->fd < 0 || !d || !takes_switch)
+		return 0;
+	ret = drain__add_between(d, control__between, c);
+	c->ack_between = !ret;
+	return ret;
 }
 
 bool control__stopped(const struct control *c)

@@ -21,6 +21,7 @@
 
 struct drain;
 struct evlist;
+struct prec_err;
 
 /* perf's EVLIST_CTL_CMD_MAX_LEN: a longer line is cut into commands of
  * CONTROL_CMD_MAX - 1 bytes. */
@@ -66,23 +67,23 @@ struct control {
 	 * set by the recording); false: acked only, as perf without an AUX area. */
 	bool snapshot_switches;
 	/* "snapshot" came and was handed on (signals__request_switch): its ack
-	 * waits for the drain's next after_pass, which takes the request, so a
-	 * harness that reads the ack finds the rotated file or the dump. */
+	 * waits for the main drain's next between-pass steps, the output's
+	 * taking the request, so a harness that reads the ack finds the
+	 * rotated file or the dump. */
 	bool snapshot_pending;
-	/* The drain's own after_pass (the output's), which control__attach
-	 * wraps to send that ack. */
-	int (*after_pass)(void *arg);
-	void *after_arg;
+	/* control__attach added the step that sends that ack; false: a
+	 * snapshot is acked at once. */
+	bool ack_between;
 };
 
 /*
  * Opens what spec names (fifo: O_RDWR, so a harness may open and close its
  * end any number of times; fd: checked open) and makes the command fd
- * non-blocking, as perf. c acts on evlist. 0, or -errno with one line in
- * err naming the fix; nothing is left open then.
+ * non-blocking, as perf. c acts on evlist. 0, or -errno with the line
+ * naming the fix in err (may be NULL); nothing is left open then.
  */
 int control__open(struct control *c, const struct control_spec *spec, struct evlist *evlist,
-		  char *err, size_t errlen);
+		  struct prec_err *err);
 
 /*
  * The command fd of ctl (a struct control; void * as the pollers' hooks take
@@ -94,12 +95,13 @@ int control__open(struct control *c, const struct control_spec *spec, struct evl
 bool control__ready(void *ctl, short revents);
 
 /*
- * Wraps d's after_pass (call after the output attached it) so a snapshot
- * command is acked once the pass after it has taken the request. Without
- * it (d NULL: threaded streams, none the main loop's) the snapshot is acked
- * at once.
+ * Adds to d (the main loop's drain) a between-pass step that acks a
+ * snapshot command once the pass after it has taken the request; call it
+ * after the output added its steps. takes_switch: d's steps take the
+ * request (the output of one file); without it, or without d, the snapshot
+ * is acked at once. 0 or -ENOSPC (d's steps are full).
  */
-void control__attach(struct control *c, struct drain *d);
+int control__attach(struct control *c, struct drain *d, bool takes_switch);
 
 /* Whether "stop" came. */
 bool control__stopped(const struct control *c);

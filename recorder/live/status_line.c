@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "prec/mono_clock.h"
-#include "options/options.h"
 #include "drain/drain.h"
 #include "live/status_line.h"
 #include "drain/streams.h"
@@ -21,12 +20,12 @@
 /* Room for the text at any width a terminal reports, and its sequences. */
 #define STATUS_LINE_MAX 512
 
-bool status_line__wanted(const struct record_opts *opts, int fd)
+bool status_line__wanted(const struct status_line_config *c, int fd)
 {
 	const char *no = getenv("PREC_NO_STATUS");
 	const char *term = getenv("TERM");
 
-	if (opts->quiet || fd < 0 || !isatty(fd))
+	if (c->quiet || fd < 0 || !isatty(fd))
 		return false;
 	if (no && *no && strcmp(no, "0"))
 		return false;
@@ -40,17 +39,18 @@ static uint64_t status_line__now_ms(void)
 	return mono_clock__ns(true) / 1000000;
 }
 
-void status_line__init(struct status_line *s, const struct record_opts *opts, int fd,
+void status_line__init(struct status_line *s, const struct status_line_config *c, int fd,
 		       struct drain *d)
 {
 	memset(s, 0, sizeof(*s));
-	s->fd = status_line__wanted(opts, fd) ? fd : -1;
+	s->fd = status_line__wanted(c, fd) ? fd : -1;
 	/* A quiet drain sleeps up to a second between passes: the clock on
-	 * the line would stall. */
-	if (s->fd >= 0 && d && (!d->timeout_ms || d->timeout_ms > STATUS_LINE_PERIOD_MS))
-		d->timeout_ms = STATUS_LINE_PERIOD_MS;
-	s->comp = opts->comp_level > 0;
-	s->rotating = opts->switch_output;
+	 * the line would stall. A drain whose ticks are all taken (-ENOSPC)
+	 * redraws at its own, slower. */
+	if (s->fd >= 0 && d)
+		(void)drain__want_tick(d, STATUS_LINE_PERIOD_MS);
+	s->comp = c->comp;
+	s->rotating = c->rotating;
 	s->start_ms = status_line__now_ms();
 	/* The first after two periods: a short recording leaves no trace. */
 	s->next_ms = s->start_ms + 2 * STATUS_LINE_PERIOD_MS;

@@ -22,8 +22,15 @@
 #include <stdint.h>
 
 struct drain;
-struct record_opts;
 struct streams;
+
+/* What the status line needs of the options (status_line_config__init in
+ * record_prepare.c builds it once). */
+struct status_line_config {
+	bool quiet; /* -q: no line */
+	bool comp; /* -z: show what the compressor wrote */
+	bool rotating; /* --switch-output: show the rotations */
+};
 
 /* The time between two draws (the first comes after two): a recording
  * shorter than half a second writes no byte of status. */
@@ -60,14 +67,14 @@ struct status_line {
 	bool comp, rotating;
 };
 
-/* Whether a status line belongs on fd for these options (a terminal, not
- * -q, not opted out by the environment). */
-bool status_line__wanted(const struct record_opts *opts, int fd);
+/* Whether a status line belongs on fd for c (a terminal, not -q, not
+ * opted out by the environment). */
+bool status_line__wanted(const struct status_line_config *c, int fd);
 
-/* Starts the clock of s, and lowers d's longest sleep to the redraw period
- * when s is on (d may be NULL: a loop that wakes often enough); fd -1 (or
- * not wanted) leaves s off, every call a no-op. */
-void status_line__init(struct status_line *s, const struct record_opts *opts, int fd,
+/* Starts the clock of s, and asks d (the main loop's drain) for a tick of
+ * the redraw period when s is on (d may be NULL: a loop that wakes often
+ * enough); fd -1 (or not wanted) leaves s off, every call a no-op. */
+void status_line__init(struct status_line *s, const struct status_line_config *c, int fd,
 		       struct drain *d);
 
 /* After a drain pass or a wait tick: redraws when due, from the streams'

@@ -10,7 +10,7 @@
  *
  * Every file --switch-output starts is whole on its own: its own header and
  * features, the side-band of the threads alive at the switch (read from
- * /proc, as at the start, plus what the rings said of those gone since),
+ * /proc, as at the start, plus what the rings told of those gone since),
  * and the build-ids of what its own samples hit (a tracker per file, fed by
  * that file's records).
  */
@@ -32,7 +32,6 @@
 #include "prec/writer.h"
 #include "prec/writer_dir.h"
 #include "drain/drain.h"
-#include "drain/streams.h"
 #include "output/output.h"
 #include "output/output_rotate.h"
 #include "synth/background.h"
@@ -40,12 +39,9 @@
 #include "synth/synthesize.h"
 #include "unwind/unwind.h"
 
-/* The longest a drained record waits in a ring before it is in the file. */
-#define OUTPUT_TICK_MS 1000
-
 /* The file's metadata from what the output was given; o->rm is o's to free
  * from here on. 0 or -ENOMEM. */
-static int output__meta(struct output *o)
+int output__meta(struct output *o)
 {
 	o->have_meta = true;
 	return output_meta__init(&o->rm, o->src.si, o->wev, o->src.evlist, o->src.clk, o->src.opts,
@@ -63,40 +59,12 @@ static void output__set_cap(struct output *o)
 
 /* Every drain's pass, the live one's and the snapshot's, counts for the
  * current file (SAMPLE_TIME, the summary's samples) and the whole run. */
-static void output__count_pass(void *arg, const struct drain_stats *pass)
+void output__count_pass(void *arg, const struct drain_stats *pass)
 {
 	struct output *o = arg;
 
 	drain_stats__add(&o->file, pass);
 	drain_stats__add(&o->total, pass);
-}
-
-/* The drain's hooks: each reads the output's current state, so a rotation
- * needs no change in the drain. */
-
-/* --switch-output: the kernel's side-band kept for the next file's front. */
-static enum drain_verdict output__log(void *arg, const struct ring *r, uint64_t pos,
-				      const struct perf_event_header *h)
-{
-	struct output *o = arg;
-
-	if (sideband_log__wants(h->type))
-		sideband_log__add_ring(&o->sblog, r, pos, h->size);
-	return DRAIN_KEEP;
-}
-
-/* --unwind=record: the unwinder copies the windows with the samples unwound. */
-static int output__unwind(void *arg, struct ring *rings, const bool *pending, int nr,
-			  struct iovec *iov)
-{
-	return unwinder__rewrite(arg, rings, pending, nr, iov);
-}
-
-static int output__add_unwind_hook(struct output *o, struct drain *d)
-{
-	struct drain_hook unwind = { .rewrite = output__unwind, .arg = o->unw };
-
-	return o->unw ? drain__add_hook(d, &unwind) : 0;
 }
 
 /*
@@ -109,15 +77,17 @@ static int output__snapshot(struct output *o)
 {
 	struct evlist *evlist = o->src.evlist;
 	struct drain_hook count = { .on_pass = output__count_pass, .arg = o };
+	struct drain_config c = { .nr_rings = evlist->nr_bw_rings,
+				  .writer = o->w,
+				  .time_off = evlist__sample_time_offset(evlist) };
 	struct drain bw;
 	int64_t n;
 
 	evlist__pause_backward(evlist);
-	n = drain__init(&bw, evlist->bw_rings, evlist->nr_bw_rings, o->w,
-			evlist__sample_time_offset(evlist));
+	n = drain__init(&bw, evlist->bw_rings, &c);
 	/* The file's attrs say the samples are unwound. */
 	if (!n)
-		n = output__add_unwind_hook(o, &bw);
+		n = stream_track__add_unwinder(&bw, o->unw);
 	if (!n)
 		n = drain__add_hook(&bw, &count);
 	if (!n)
@@ -136,7 +106,7 @@ int output__open(struct output *o, const struct output_src *src, const char *pat
 	o->path = path;
 	/* --kcore: a directory too, its kcore_dir/ beside the data file. */
 	if (src->stream_files || src->opts->kcore) {
-		ret = output_dir__open(&o->dir, path, &o->w); /* said */
+		ret = output_dir__open(&o->dir, path, &o->w); /* printed */
 		return ret ? ret : output_meta__list_events(src->evlist, &o->wev, &o->idbuf);
 	}
 	ret = pipe ? writer__open_pipe(&o->w, STDOUT_FILENO) : writer__open(&o->w, path);
@@ -201,7 +171,7 @@ static int output__begin_file(struct output *o, enum synth_when when)
 	unwinder__set_track(o->unw, o->track);
 	stream_tracks__follow(&o->tracks, o->track);
 	if (o->drain)
-		o->drain->w = o->w;
+		drain__set_writer(o->drain, o->w);
 	if (output__synth_later(o, when)) {
 		/* The command starts once the events are open: the slow part
 		 * follows (output__synth_join). */
@@ -209,7 +179,7 @@ static int output__begin_file(struct output *o, enum synth_when when)
 	} else {
 		ret = synth__sideband(&o->sout, evlist, o->src.si, o->src.synth, o->src.pid, when);
 	}
-	/* What the rings said of the processes still alive, for those /proc
+	/* What the rings told of the processes still alive, for those /proc
 	 * no longer shows (gone while their samples waited). */
 	if (!ret && when == SYNTH_NEW_FILE)
 		ret = sideband_log__replay(&o->sblog, &o->sout);
@@ -301,14 +271,14 @@ static int output__end_file(struct output *o, struct writer **next)
 	ret = output_rotate__name(&o->rot, opts, o->w, o->path, next, o->final_name,
 				  sizeof(o->final_name));
 	if (ret)
-		return ret; /* said; o->w is kept by output__abort */
+		return ret; /* printed; o->w is kept by output__abort */
 	/* The JIT ELFs first: the build-ids are read from them. */
 	output_names__write(o->names, at_exit);
 	ret = output_meta__finish(&o->rm, o->w, &o->file, o->track);
 	o->w = NULL;
 	o->sout = (struct synth_out){ 0 };
 	if (o->drain)
-		o->drain->w = NULL;
+		drain__set_writer(o->drain, NULL);
 	if (ret)
 		return ret;
 	if (!opts->no_buildid_cache)
@@ -342,10 +312,10 @@ static int output__switch(struct output *o)
 	return output__begin_file(o, SYNTH_NEW_FILE);
 }
 
-/* The drain's after_pass, between passes: --max-size ends the recording
+/* The file's drain's between-pass step: --max-size ends the recording
  * (DRAIN_END), --switch-output ends this file and begins the next. A
- * drain_next or -errno (-ECANCELED: said). */
-static int output__after_pass(void *arg)
+ * drain_next or -errno (-ECANCELED: printed). */
+int output__between_pass(void *arg)
 {
 	struct output *o = arg;
 	const struct record_opts *opts = o->src.opts;
@@ -383,128 +353,6 @@ int output__finish(struct output *o)
 	return output__end_file(o, NULL);
 }
 
-/* --threads: the nr stream files data.N (compressed with -z) and their
- * trackers; the data file's features go in now. 0 or -errno. */
-static int output__open_streams(struct output *o, int nr)
-{
-	const struct record_opts *opts = o->src.opts;
-	const struct evsel *ev = &o->src.evlist->evsel[0];
-	struct dso_track_layout tl;
-	int ret = output_dir__open_streams(&o->dir, nr, opts->comp_level,
-					   output_meta__comp_mmap_len(o->src.evlist));
-
-	dso_track__layout(ev->attr.sample_type, ev->attr.sample_id_all, &tl);
-	if (!ret)
-		ret = stream_tracks__open(&o->tracks, nr, &tl, output_meta__buildids(opts), o->unw);
-	if (!ret && !o->have_meta)
-		ret = output__meta(o);
-	/* The data file takes nothing more until the end: its features go in
-	 * now (DIR_FORMAT above all, without which perf cannot read the
-	 * directory), so that a recording killed meanwhile reads whole. */
-	if (!ret) {
-		o->rm.meta.dir_version = WRITER_DIR_VERSION;
-		ret = writer__checkpoint(o->w, &o->rm.meta);
-	}
-	return ret;
-}
-
-/* --off-cpu's direct samples, on the first stream. */
-static int output__off_cpu_drain(void *arg, struct writer *w)
-{
-	return off_cpu__drain(arg, w);
-}
-
-/* Stream i's drain d: its writer, the hooks every stream has (the size
- * cut, the tracker, the unwinder) and, for the stream that writes the file
- * itself, the side-band log, the counts and the output's after_pass. */
-static int output__attach_stream(struct output *o, int i, struct drain *d)
-{
-	const struct record_opts *opts = o->src.opts;
-	bool writes_file = !o->src.stream_files;
-	struct drain_hook cut = { .on_record = size_share__cut, .arg = &o->shares[i] };
-	struct drain_hook log = { .on_record = output__log, .arg = o };
-	struct drain_hook count = { .on_pass = output__count_pass, .arg = o };
-	struct drain_hook off_cpu = { .produce = output__off_cpu_drain, .arg = o->src.off_cpu };
-	int ret = 0;
-
-	size_share__init(&o->shares[i], &o->size);
-	d->w = writes_file ? o->w : output_dir__stream(&o->dir, i);
-	d->mmap2_build_ids = opts->buildid_mmap;
-	/* Streams of a directory have no rounds: their reader orders them.
-	 * The file holds its rounds until the background side-band is in
-	 * (output__synth_join): perf's readers flush the samples queued
-	 * before each round. */
-	d->no_round = !writes_file || o->bg != NULL;
-	if (opts->switch_time_ms)
-		d->timeout_ms = 100; /* the period is checked between passes */
-	/* A quiet ring may not reach its watermark for a long time: a pass
-	 * every second takes what it holds, so that a recording killed now
-	 * has it in the file (the writer's header follows the data). */
-	else if (!d->timeout_ms || d->timeout_ms > OUTPUT_TICK_MS)
-		d->timeout_ms = OUTPUT_TICK_MS;
-	if (writes_file) {
-		o->drain = d;
-		d->after_pass = output__after_pass;
-		d->after_arg = o;
-	} else if (size_limit__active(&o->size)) {
-		d->after_pass = size_share__after_pass;
-		d->after_arg = &o->shares[i];
-	}
-	/* The cut first: the records it leaves in the rings reach no hook. */
-	if (size_limit__active(&o->size))
-		ret = drain__add_hook(d, &cut);
-	if (!ret)
-		ret = stream_tracks__attach(&o->tracks, i, d);
-	if (!ret && opts->switch_output)
-		ret = drain__add_hook(d, &log);
-	if (!ret && writes_file)
-		ret = drain__add_hook(d, &count);
-	if (!ret && i == 0 && o->src.off_cpu)
-		ret = drain__add_hook(d, &off_cpu);
-	if (!ret && o->names)
-		ret = names_hook__attach(&o->nhooks[i], o->names, d);
-	return ret ? ret : output__attach_hints(o, i, d);
-}
-
-int output__attach_streams(struct output *o, struct streams *ss)
-{
-	int ret;
-
-	o->shares = calloc((size_t)ss->nr, sizeof(*o->shares));
-	o->nhooks = calloc((size_t)ss->nr, sizeof(*o->nhooks));
-	if (!o->shares || !o->nhooks)
-		return -ENOMEM;
-	o->nr_shares = ss->nr;
-	ret = o->src.stream_files ? output__open_streams(o, ss->nr) :
-				    stream_tracks__borrow(&o->tracks, o->track, o->unw);
-	for (int i = 0; !ret && i < ss->nr; i++)
-		ret = output__attach_stream(o, i, &ss->s[i].d);
-	/* The background side-band reaches the data file from the main thread. */
-	if (o->src.stream_files) {
-		ss->between = output__between;
-		ss->between_arg = o;
-	}
-	return ret;
-}
-
-int output__end_stream(struct output *o, int i, const struct drain_stats *st)
-{
-	struct drain_stats all = *st;
-	int ret;
-
-	if (!o->src.stream_files)
-		return 0;
-	/* The side-band still to come, now: the streams' held samples go into
-	 * their files before these close. */
-	ret = o->bg ? output__synth_join(o) : 0;
-	ret = ret ? ret : stream_tracks__end(&o->tracks, i, &all);
-	if (ret)
-		return ret;
-	drain_stats__add(&o->file, &all);
-	drain_stats__add(&o->total, &all);
-	return output_dir__end_stream(&o->dir, i, st, o->src.opts->comp_level);
-}
-
 /* Whether what the file holds is a recording: ring data went in (a full
  * disk keeps what it took). A failure before that (the command cannot run,
  * the file size limit met by the side-band) leaves no file, rather than
@@ -516,7 +364,7 @@ static bool output__recorded(const struct output *o)
 
 /* A recording that cannot go on keeps what it holds: the streams and the
  * file cut at their last whole record, the features when they fit, the
- * header right. Nothing is said: the caller said why it stopped. */
+ * header right. Nothing is printed: the caller printed why it stopped. */
 static void output__keep(struct output *o)
 {
 	int ret = o->have_meta ? 0 : output__meta(o);
@@ -532,7 +380,7 @@ static void output__keep(struct output *o)
 		pr_debug("%s: kept what was written (%s)\n", o->path, strerror(-ret));
 	o->w = NULL;
 	if (o->drain)
-		o->drain->w = NULL;
+		drain__set_writer(o->drain, NULL);
 }
 
 void output__abort(struct output *o)
@@ -556,7 +404,7 @@ void output__discard(struct output *o)
 	o->w = NULL;
 	output_dir__abort(&o->dir);
 	if (o->drain)
-		o->drain->w = NULL;
+		drain__set_writer(o->drain, NULL);
 }
 
 bool output__size_reached(const struct output *o)

@@ -11,19 +11,25 @@
  * DSOs, features, the final name) and prints the summary.
  *
  * The engine's streams (drain/streams.h) know nothing of files: the output
+ * says what their drains are configured with (output__drain_config), and
  * gives each stream's drain its writer and the same hooks (the size cut,
  * size_limit.h; the build-id tracker and the unwinder, stream_track.h; the
- * counts), and an after_pass it answers between passes. The one stream of
- * a recording without --threads writes the file itself, so its hooks also
- * keep --switch-output's side-band log and its after_pass rotates; with
+ * counts), a tick and a between-pass step. The one stream of a recording
+ * without --threads writes the file itself, so its hooks also keep
+ * --switch-output's side-band log and its between-pass step rotates; with
  * --threads each stream writes its own data.N of a perf.data directory.
  *
- *   output__open -> output__begin -> output__attach_streams -> streams__run
- *   ... -> output__end_stream (each) -> output__finish -> output__summary;
- *   output__abort on a failure; output__exit always.
+ *   output__open -> output__begin -> output__drain_config -> streams__init
+ *   -> output__attach_streams -> streams__run ... -> output__end_stream
+ *   (each) -> output__finish -> output__summary; output__abort on a
+ *   failure; output__exit always.
  *
- * Files, each calling only those below it: output.c (the life of each
- * file, the drain's hooks and after_pass, the snapshot, the summary), then
+ * Files, each calling only those below it: output_streams.c (each
+ * stream's drain: its config, writer, hooks, tick and step; --threads'
+ * stream files), output.c (the life of each file, its between-pass step,
+ * the snapshot), then
+ * output_synth.c (the side-band at a file's front, in the background),
+ * output_summary.c (the summary), then
  * size_limit.c (--max-size), stream_track.c (each stream's trackers),
  * output_dir.c (--threads: the perf.data directory and its stream files),
  * output_rotate.c (when a file ends and its name), output_meta.c (events and
@@ -136,17 +142,24 @@ int output__open(struct output *o, const struct output_src *src, const char *pat
 
 /* The first file's front: header and attrs, a stream's features, the
  * tracker, the side-band, compression. unw: --unwind=record's, or NULL.
- * 0 or -errno (-E2BIG: too many ids for a pipe record); not said. */
+ * 0 or -errno (-E2BIG: too many ids for a pipe record); not reported. */
 int output__begin(struct output *o, struct unwinder *unw);
 
-/* Each stream of ss gets its writer (o's file, or with stream_files the
- * data.N files made here, compressed with -z), its hooks and its
- * after_pass (rotation and limits between passes); with stream_files the
- * main thread's between. 0 or -errno (not said). */
+/* What every stream's drain starts with (after output__begin): the
+ * file's writer (none with stream_files: each stream's own is given by
+ * output__attach_streams), whether passes end in FINISHED_ROUND, and
+ * --buildid-mmap's. The other members of c are left as they are. */
+void output__drain_config(const struct output *o, struct drain_config *c);
+
+/* Each stream of ss gets its writer (with stream_files the data.N files
+ * made here, compressed with -z), its hooks, its tick and its between-pass
+ * step (rotation and limits); with stream_files the main loop's stream 0
+ * also takes the background side-band in (output__between). 0 or -errno
+ * (not reported). */
 int output__attach_streams(struct output *o, struct streams *ss);
 
 /* The end of the last file: overwrite rings, tail side-band, lost samples,
- * features and build-ids, its final name. 0, or -errno (not said); the file
+ * features and build-ids, its final name. 0, or -errno (not reported); the file
  * keeps what was written (writer__finish), and output__abort keeps it. */
 int output__finish(struct output *o);
 
@@ -163,6 +176,20 @@ void output__abort(struct output *o);
 /* A recording that never began (its output or streams could not be set
  * up): the file or directory goes, whatever was written into it. */
 void output__discard(struct output *o);
+
+/* output.c, for output_streams.c: the file's metadata from what the output
+ * was given (o->rm, o's to free from here on). 0 or -ENOMEM. */
+int output__meta(struct output *o);
+
+/* output.c, for output_streams.c: a drain's pass counted for the current
+ * file and the whole run (a drain hook's on_pass; arg the output). */
+void output__count_pass(void *arg, const struct drain_stats *pass);
+
+/* output.c, for output_streams.c: the file's drain's between-pass step
+ * (arg the output): --max-size ends the recording (DRAIN_END),
+ * --switch-output ends this file and begins the next. A drain_next or
+ * -errno (-ECANCELED: printed). */
+int output__between_pass(void *arg);
 
 /* output_synth.c, for output.c: whether the file begun at when gets its
  * side-band in the background (not --tail-synthesize, nor events without
@@ -193,9 +220,9 @@ void output__synth_keep(struct output *o);
 /* output_synth.c, for output.c: frees the hints and their hooks. */
 void output__synth_exit(struct output *o);
 
-/* --threads: the main thread's work while the streams record (arg the
- * output; drain/streams.h's between): the background side-band, once
- * ready, into the data file and to the streams. 0 or -errno (a write's). */
+/* --threads: the main loop's between-pass step (arg the output; stream
+ * 0's drain): the background side-band, once ready, into the data file and
+ * to the streams. 0 or -errno (a write's). */
 int output__between(void *arg);
 
 /* Before output__finish, for each stream of the engine: with

@@ -25,22 +25,22 @@ struct output_dir {
 };
 
 /* Makes the directory path and opens its data file as *w. 0 or -errno,
- * said. */
+ * printed. */
 int output_dir__open(struct output_dir *od, const char *path, struct writer **w);
 
 /* --kcore: PATH/kcore_dir with proc_dir's kcore, kallsyms and modules as
- * perf copies them (prec/kcore.h). 0 or -errno, said. */
+ * perf copies them (prec/kcore.h). 0 or -errno, printed. */
 int output_dir__copy_kcore(struct output_dir *od, const char *proc_dir);
 
 /* Creates the nr stream files (compressed at comp_level when > 0, with
- * mmap_len the COMPRESSED feature's buffer size). 0 or -errno (not said). */
+ * mmap_len the COMPRESSED feature's buffer size). 0 or -errno (not printed). */
 int output_dir__open_streams(struct output_dir *od, int nr, int comp_level, uint32_t mmap_len);
 
 /* Stream i's writer (owned by od). */
 struct writer *output_dir__stream(struct output_dir *od, int i);
 
 /* Stream i's file is complete with what st counted: closed, its counts
- * kept (said under -v). 0 or -errno. */
+ * kept (printed under -v). 0 or -errno. */
 int output_dir__end_stream(struct output_dir *od, int i, const struct drain_stats *st,
 			   bool compressed);
 

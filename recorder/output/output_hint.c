@@ -131,26 +131,25 @@ static bool output__hint_place(const char *output, char *hint, size_t len)
 
 /*
  * The fix for an output path that could not be created or written: each
- * errno its own cause. The text may name the path; it lives in a static
- * buffer until the next call.
+ * errno its own cause. The text may name the path; then it is written
+ * into hint, the caller's.
  */
-const char *output__hint(const char *output, int err)
+const char *output__hint_into(const char *output, int err, char *hint, size_t len)
 {
-	static char hint[PATH_MAX + 256];
 	char dir[PATH_MAX], old[PATH_MAX + 8], target[PATH_MAX];
 	struct stat st, lst;
 	const char *slash = strrchr(output, '/');
 	bool have = !stat(output, &st);
 	ssize_t n;
 
-	if (output__hint_place(output, hint, sizeof(hint)))
+	if (output__hint_place(output, hint, len))
 		return hint;
 	switch (-err) {
 	case EBUSY:
-		return output__hint_busy(output, hint, sizeof(hint));
+		return output__hint_busy(output, hint, len);
 	case EACCES:
 	case EPERM:
-		if (output__hint_pinned(output, hint, sizeof(hint)))
+		if (output__hint_pinned(output, hint, len))
 			return hint;
 		return "this user may not write there: choose a writable place, e.g. -o /tmp/perf.data";
 	case EROFS:
@@ -159,7 +158,7 @@ const char *output__hint(const char *output, int err)
 		return "raise the open-file limit with 'ulimit -n 4096'";
 	case ENFILE:
 		snprintf(
-			hint, sizeof(hint),
+			hint, len,
 			"the system's open-file table is full: raise it with '%ssysctl -w fs.file-max=%lld'",
 			geteuid() ? "sudo " : "",
 			(long long)sysinfo__sysctl_or("fs/file-max", 1048576) * 2);
@@ -178,14 +177,14 @@ const char *output__hint(const char *output, int err)
 		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - output) + 1 : 1,
 			 slash ? output : ".");
 		snprintf(
-			hint, sizeof(hint),
+			hint, len,
 			"its filesystem is full ('df -h %s' shows it): free some space, or choose another path with -o",
 			dir);
 		return hint;
 	case ESPIPE:
 		if (have && S_ISFIFO(st.st_mode)) {
 			snprintf(
-				hint, sizeof(hint),
+				hint, len,
 				"it is a FIFO, and a perf.data file must be seekable: stream into it with -o - instead, e.g. prec -o - -- cmd > %s",
 				output);
 			return hint;
@@ -199,7 +198,7 @@ const char *output__hint(const char *output, int err)
 		if (have && S_ISDIR(st.st_mode)) {
 			/* A recording would have moved to .old: this is not one. */
 			snprintf(
-				hint, sizeof(hint),
+				hint, len,
 				"it is a directory that holds no recording, and prec moves only a recording to %s.old: record into it with -o %s/perf.data, or choose another path with -o",
 				output, output);
 			return hint;
@@ -209,7 +208,7 @@ const char *output__hint(const char *output, int err)
 	case EEXIST:
 		if (old_in_way(output, old, sizeof(old))) {
 			snprintf(
-				hint, sizeof(hint),
+				hint, len,
 				"'%s', where the previous %s is kept, is %s: move it away or choose another path with -o",
 				old, output, -err == EISDIR ? "a directory" : "not a regular file");
 			return hint;
@@ -222,7 +221,7 @@ const char *output__hint(const char *output, int err)
 		    (n = readlink(output, target, sizeof(target) - 1)) > 0) {
 			target[n] = '\0';
 			snprintf(
-				hint, sizeof(hint),
+				hint, len,
 				"it is a symbolic link to '%s', whose directory does not exist: create it or choose another path with -o",
 				target);
 			return hint;
@@ -234,7 +233,7 @@ const char *output__hint(const char *output, int err)
 			 * above): the path went away while it was taken. */
 			return "another program removed or renamed it while prec was creating it: run prec again, or choose another path with -o";
 		snprintf(
-			hint, sizeof(hint),
+			hint, len,
 			"its directory does not exist: create it with 'mkdir -p %s', or choose another path with -o",
 			dir);
 		return hint;

@@ -63,7 +63,7 @@ int output_meta__list_events(const struct evlist *evlist, struct writer_event **
 /*
  * perf's tracing data for the tracepoint events, so readers can decode their
  * raw fields. Returns the blob (caller frees) or NULL when there are no
- * tracepoints or it cannot be built (said once; the feature is left out).
+ * tracepoints or it cannot be built (printed once; the feature is left out).
  */
 static void *tracing_blob(const struct evlist *evlist, size_t *len)
 {

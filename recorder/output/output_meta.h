@@ -65,7 +65,7 @@ enum dso_track_buildids output_meta__buildids(const struct record_opts *opts);
 
 /* perf record's build-id cache filled with the DSOs of meta's BUILD_ID list
  * (buildid_cache.h), with their debug files from opts' --debuginfod servers;
- * said under -v, never an error. */
+ * printed under -v, never an error. */
 void output_meta__cache_buildids(const struct writer_meta *meta, const struct record_opts *opts);
 
 #endif

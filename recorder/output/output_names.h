@@ -13,10 +13,10 @@ struct record_opts;
 
 /* The names of this recording: off (*out NULL) for a stream (its reader
  * resolves while it records, before the ELFs exist) and with
- * --no-keep-names. 0, or -errno (said). */
+ * --no-keep-names. 0, or -errno (printed). */
 int output_names__new(struct names **out, const struct record_opts *opts);
 
-/* At a file's end: n's JIT ELFs written (a failure said in one line), and
+/* At a file's end: n's JIT ELFs written (a failure printed in one line), and
  * at the recording's end (at_exit) its counts under -v. n NULL: nothing. */
 void output_names__write(struct names *n, bool at_exit);
 

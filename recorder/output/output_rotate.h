@@ -41,15 +41,15 @@ enum output_step output_rotate__check(struct output_rotate *r, const struct reco
  * written: a second prec given the same -o is refused all along and never
  * finds the name free, or has its own file renamed. With next, the next
  * file is opened at path under the same claim (writer__rotate). 0, or
- * -ECANCELED when the rotation cannot be made (said; the current file is
- * still w's, to keep); at exit a rename that fails is said and the file
+ * -ECANCELED when the rotation cannot be made (printed; the current file is
+ * still w's, to keep); at exit a rename that fails is printed and the file
  * keeps path.
  */
 int output_rotate__name(struct output_rotate *r, const struct record_opts *opts, struct writer *w,
 			const char *path, struct writer **next, char *final, size_t len);
 
 /* After the file that ended at final (output_rotate__name) is finished:
- * counted, perf's "Dump" said when it was renamed, the oldest removed
+ * counted, perf's "Dump" printed when it was renamed, the oldest removed
  * past --switch-max-files. */
 void output_rotate__ended(struct output_rotate *r, const struct record_opts *opts, bool at_exit,
 			  const char *path, const char *final);

@@ -3,7 +3,7 @@
  * The summary lines at the end of a recording (output.h, output__summary):
  * perf record's wording, and for lost data one line naming what to try;
  * a kernel.perf_event_max_sample_rate lowered during the recording (perf
- * says nothing) is said with its values.
+ * says nothing) is printed with its values.
  */
 #include "bpf/filter.h"
 #include "bpf/off_cpu.h"

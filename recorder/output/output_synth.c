@@ -77,10 +77,10 @@ int output__synth_join(struct output *o)
 	/* The rounds held back until now come as one: readers may flush
 	 * everything before it, the side-band being in (perf writes one after
 	 * every pass with data). */
-	if (!ret && !dir && o->drain && o->drain->no_round)
+	if (!ret && !dir && o->drain && !drain__rounds(o->drain))
 		ret = synth__marker(&o->sout, PERF_RECORD_FINISHED_ROUND);
 	if (o->drain)
-		o->drain->no_round = false;
+		drain__hold_rounds(o->drain, false);
 	return ret;
 }
 
@@ -104,7 +104,7 @@ struct output_hint_hook {
 	struct synth_hints *hints;
 	struct drain *d;
 	int tid_off; /* PERF_SAMPLE_TID's offset in a sample's body */
-	int tick_ms; /* d's own timeout, back once the side-band is in */
+	int tick; /* its drain__want_tick handle, dropped once the side-band is in */
 	bool off;
 };
 
@@ -136,7 +136,7 @@ static enum drain_verdict hint__record(void *arg, const struct ring *r, uint64_t
 	return DRAIN_KEEP;
 }
 
-/* On the drain's own thread: its tick goes back once nothing is wanted. */
+/* On the drain's own thread: its fast tick goes once nothing is wanted. */
 static void hint__pass(void *arg, const struct drain_stats *pass)
 {
 	struct output_hint_hook *hh = arg;
@@ -144,7 +144,7 @@ static void hint__pass(void *arg, const struct drain_stats *pass)
 	(void)pass;
 	if (!hh->off && synth_hints__closed(hh->hints)) {
 		hh->off = true;
-		hh->d->timeout_ms = hh->tick_ms;
+		drain__drop_tick(hh->d, hh->tick);
 	}
 }
 
@@ -161,11 +161,10 @@ int output__attach_hints(struct output *o, int i, struct drain *d)
 	if (!o->hhooks && !(o->hhooks = calloc((size_t)o->nr_shares, sizeof(*o->hhooks))))
 		return -ENOMEM;
 	hh = &o->hhooks[i];
-	*hh = (struct output_hint_hook){
-		.hints = o->hints, .d = d, .tid_off = tl.tid_off, .tick_ms = d->timeout_ms
-	};
-	if (!d->timeout_ms || d->timeout_ms > OUTPUT_HINT_TICK_MS)
-		d->timeout_ms = OUTPUT_HINT_TICK_MS;
+	*hh = (struct output_hint_hook){ .hints = o->hints, .d = d, .tid_off = tl.tid_off };
+	hh->tick = drain__want_tick(d, OUTPUT_HINT_TICK_MS);
+	if (hh->tick < 0)
+		return hh->tick;
 	hook.arg = hh;
 	return drain__add_hook(d, &hook);
 }

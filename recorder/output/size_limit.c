@@ -92,7 +92,7 @@ enum drain_verdict size_share__cut(void *arg, const struct ring *r, uint64_t pos
 	return DRAIN_KEEP;
 }
 
-int size_share__after_pass(void *arg)
+int size_share__between(void *arg)
 {
 	struct size_share *sh = arg;
 	struct size_limit *sl = sh->set;

@@ -30,7 +30,7 @@ struct size_limit {
 	uint64_t front; /* the file's bytes before them */
 	atomic_uint_fast64_t budget; /* of which not yet taken */
 	atomic_bool full; /* a share found it spent */
-	atomic_bool reached; /* --max-size ended the recording (said) */
+	atomic_bool reached; /* --max-size ended the recording (printed) */
 };
 
 /* One stream's part of the budget. */
@@ -68,15 +68,15 @@ enum drain_verdict size_share__cut(void *arg, const struct ring *r, uint64_t pos
 
 /* Between passes, for a stream writing its own file (arg a size_share):
  * DRAIN_END once its window was cut or another share found the budget
- * spent (the line said once), else DRAIN_GO_ON. */
-int size_share__after_pass(void *arg);
+ * spent (the line printed once), else DRAIN_GO_ON. */
+int size_share__between(void *arg);
 
 /* Between passes, for the stream that writes the file itself: whether the
  * file, size bytes now and cut (capped) or not, is full for --max-size (the
  * cut at the smaller of the two limits, or the size reached). Pure. */
 bool size_limit__full(const struct record_opts *opts, uint64_t size, bool capped);
 
-/* The recording ends for its size, size bytes written: perf's line, said
+/* The recording ends for its size, size bytes written: perf's line, printed
  * by the first to call. */
 void size_limit__stop(struct size_limit *sl, uint64_t size);
 

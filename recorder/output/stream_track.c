@@ -27,7 +27,7 @@ void stream_tracks__keep(void *arg, const void *buf, size_t len)
 		return;
 	/* Copies of records made in memory: memory is the bound. */
 	if (grow__array(&ts->synth, &ts->synth_cap, ts->synth_len + len, 1, 1 << 16, GROW_MEMORY)) {
-		ts->synth_lost = true; /* said at open */
+		ts->synth_lost = true; /* printed at open */
 		return;
 	}
 	memcpy(ts->synth + ts->synth_len, buf, len);
@@ -204,10 +204,18 @@ static void stream_track__pass(void *arg, const struct drain_stats *pass)
 			s->idx);
 }
 
+/* --unwind=record: the unwinder copies the windows with the samples unwound. */
 static int stream_track__unwind(void *arg, struct ring *rings, const bool *pending, int nr,
 				struct iovec *iov)
 {
 	return unwinder__rewrite(arg, rings, pending, nr, iov);
+}
+
+int stream_track__add_unwinder(struct drain *d, struct unwinder *unw)
+{
+	struct drain_hook unwind = { .rewrite = stream_track__unwind, .arg = unw };
+
+	return unw ? drain__add_hook(d, &unwind) : 0;
 }
 
 int stream_tracks__attach(struct stream_tracks *ts, int i, struct drain *d)
@@ -216,15 +224,12 @@ int stream_tracks__attach(struct stream_tracks *ts, int i, struct drain *d)
 	struct drain_hook track = { .on_record = stream_track__record,
 				    .on_pass = stream_track__pass,
 				    .arg = s };
-	struct drain_hook unwind = { .rewrite = stream_track__unwind, .arg = s->unw };
 	int ret;
 
 	s->has_rings = d->nr_rings > 0;
 	s->d = d;
 	ret = drain__add_hook(d, &track);
-	if (!ret && s->unw)
-		ret = drain__add_hook(d, &unwind);
-	return ret;
+	return ret ? ret : stream_track__add_unwinder(d, s->unw);
 }
 
 int stream_tracks__end(struct stream_tracks *ts, int i, struct drain_stats *st)

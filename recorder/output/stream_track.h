@@ -97,9 +97,14 @@ void stream_tracks__publish(struct stream_tracks *ts);
  * 0 or -ENOSPC. */
 int stream_tracks__attach(struct stream_tracks *ts, int i, struct drain *d);
 
+/* --unwind=record: d's records go through unw (unwinder__rewrite), the
+ * one way a drain unwinds (each stream's, and the --overwrite snapshot's).
+ * unw NULL: nothing. 0, -ENOSPC or -EBUSY (drain__add_hook's). */
+int stream_track__add_unwinder(struct drain *d, struct unwinder *unw);
+
 /* Stream i ended: it takes the late side-band if it has not (its held
  * samples written to its drain's writer), and its unwinder's counts go
- * into st (said under -v). 0 or the write's -errno. */
+ * into st (printed under -v). 0 or the write's -errno. */
 int stream_tracks__end(struct stream_tracks *ts, int i, struct drain_stats *st);
 
 /* After every stream ended: each takes its inbox a last time, and every

@@ -68,14 +68,12 @@ static void check_channel(const uint8_t *data, size_t size)
 	struct evlist ev = { 0 };
 	struct control c;
 	struct control_spec spec = { .ctl_fd = -1, .ack_fd = -1 };
-	char err[256];
 	int p[2];
 
 	if (size > 4096 || pipe(p))
 		return;
 	spec.ctl_fd = p[0];
-	if (write(p[1], data, size) == (ssize_t)size &&
-	    !control__open(&c, &spec, &ev, err, sizeof(err))) {
+	if (write(p[1], data, size) == (ssize_t)size && !control__open(&c, &spec, &ev, NULL)) {
 		if (size && !control__ready(&c, POLLIN))
 			abort();
 		control__exit(&c);

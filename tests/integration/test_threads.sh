@@ -117,11 +117,12 @@ grep_or_fail '^# compressed : Zstd, level = 1,' "$(header z.data)" "--threads -z
 prec_record_ok --threads -v -a -o v.data -- "$WORKLOAD" 100
 grep_or_fail '^stream 0 \(data\.0\): [0-9]+ samples, .* events lost' "$PREC_ERR" "-v"
 
-# -r: every stream's thread runs SCHED_FIFO, as the main one.
+# -r: every stream's thread runs SCHED_FIFO, as the main one, which drains
+# stream 0 itself (perf's thread_data[0]): one thread per stream in all.
 prec_record_ok --threads -r 10 -a -o rt.data -- sh -c 'sleep 0.3; ps -L -o cls=,comm= -p $PPID'
-# The stream threads are named prec-drain-N (base/thread.c).
+# The other stream threads are named prec-drain-N (base/thread.c).
 fifo=$(grep -Ec '^ *FF *prec(-drain-[0-9]+)?$' "$PREC_OUT")
-((fifo == ncpu + 1)) || fail "--threads -r 10: $fifo SCHED_FIFO threads of prec, expected $((ncpu + 1))"
+((fifo == ncpu)) || fail "--threads -r 10: $fifo SCHED_FIFO threads of prec, expected $ncpu"
 
 # Bad input: one line, status 1..125, no file.
 for args in "--threads=foo" "--threads=0/" "--threads=0/0:0/1" "--threads=9999/0" \

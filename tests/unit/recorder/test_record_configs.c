@@ -17,6 +17,7 @@
 #include "recorder/bpf/off_cpu.h"
 #include "recorder/options/options.h"
 #include "recorder/record.h"
+#include "prec/error.h"
 #include "recorder/synth/synth_config.h"
 #include "recorder/targets/target.h"
 
@@ -26,14 +27,13 @@ static const struct options_env plain_stdout;
 static void parse_validate(struct record_opts *o, const char *const *args)
 {
 	char *argv[16] = { "prec" };
-	char err[512] = "";
+	struct prec_err e = PREC_ERR_INIT;
 	int argc = 1;
 
 	for (; args[argc - 1]; argc++)
 		argv[argc] = (char *)args[argc - 1];
-	if (options__parse(o, argc, argv, err, sizeof(err)) ||
-	    options__validate(o, &plain_stdout, err, sizeof(err)))
-		fail_msg("%s: %s", args[0], err);
+	if (options__parse(o, argc, argv, &e) || options__validate(o, &plain_stdout, &e))
+		fail_msg("%s: %s", args[0], prec_err__msg(&e));
 }
 
 static void test_target(void **state)

@@ -123,7 +123,7 @@ static void test_before_ring_live(void **state)
 	struct sysinfo_numa_node node = { .node = 0, .cpus = (char *)"0" };
 	struct sysinfo si = { .nr_cpus_avail = 1, .numa = &node, .nr_numa = 1 };
 	struct affinity a;
-	struct drain d;
+	struct drain_config d;
 	struct ring r = { .cpu = 0 };
 	cpu_set_t orig, now;
 

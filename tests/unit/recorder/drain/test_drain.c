@@ -2,7 +2,7 @@
 /*
  * The drain loop (drain.c) over rings on plain memory (ring_fixture.h): it
  * writes through a real writer to a temp file, which is read back here
- * byte by byte; its hooks, its after_pass, its signals and its tail.
+ * byte by byte; its hooks, its between-pass steps, its signals and its tail.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -81,7 +81,10 @@ static void test_drain_pass(void **state)
 
 	std_stream(&s);
 	publish(f, TAIL, &s);
-	assert_int_equal(drain__init(&d, &f->ring, 1, w, TIME_OFF), 0);
+	assert_int_equal(drain__init(&d, &f->ring,
+				     &(struct drain_config){
+					     .nr_rings = 1, .writer = w, .time_off = TIME_OFF }),
+			 0);
 	assert_int_equal(drain__pass(&d), 168);
 	assert_int_equal(d.stats.samples, 3);
 	assert_int_equal(d.stats.lost, 17);
@@ -146,7 +149,10 @@ static void test_drain_no_round(void **state)
 
 	std_stream(&s);
 	publish(f, TAIL, &s);
-	assert_int_equal(drain__init(&d, &f->ring, 1, w, TIME_OFF), 0);
+	assert_int_equal(drain__init(&d, &f->ring,
+				     &(struct drain_config){
+					     .nr_rings = 1, .writer = w, .time_off = TIME_OFF }),
+			 0);
 	d.no_round = true;
 	assert_int_equal(drain__pass(&d), 168);
 	assert_int_equal(writer__data_size(w), 168);
@@ -165,7 +171,8 @@ static void mmap2_flag_case(struct fixture *f, bool asked, uint16_t want_misc)
 	struct {
 		struct perf_event_header h;
 		uint8_t body[72]; /* pid, tid, addr, len, pgoff, maj/min/ino..., prot, flags, "x" */
-	} rec = { .h = { PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID, 80 } };
+	} rec = { .h = { PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID,
+			 80 } };
 	struct stream s = { 0 };
 	struct drain d;
 	uint64_t data_off;
@@ -177,7 +184,10 @@ static void mmap2_flag_case(struct fixture *f, bool asked, uint16_t want_misc)
 	rec.body[25] = 0x01;
 	stream_add(&s, &rec);
 	publish(f, BASE, &s);
-	assert_int_equal(drain__init(&d, &f->ring, 1, w, TIME_OFF), 0);
+	assert_int_equal(drain__init(&d, &f->ring,
+				     &(struct drain_config){
+					     .nr_rings = 1, .writer = w, .time_off = TIME_OFF }),
+			 0);
 	d.mmap2_build_ids = asked;
 	assert_int_equal(drain__pass(&d), 80);
 	read_file(f->path, data_off, &got, sizeof(got));
@@ -204,7 +214,10 @@ static void test_drain_no_time(void **state)
 
 	std_stream(&s);
 	publish(f, TAIL, &s);
-	assert_int_equal(drain__init(&d, &f->ring, 1, w, -1), 0);
+	assert_int_equal(
+		drain__init(&d, &f->ring,
+			    &(struct drain_config){ .nr_rings = 1, .writer = w, .time_off = -1 }),
+		0);
 	assert_int_equal(drain__pass(&d), 168);
 	assert_int_equal(d.stats.samples, 3);
 	assert_int_equal(d.stats.lost, 17);
@@ -256,7 +269,10 @@ static void several_rings(struct fixture *f, uint64_t batch, bool no_round)
 	ctl[0]->data_head = TAIL + s1.n;
 	/* rings[2] (ctl[1]) stays empty */
 
-	assert_int_equal(drain__init(&d, rings, 3, w, TIME_OFF), 0);
+	assert_int_equal(drain__init(&d, rings,
+				     &(struct drain_config){
+					     .nr_rings = 3, .writer = w, .time_off = TIME_OFF }),
+			 0);
 	if (batch)
 		d.batch_bytes = batch;
 	d.no_round = no_round;
@@ -327,7 +343,10 @@ static void test_drain_run_final_drain(void **state)
 	std_stream(&s);
 	publish(f, TAIL, &s);
 	add_sample(&p.s, 0x403000, 5, 4000, 1);
-	assert_int_equal(drain__init(&d, &f->ring, 1, w, TIME_OFF), 0);
+	assert_int_equal(drain__init(&d, &f->ring,
+				     &(struct drain_config){
+					     .nr_rings = 1, .writer = w, .time_off = TIME_OFF }),
+			 0);
 	assert_int_equal(drain__run(&d, NULL, 0, false, stop_after_producing, &p, &mask), 0);
 	assert_int_equal(p.calls, 1);
 	assert_int_equal(d.stats.samples, 3);
@@ -384,7 +403,10 @@ static void test_drain_tail_bounded(void **state)
 	add_sample(&e.s, 0x403000, 5, 4000, 1);
 	f->ctl->data_tail = TAIL;
 	__atomic_store_n(&f->ctl->data_head, TAIL, __ATOMIC_RELEASE);
-	assert_int_equal(drain__init(&d, &f->ring, 1, w, TIME_OFF), 0);
+	assert_int_equal(drain__init(&d, &f->ring,
+				     &(struct drain_config){
+					     .nr_rings = 1, .writer = w, .time_off = TIME_OFF }),
+			 0);
 	assert_int_equal(drain__tail(&d, produce_every_pass, &e), DRAIN_TAIL_PASSES);
 	assert_int_equal(e.calls, DRAIN_TAIL_PASSES);
 	assert_int_equal(d.stats.samples, DRAIN_TAIL_PASSES);
@@ -462,7 +484,10 @@ static void test_drain_run_busy_sees_signals(void **state)
 	f->ctl->data_tail = TAIL;
 	__atomic_store_n(&f->ctl->data_head, TAIL, __ATOMIC_RELEASE);
 	produce_backlog(&e);
-	assert_int_equal(drain__init(&d, &f->ring, 1, w, TIME_OFF), 0);
+	assert_int_equal(drain__init(&d, &f->ring,
+				     &(struct drain_config){
+					     .nr_rings = 1, .writer = w, .time_off = TIME_OFF }),
+			 0);
 	assert_int_equal(drain__run(&d, NULL, 0, false, stop_on_usr1, &e, &open_mask), 0);
 	assert_true(got_usr1);
 	assert_in_range(asked, 3, 5);
@@ -514,7 +539,10 @@ static void run_until_hup(struct fixture *f, bool (*stop)(void *), struct endles
 	f->ctl->data_tail = TAIL;
 	__atomic_store_n(&f->ctl->data_head, TAIL, __ATOMIC_RELEASE);
 	stop(e);
-	assert_int_equal(drain__init(&d, &f->ring, 1, w, TIME_OFF), 0);
+	assert_int_equal(drain__init(&d, &f->ring,
+				     &(struct drain_config){
+					     .nr_rings = 1, .writer = w, .time_off = TIME_OFF }),
+			 0);
 	assert_int_equal(drain__run(&d, &pfd, 1, true, stop, e, &mask), 0);
 	close(p[0]);
 	drain__exit(&d);
@@ -545,7 +573,10 @@ static void test_drain_write_error(void **state)
 	assert_int_equal(writer__open(&w, f->path), 0);
 	std_stream(&s);
 	publish(f, TAIL, &s);
-	assert_int_equal(drain__init(&d, &f->ring, 1, w, TIME_OFF), 0);
+	assert_int_equal(drain__init(&d, &f->ring,
+				     &(struct drain_config){
+					     .nr_rings = 1, .writer = w, .time_off = TIME_OFF }),
+			 0);
 	assert_int_equal(drain__pass(&d), -EINVAL);
 	assert_int_equal(f->ctl->data_tail, TAIL);
 	assert_int_equal(d.stats.bytes, 0);
@@ -560,12 +591,15 @@ static void test_drain_exit_twice(void **state)
 
 	(void)state;
 	memset(&r, 0, sizeof(r));
-	assert_int_equal(drain__init(&d, &r, 1, NULL, -1), 0);
+	assert_int_equal(drain__init(&d, &r,
+				     &(struct drain_config){
+					     .nr_rings = 1, .writer = NULL, .time_off = -1 }),
+			 0);
 	drain__exit(&d);
 	drain__exit(&d);
 }
 
-/* ---- the drain's hooks and its after_pass ---- */
+/* ---- the drain's hooks and its between-pass steps ---- */
 
 /* A size cut (as the output's --max-size hook) that lets room bytes of
  * whole records through, and a watcher after it. */
@@ -635,7 +669,10 @@ static void test_drain_hooks(void **state)
 
 	std_stream(&s);
 	publish(f, TAIL, &s);
-	assert_int_equal(drain__init(&d, &f->ring, 1, w, TIME_OFF), 0);
+	assert_int_equal(drain__init(&d, &f->ring,
+				     &(struct drain_config){
+					     .nr_rings = 1, .writer = w, .time_off = TIME_OFF }),
+			 0);
 	assert_int_equal(drain__add_hook(&d, &cut), 0);
 	assert_int_equal(drain__add_hook(&d, &watch), 0);
 	/* SAMPLE (40) and LOST (24) fit in 100, the next SAMPLE does not: the
@@ -682,7 +719,7 @@ static void test_drain_hooks(void **state)
 	writer__abort(w);
 }
 
-/* after_pass: asked after every pass, before stop(); DRAIN_END leaves the
+/* A between-pass step: asked after every pass, before stop(); DRAIN_END leaves the
  * tail in the rings, an error ends the loop with it. */
 struct after_probe {
 	int calls, answer, stops;
@@ -704,7 +741,7 @@ static bool probe_stop(void *arg)
 	return true;
 }
 
-static void test_drain_after_pass(void **state)
+static void test_drain_between_step(void **state)
 {
 	struct fixture *f = *state;
 	struct after_probe a = { .answer = DRAIN_END };
@@ -717,9 +754,11 @@ static void test_drain_after_pass(void **state)
 	sigemptyset(&mask);
 	std_stream(&s);
 	publish(f, TAIL, &s);
-	assert_int_equal(drain__init(&d, &f->ring, 1, w, TIME_OFF), 0);
-	d.after_pass = probe_after;
-	d.after_arg = &a;
+	assert_int_equal(drain__init(&d, &f->ring,
+				     &(struct drain_config){
+					     .nr_rings = 1, .writer = w, .time_off = TIME_OFF }),
+			 0);
+	assert_int_equal(drain__add_between(&d, probe_after, &a), 0);
 	assert_int_equal(drain__run(&d, NULL, 0, false, probe_stop, &a, &mask), 0);
 	assert_int_equal(a.calls, 1);
 	assert_int_equal(a.stops, 0);
@@ -763,7 +802,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_drain_write_error, fixture_setup, fixture_teardown),
 		cmocka_unit_test(test_drain_exit_twice),
 		cmocka_unit_test_setup_teardown(test_drain_hooks, fixture_setup, fixture_teardown),
-		cmocka_unit_test_setup_teardown(test_drain_after_pass, fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_drain_between_step, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_drain_no_round, fixture_setup, fixture_teardown),
 	};
 	/* clang-format on */

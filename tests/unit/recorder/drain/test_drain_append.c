@@ -108,7 +108,10 @@ static void append_case(struct fixture *f, bool no_round)
 	appender_init(&a);
 	std_stream(&s);
 	publish(f, TAIL, &s);
-	assert_int_equal(drain__init(&d, &f->ring, 1, w, TIME_OFF), 0);
+	assert_int_equal(drain__init(&d, &f->ring,
+				     &(struct drain_config){
+					     .nr_rings = 1, .writer = w, .time_off = TIME_OFF }),
+			 0);
 	d.no_round = no_round;
 	assert_int_equal(drain__add_hook(&d, &hk), 0);
 	assert_int_equal(drain__pass(&d), 168);
@@ -190,7 +193,10 @@ static void test_drain_append_batches(void **state)
 	ctl->data_tail = TAIL;
 	ctl->data_head = TAIL + s1.n;
 
-	assert_int_equal(drain__init(&d, rings, 2, w, TIME_OFF), 0);
+	assert_int_equal(drain__init(&d, rings,
+				     &(struct drain_config){
+					     .nr_rings = 2, .writer = w, .time_off = TIME_OFF }),
+			 0);
 	d.batch_bytes = 1;
 	assert_int_equal(drain__add_hook(&d, &hk), 0);
 	assert_int_equal(drain__pass(&d), 80 + 168);
@@ -247,7 +253,10 @@ static void test_drain_append_after_rewrite(void **state)
 	add_lost(&rw.out, 1, 2);
 	std_stream(&s);
 	publish(f, TAIL, &s);
-	assert_int_equal(drain__init(&d, &f->ring, 1, w, TIME_OFF), 0);
+	assert_int_equal(drain__init(&d, &f->ring,
+				     &(struct drain_config){
+					     .nr_rings = 1, .writer = w, .time_off = TIME_OFF }),
+			 0);
 	/* The appender first: the order of hooks does not move the records. */
 	assert_int_equal(drain__add_hook(&d, &app), 0);
 	assert_int_equal(drain__add_hook(&d, &rwh), 0);

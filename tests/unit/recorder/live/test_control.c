@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "recorder/evlist/evlist.h"
+#include "prec/error.h"
 #include "recorder/live/control.h"
 #include "recorder/live/control_evlist.h"
 
@@ -48,8 +49,8 @@ static void test_spec(void **state)
 	assert_int_equal(s.ctl_fd, 16);
 	assert_int_equal(s.ack_fd, 8);
 
-	static const char *const bad[] = { "foo", "",	   "fd:",     "fd:abc", "fd:3,",
-					   "fd:,4", "fd:3x", "fd:-1",   "fd:3,4,5", "fifo:",
+	static const char *const bad[] = { "foo",	"",	  "fd:",   "fd:abc",	    "fd:3,",
+					   "fd:,4",	"fd:3x",  "fd:-1", "fd:3,4,5",	    "fifo:",
 					   "fifo:,ack", "FIFO:c", "fd: 3", "fd:99999999999" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		prec_err__clear(&e);
@@ -59,8 +60,7 @@ static void test_spec(void **state)
 	}
 }
 
-static enum control_cmd parse(const char *line, const char **arg, size_t *arg_len,
-			      bool *malformed)
+static enum control_cmd parse(const char *line, const char **arg, size_t *arg_len, bool *malformed)
 {
 	return control_cmd__parse(line, strlen(line), arg, arg_len, malformed);
 }
@@ -117,7 +117,7 @@ struct chan {
 static void chan__open(struct chan *ch)
 {
 	struct control_spec s;
-	char spec[256], err[512];
+	char spec[256];
 
 	memset(ch, 0, sizeof(*ch));
 	strcpy(ch->dir, "/tmp/prec-test-control.XXXXXX");
@@ -128,7 +128,7 @@ static void chan__open(struct chan *ch)
 	assert_int_equal(mkfifo(ch->ack, 0600), 0);
 	snprintf(spec, sizeof(spec), "fifo:%s,%s", ch->ctl, ch->ack);
 	assert_int_equal(control_spec__parse(spec, &s, NULL), 0);
-	assert_int_equal(control__open(&ch->c, &s, &ch->ev, err, sizeof(err)), 0);
+	assert_int_equal(control__open(&ch->c, &s, &ch->ev, NULL), 0);
 	ch->w = open(ch->ctl, O_WRONLY | O_NONBLOCK);
 	ch->r = open(ch->ack, O_RDONLY | O_NONBLOCK);
 	assert_true(ch->w >= 0 && ch->r >= 0);
@@ -195,14 +195,16 @@ static void test_fd_end(void **state)
 	struct control c;
 	struct control_spec s;
 	struct evlist ev = { 0 };
-	char spec[64], err[512];
+	struct prec_err e = PREC_ERR_INIT;
+	char spec[64];
 	int p[2];
 
 	(void)state;
 	assert_int_equal(pipe(p), 0);
 	snprintf(spec, sizeof(spec), "fd:%d", p[0]);
 	assert_int_equal(control_spec__parse(spec, &s, NULL), 0);
-	assert_int_equal(control__open(&c, &s, &ev, err, sizeof(err)), 0);
+	assert_int_equal(control__open(&c, &s, &ev, &e), 0);
+	assert_false(prec_err__is_set(&e));
 	assert_true(fcntl(p[0], F_GETFL) & O_NONBLOCK);
 	assert_int_equal(write(p[1], "stop", 4), 4);
 	close(p[1]);
@@ -217,15 +219,17 @@ static void test_fd_end(void **state)
 	/* An fd that is not open is refused, naming it. */
 	snprintf(spec, sizeof(spec), "fd:%d", p[0]);
 	assert_int_equal(control_spec__parse(spec, &s, NULL), 0);
-	assert_int_equal(control__open(&c, &s, &ev, err, sizeof(err)), -EBADF);
-	assert_non_null(strstr(err, "not open"));
+	assert_int_equal(control__open(&c, &s, &ev, &e), -EBADF);
+	assert_int_equal(e.code, -EBADF);
+	assert_non_null(strstr(prec_err__msg(&e), "not open"));
 	/* A FIFO that does not exist, and a path that is no FIFO. */
 	assert_int_equal(control_spec__parse("fifo:/nonexistent/ctl", &s, NULL), 0);
-	assert_int_equal(control__open(&c, &s, &ev, err, sizeof(err)), -ENOENT);
-	assert_non_null(strstr(err, "mkfifo"));
+	assert_int_equal(control__open(&c, &s, &ev, &e), -ENOENT);
+	assert_non_null(strstr(prec_err__msg(&e), "mkfifo"));
 	assert_int_equal(control_spec__parse("fifo:/dev/null", &s, NULL), 0);
-	assert_int_equal(control__open(&c, &s, &ev, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "not a FIFO"));
+	assert_int_equal(control__open(&c, &s, &ev, &e), -EINVAL);
+	assert_non_null(strstr(prec_err__msg(&e), "not a FIFO"));
+	prec_err__clear(&e);
 }
 
 static void test_attr_text(void **state)
@@ -256,7 +260,7 @@ static void test_attr_text(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_spec),     cmocka_unit_test(test_commands),
+		cmocka_unit_test(test_spec),	  cmocka_unit_test(test_commands),
 		cmocka_unit_test(test_fifo_acks), cmocka_unit_test(test_fd_end),
 		cmocka_unit_test(test_attr_text),
 	};

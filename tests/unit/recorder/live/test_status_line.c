@@ -21,7 +21,6 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "recorder/options/options.h"
 #include "recorder/drain/drain.h"
 #include "recorder/drain/streams.h"
 #include "recorder/live/status_line.h"
@@ -169,7 +168,7 @@ static void read_pty(int m, char *buf, size_t len)
 
 static void test_wanted(void **state)
 {
-	struct record_opts o = { 0 };
+	struct status_line_config o = { 0 };
 	int fds[2], slave, m = open_pty(&slave, 24, 80);
 
 	(void)state;
@@ -201,8 +200,8 @@ static void test_wanted(void **state)
 
 static void test_tick_on_pty(void **state)
 {
-	struct record_opts o = { .comp_level = 0, .switch_output = true };
-	struct stream one = { .d = { .timeout_ms = 1000 } };
+	struct status_line_config o = { .comp = false, .rotating = true };
+	struct stream one = { .d = { .ticks = { 1000 } } };
 	struct streams ss = { .s = &one, .nr = 1 };
 	struct status_output out = { .rotations = 2 };
 	struct status_line s;
@@ -219,7 +218,7 @@ static void test_tick_on_pty(void **state)
 	unsetenv("PREC_NO_STATUS");
 	status_line__init(&s, &o, slave, &one.d);
 	assert_int_equal(s.fd, slave);
-	assert_int_equal(one.d.timeout_ms, STATUS_LINE_PERIOD_MS);
+	assert_int_equal(drain__tick_ms(&one.d), STATUS_LINE_PERIOD_MS);
 
 	/* Not due yet: nothing written. */
 	status_line__tick(&s, &ss, &out);
@@ -261,8 +260,8 @@ static void test_tick_on_pty(void **state)
 
 static void test_off_never_writes(void **state)
 {
-	struct record_opts o = { .quiet = true };
-	struct stream one = { .d = { .timeout_ms = 1000 } };
+	struct status_line_config o = { .quiet = true };
+	struct stream one = { .d = { .ticks = { 1000 } } };
 	struct streams ss = { .s = &one, .nr = 1 };
 	struct status_output out = { 0 };
 	struct status_line s;
@@ -272,7 +271,7 @@ static void test_off_never_writes(void **state)
 	(void)state;
 	status_line__init(&s, &o, slave, &one.d);
 	assert_int_equal(s.fd, -1);
-	assert_int_equal(one.d.timeout_ms, 1000); /* the drain's sleep untouched */
+	assert_int_equal(drain__tick_ms(&one.d), 1000); /* the drain's sleep untouched */
 	s.next_ms = 0;
 	status_line__tick(&s, &ss, &out);
 	status_line__end(&s);

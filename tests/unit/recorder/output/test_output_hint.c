@@ -122,6 +122,30 @@ static void test_busy(void **state)
 	assert_non_null(strstr(output__hint(name, -EBUSY), "another process is recording"));
 }
 
+/* Two hints naming two places stay apart: no buffer is shared. */
+static void test_own_buffers(void **state)
+{
+	char a[160], b[160], ha[OUTPUT_HINT_MAX], hb[OUTPUT_HINT_MAX];
+	const char *x, *y;
+
+	(void)state;
+	snprintf(a, sizeof(a), "%s/first", dir);
+	snprintf(b, sizeof(b), "%s/second", dir);
+	assert_int_equal(mkdir(a, 0700), 0);
+	assert_int_equal(mkdir(b, 0700), 0);
+	x = output__hint_into(a, -EISDIR, ha, sizeof(ha));
+	y = output__hint_into(b, -EISDIR, hb, sizeof(hb));
+	assert_ptr_equal(x, ha);
+	assert_ptr_equal(y, hb);
+	assert_non_null(strstr(x, "/first/perf.data"));
+	assert_non_null(strstr(y, "/second/perf.data"));
+	/* Too small a buffer cuts the text, never past its end. */
+	hb[8] = 'X';
+	assert_ptr_equal(output__hint_into(b, -EISDIR, hb, 8), hb);
+	assert_int_equal(strlen(hb), 7);
+	assert_int_equal(hb[8], 'X');
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -130,6 +154,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_limits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_places, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_busy, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_own_buffers, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -85,7 +85,7 @@ static void test_one_share_cuts_at_the_limit(void **state)
 	/* 1000000 / 48 = 20833 records, 16 bytes left: the next one is cut. */
 	assert_int_equal(keep_until_cut(&sh, 48, 100000), 20833 * 48);
 	assert_true(sh.capped);
-	assert_int_equal(size_share__after_pass(&sh), DRAIN_END);
+	assert_int_equal(size_share__between(&sh), DRAIN_END);
 	assert_true(size_limit__reached(&sl));
 	/* A smaller record still fits in what is left: exact, not by grains. */
 	sh.capped = false;
@@ -122,9 +122,9 @@ static void test_shares_stay_within(void **state)
 	/* Each share misses the limit by less than a grain. */
 	assert_true(kept + 3 * SIZE_LIMIT_GRAIN > o.max_size);
 	/* The first stream to see it ends; the others follow the flag. */
-	assert_int_equal(size_share__after_pass(&sh[0]), DRAIN_END);
+	assert_int_equal(size_share__between(&sh[0]), DRAIN_END);
 	sh[1].capped = false;
-	assert_int_equal(size_share__after_pass(&sh[1]), DRAIN_END);
+	assert_int_equal(size_share__between(&sh[1]), DRAIN_END);
 }
 
 static void test_spend(void **state)
