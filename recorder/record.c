@@ -293,8 +293,12 @@ static int recording__control(struct recording *r)
  * the command does not inherit. 0 or the exit status, explained. */
 static int recording__schedule(const struct record_opts *opts)
 {
+	struct prec_err e = PREC_ERR_INIT;
+
 	if (opts->realtime_prio)
-		return affinity__set_realtime(opts->realtime_prio) ? PREC_EXIT_FAILURE : 0;
+		return affinity__set_realtime(opts->realtime_prio, &e) ?
+			       recording__fail(&e, PREC_EXIT_FAILURE) :
+			       0;
 	affinity__raise_drain(); /* best effort: printed under -v */
 	return 0;
 }
@@ -367,6 +371,7 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 		.wake = &r->wake,
 		.off_cpu = r->oc,
 	};
+	struct prec_err e = PREC_ERR_INIT;
 	int ret;
 
 	ret = output__open(&r->out, &src, opts->output);
@@ -379,9 +384,11 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 	}
 	/* --unwind=record: the attrs written describe the rewritten samples. */
 	if (!ret && opts->unwind_record)
-		ret = unwinder__setup(&r->unw, r->out.wev, (uint32_t)r->evlist.nr);
-	if (ret)
-		return ret; /* reported, but for -ENOMEM */
+		ret = unwinder__setup(&r->unw, r->out.wev, (uint32_t)r->evlist.nr, &e);
+	if (ret) {
+		prec_err__print(&e, "cannot set up the output");
+		return ret;
+	}
 	ret = output__begin(&r->out, r->unw);
 	if (ret == -E2BIG && opts->pipe_output)
 		pr_err("too many event ids for one pipe record (fewer CPUs or threads, or record to a file with -o)");
@@ -492,13 +499,14 @@ static void recording__exit(struct recording *r)
 static int recording__go(struct recording *r, bool *stopped)
 {
 	const struct record_opts *opts = r->opts;
+	struct prec_err e = PREC_ERR_INIT;
 	struct status_line_config slc;
 	int ret;
 
 	if (opts->switch_output_event &&
 	    sideband_event__start(&r->sb, &r->evlist,
-				  opts->pid_list || opts->tid_list || opts->uid_str, &r->wake))
-		return PREC_EXIT_FAILURE;
+				  opts->pid_list || opts->tid_list || opts->uid_str, &r->wake, &e))
+		return recording__fail(&e, PREC_EXIT_FAILURE);
 	if (r->clk.use)
 		clock__snapshot(r->clk.id, &r->clk.res_ns, &r->clk.tod_ns, &r->clk.clock_ns);
 	status_line_config__init(&slc, opts);
@@ -580,7 +588,9 @@ int prec_record(const struct record_opts *opts, int argc, char **argv, int *fata
 	status_line__end(&r->status); /* gone before anything else is printed */
 	/* 9. Stop: the events, their tail, the command (-ECANCELED: reported). */
 	ret = recording__stop(r, ret);
-	if (ret && ret != -ECANCELED)
+	if (prec_err__is_set(&r->streams.err))
+		prec_err__print(&r->streams.err, NULL);
+	else if (ret && ret != -ECANCELED)
 		write_error("write", opts->output, ret);
 	status = ret ? -1 : recording__finish(r); /* 10. Finish. */
 	if (status < 0) {

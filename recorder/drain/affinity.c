@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "prec/error.h"
 #include "prec/log.h"
 #include "drain/ring.h"
 #include "options/options.h"
@@ -138,7 +139,7 @@ int affinity__attach(struct affinity *a, struct drain_config *c, int mode, const
 	return 0;
 }
 
-int affinity__set_realtime(int prio)
+int affinity__set_realtime(int prio, struct prec_err *e)
 {
 	struct sched_param param = { .sched_priority = prio };
 
@@ -146,10 +147,10 @@ int affinity__set_realtime(int prio)
 		return 0;
 	int err = errno;
 
-	pr_err("cannot drain with SCHED_FIFO priority %d (-r): %s (%s)", prio, strerror(err),
-	       err == EPERM ? "run prec as root or with CAP_SYS_NICE, or raise the limit: ulimit -r" :
-			      "give a priority from 1 to 99");
-	return -err;
+	return prec_err__set(
+		e, -err, "cannot drain with SCHED_FIFO priority %d (-r): %s (%s)", prio, strerror(err),
+		err == EPERM ? "run prec as root or with CAP_SYS_NICE, or raise the limit: ulimit -r" :
+			       "give a priority from 1 to 99");
 }
 
 int affinity__raise_drain(void)

@@ -15,6 +15,7 @@
 
 #include "prec/cpulist.h"
 
+struct prec_err;
 struct drain_config;
 struct ring;
 struct sysinfo;
@@ -62,9 +63,9 @@ int affinity__attach(struct affinity *a, struct drain_config *c, int mode,
 
 /*
  * -r: SCHED_FIFO at prio for the calling thread, and so for the threads it
- * starts after (they inherit it). Says why on failure (one line). 0 or -errno.
+ * starts after (they inherit it). 0, or -errno with why (one line) in e.
  */
-int affinity__set_realtime(int prio);
+int affinity__set_realtime(int prio, struct prec_err *e);
 
 /* The drain's nice without -r: above the workload's, so a busy command
  * does not keep the drain off the CPU while its rings fill. */

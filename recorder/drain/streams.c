@@ -245,8 +245,10 @@ int streams__run(struct streams *ss, bool (*stop)(void *arg), void *arg, const s
 	if (ss->threaded) {
 		ret = streams__start(ss);
 		if (ret)
-			pr_err("cannot start the drain threads: %s (lower the number of streams, e.g. --threads=numa)",
-			       strerror(-ret));
+			prec_err__set(
+				&ss->err, ret,
+				"cannot start the drain threads: %s (lower the number of streams, e.g. --threads=numa)",
+				strerror(-ret));
 		/* As perf binds its thread_data[0]: near stream 0's rings. */
 		err = affinity__bind(ss->s[0].affinity);
 		if (err)
@@ -288,6 +290,7 @@ void streams__exit(struct streams *ss)
 		free(ss->s[i].pfd);
 	}
 	free(ss->s);
+	prec_err__clear(&ss->err);
 	if (ss->threaded && ss->stop_fd >= 0)
 		close(ss->stop_fd);
 	memset(ss, 0, sizeof(*ss));

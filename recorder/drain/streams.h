@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "prec/error.h"
 #include "drain/drain.h"
 #include "drain/threads.h"
 
@@ -75,6 +76,9 @@ struct streams {
 	/* streams__run's stop, asked on the main thread after each of its passes */
 	bool (*stop_fn)(void *arg);
 	void *stop_arg;
+	/* Why a stream thread could not start (streams__run goes on with
+	 * the others and returns its code): for the caller to print. */
+	struct prec_err err;
 };
 
 /*

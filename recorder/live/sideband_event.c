@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
+#include "prec/error.h"
 #include "targets/cpu_map.h"
 #include "evlist/evlist.h"
 #include "prec/log.h"
@@ -176,7 +177,7 @@ static int sideband_event__open_each(struct sideband_event *sb, const struct evl
 }
 
 static int sideband_event__open_all(struct sideband_event *sb, const struct evlist *evlist,
-				    bool task_target)
+				    bool task_target, struct prec_err *e)
 {
 	size_t n = (size_t)(task_target ? evlist->threads->nr : evlist->cpus->nr) *
 		   (size_t)sb->specs.nr;
@@ -184,10 +185,9 @@ static int sideband_event__open_all(struct sideband_event *sb, const struct evli
 
 	sb->fds = calloc(n, sizeof(*sb->fds));
 	sb->maps = calloc(n, sizeof(*sb->maps));
-	if (!sb->fds || !sb->maps) {
-		pr_err("cannot open --switch-output-event: %s (free some memory)", strerror(ENOMEM));
-		return -ENOMEM;
-	}
+	if (!sb->fds || !sb->maps)
+		return prec_err__set(e, -ENOMEM, "cannot open --switch-output-event: %s (free some memory)",
+				     strerror(ENOMEM));
 	/* Two pages: the control page and one of data, emptied at each wake. */
 	sb->map_bytes = 2 * (size_t)sysconf(_SC_PAGESIZE);
 	ret = sideband_event__open_each(sb, evlist, task_target, -1, &failed);
@@ -203,16 +203,16 @@ static int sideband_event__open_all(struct sideband_event *sb, const struct evli
 						&failed);
 	}
 	if (ret)
-		pr_err("cannot open --switch-output-event '%s': %s (%s)", sb->specs.v[failed].name,
-		       strerror(-ret),
-		       ret == -EACCES || ret == -EPERM ?
-			       "run as root, or lower kernel.perf_event_paranoid" :
-			       "check that this event can sample here, e.g. with prec -e on it");
+		prec_err__set(e, ret, "cannot open --switch-output-event '%s': %s (%s)",
+			      sb->specs.v[failed].name, strerror(-ret),
+			      ret == -EACCES || ret == -EPERM ?
+				      "run as root, or lower kernel.perf_event_paranoid" :
+				      "check that this event can sample here, e.g. with prec -e on it");
 	return ret;
 }
 
 int sideband_event__start(struct sideband_event *sb, const struct evlist *evlist, bool task_target,
-			  struct wake *wake)
+			  struct wake *wake, struct prec_err *e)
 {
 	int ret;
 
@@ -220,21 +220,19 @@ int sideband_event__start(struct sideband_event *sb, const struct evlist *evlist
 	/* perf: without a per-CPU map (--per-thread) the events follow tasks. */
 	if (evlist->cpus->nr == 1 && evlist->cpus->cpu[0] == -1)
 		task_target = true;
-	ret = sideband_event__open_all(sb, evlist, task_target);
+	ret = sideband_event__open_all(sb, evlist, task_target, e);
 	if (ret)
 		return ret;
 	sb->stop_fd = eventfd(0, EFD_CLOEXEC);
-	if (sb->stop_fd < 0) {
-		ret = -errno;
-		pr_err("cannot start the --switch-output-event thread: %s", strerror(-ret));
-		return ret;
-	}
+	if (sb->stop_fd < 0)
+		return prec_err__set(e, -errno, "cannot start the --switch-output-event thread: %s",
+				     strerror(errno));
 	ret = thread__start(&sb->th, "prec-sb-event", SB_STACK, sideband_event__thread, sb);
-	if (ret) {
-		pr_err("cannot start the --switch-output-event thread: %s (raise the process limit, ulimit -u)",
-		       strerror(-ret));
-		return ret;
-	}
+	if (ret)
+		return prec_err__set(
+			e, ret,
+			"cannot start the --switch-output-event thread: %s (raise the process limit, ulimit -u)",
+			strerror(-ret));
 	sb->started = true;
 	pr_verbose("--switch-output-event: %d ring(s)\n", sb->nr_fds);
 	return 0;

@@ -14,6 +14,7 @@
 
 #include "events/parse_events.h"
 
+struct prec_err;
 struct evlist;
 struct wake;
 
@@ -42,10 +43,10 @@ int sideband_event__parse(struct sideband_event *sb, const char *event, struct p
  * recording for any thread, or, when task_target (-p/-t/-u), on its
  * threads for any CPU; maps a small ring each and starts the polling
  * thread (signals must be blocked already: it inherits the mask). 0, or
- * -errno after one line on stderr naming the fix.
+ * -errno with the line that names the fix in e.
  */
 int sideband_event__start(struct sideband_event *sb, const struct evlist *evlist, bool task_target,
-			  struct wake *wake);
+			  struct wake *wake, struct prec_err *e);
 
 /* Ends and joins the thread: no request is made after it returns. */
 void sideband_event__stop(struct sideband_event *sb);

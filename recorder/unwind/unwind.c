@@ -12,6 +12,7 @@
 #include <string.h>
 #include <linux/perf_event.h>
 
+#include "prec/error.h"
 #include "dsos/dso_track.h"
 #include "prec/grow.h"
 #include "prec/log.h"
@@ -466,19 +467,19 @@ fail:
 	return ret;
 }
 
-int unwinder__setup(struct unwinder **out, struct writer_event *events, uint32_t nr)
+int unwinder__setup(struct unwinder **out, struct writer_event *events, uint32_t nr,
+		    struct prec_err *e)
 {
 	int ret = unwinder__new(out, events, nr);
 
-	if (ret) {
-		pr_err("cannot unwind at record time: %s (%s)", strerror(-ret),
-		       ret == -EOPNOTSUPP ?
-			       "it is x86-64 only: drop --unwind=record" :
-		       ret == -EINVAL ?
-			       "no event samples a user stack with its IP and SP: drop --user-regs or --unwind=record" :
-			       "free some memory");
-		return ret;
-	}
+	if (ret)
+		return prec_err__set(
+			e, ret, "cannot unwind at record time: %s (%s)", strerror(-ret),
+			ret == -EOPNOTSUPP ?
+				"it is x86-64 only: drop --unwind=record" :
+			ret == -EINVAL ?
+				"no event samples a user stack with its IP and SP: drop --user-regs or --unwind=record" :
+				"free some memory");
 	unwinder__file_attrs(*out, events, nr);
 	return 0;
 }

@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+struct prec_err;
 struct drain_stats;
 struct dso_track;
 struct ring;
@@ -60,9 +61,10 @@ struct unwind_stats {
  */
 int unwinder__new(struct unwinder **out, const struct writer_event *events, uint32_t nr);
 
-/* unwinder__new, then unwinder__file_attrs; on failure says why on stderr
- * (one line, with the fix) and returns the error. */
-int unwinder__setup(struct unwinder **out, struct writer_event *events, uint32_t nr);
+/* unwinder__new, then unwinder__file_attrs; on failure returns the error
+ * with its line (the fix) in e. */
+int unwinder__setup(struct unwinder **out, struct writer_event *events, uint32_t nr,
+		    struct prec_err *e);
 
 /* --threads: a new unwinder for the same events as u (one per drain
  * stream: each has its own files, caches and buffers, and no lock). 0 and
