@@ -107,11 +107,6 @@ void bpf_layer__capture(bool verbose)
 #endif
 }
 
-const char *bpf_layer__last_message(void)
-{
-	return last_message ? last_message : "";
-}
-
 int bpf_layer__explain(struct prec_err *e, const char *option, const char *step, int err)
 {
 	const char *why = last_message ? last_message : strerror(err);

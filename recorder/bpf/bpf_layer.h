@@ -28,9 +28,6 @@ int bpf_layer__check(const char *option, const char *btf_path, struct prec_err *
 /* Route libbpf's messages into a buffer instead of stderr (verbose: both). */
 void bpf_layer__capture(bool verbose);
 
-/* libbpf's last warning or error line since bpf_layer__capture(), or "". */
-const char *bpf_layer__last_message(void);
-
 /*
  * A failure of STEP ("load", "attach", ...) of OPTION's program with errno
  * err (positive), as one line in e: what failed, libbpf's reason, the fix.

@@ -185,7 +185,6 @@ static void *bg__coordinate(void *arg)
 	unsigned started = 0;
 
 	synth__task_opts(bg->evlist, bg->cfg, &bg->t);
-	bg->t.so.cancel = &bg->cancel;
 	if (bg__plan(bg)) {
 		bg->nr_chunks = 0;
 		goto out;

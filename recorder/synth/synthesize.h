@@ -22,7 +22,6 @@
  *   FINISHED_INIT        synth__marker
  * Paths are relative to a proc directory ("/proc"; tests pass fixture trees).
  */
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -239,7 +238,6 @@ struct synth_opts {
 	const char *cgroup_mnt; /* synth__cgroup_mount's answer; NULL: no CGROUP */
 	const char *hugetlbfs_mnt; /* maps below it become "//anon" + MAP_HUGETLB */
 	uint64_t proc_map_timeout_ns; /* per process; 0: perf's 500 ms */
-	const atomic_bool *cancel; /* set: synth__processes stops between processes */
 	bool build_ids; /* --buildid-mmap: MMAP2 records carry the files' build-ids */
 };
 
@@ -274,20 +272,13 @@ struct synth_opts {
 int synth__threads(struct synth_out *w, const char *proc_dir, const pid_t *tids, size_t nr,
 		   const struct synth_opts *opts);
 
-/*
- * synth__threads' system-wide records for the processes pids (in that
- * order), as if the walk of proc_dir had met only them: the share of one
- * background worker (synth/background.h). No CGROUP records. 0, -errno
- * when proc_dir cannot be opened, -ENOMEM, or the writer's error.
- */
-int synth__processes(struct synth_out *w, const char *proc_dir, const pid_t *pids, size_t nr,
-		     const struct synth_opts *opts);
-
-/* synth__processes one process at a time, for a caller that chooses the
- * next one as it goes (the background walk reads sampled processes first):
- * synth_walk__new (same errors as synth__processes) -> synth_walk__process
- * (0 for a process gone meanwhile, -ENOMEM or the writer's -errno) ->
- * synth_walk__delete (accepts NULL). */
+/* synth__threads' system-wide records one process at a time, as if the
+ * walk of proc_dir had met only those given, for a caller that chooses the
+ * next one as it goes (the background walk reads sampled processes first).
+ * No CGROUP records. synth_walk__new (0, -E2BIG for an id_hdr_size over
+ * the maximum, -ENOMEM, or -errno when proc_dir cannot be opened) ->
+ * synth_walk__process (0 for a process gone meanwhile, -ENOMEM or the
+ * writer's -errno) -> synth_walk__delete (accepts NULL). */
 struct synth_walk;
 int synth_walk__new(struct synth_walk **out, struct synth_out *w, const char *proc_dir,
 		    const struct synth_opts *opts);

@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -329,22 +328,6 @@ void synth_walk__delete(struct synth_walk *wk)
 {
 	if (wk)
 		synth_ctx__delete((struct synth_ctx *)wk);
-}
-
-int synth__processes(struct synth_out *w, const char *proc_dir, const pid_t *pids, size_t nr,
-		     const struct synth_opts *opts)
-{
-	struct synth_ctx *c;
-	int ret = synth_ctx__new(&c, w, proc_dir, opts);
-
-	if (ret)
-		return ret;
-	/* A recording that ends early stops the walk between processes. */
-	for (size_t i = 0; !ret && i < nr; i++)
-		if (!opts->cancel || !atomic_load_explicit(opts->cancel, memory_order_relaxed))
-			ret = synth_process(c, pids[i]);
-	synth_ctx__delete(c);
-	return ret;
 }
 
 int synth__threads(struct synth_out *w, const char *proc_dir, const pid_t *tids, size_t nr,
