@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,7 +76,12 @@ static int resolve_one(const char *str, struct filter_terms *f, int i, struct pr
 	return ret;
 }
 
-int bpf_filter__resolve(const char *str, struct filter_terms *f, struct prec_err *e)
+/*
+ * The value of each cgroup term of f, parsed from str: the id of the cgroup
+ * its path names under the cgroup2 mount. 0, or -errno with one line in e
+ * naming the term, the directory and where cgroups are.
+ */
+static int bpf_filter__resolve(const char *str, struct filter_terms *f, struct prec_err *e)
 {
 	for (int i = 0; i < f->nr; i++) {
 		int ret = f->path_len[i] ? resolve_one(str, f, i, e) : 0;
@@ -158,8 +164,13 @@ static int attach(struct bpf_filter *bf, const struct evsel *evsel, const char *
 }
 #endif
 
-int bpf_filter__attach(const struct evsel *evsel, bool verbose, struct bpf_filter **out,
-		       struct prec_err *e)
+/*
+ * Loads the program with the event's filter and attaches it to each of its
+ * open fds (PERF_EVENT_IOC_SET_BPF). 0 and *out (owned), or -errno with one
+ * line in e (bpf_layer__explain's). verbose: echo libbpf's messages.
+ */
+static int bpf_filter__attach(const struct evsel *evsel, bool verbose, struct bpf_filter **out,
+			      struct prec_err *e)
 {
 	struct bpf_filter *bf = calloc(1, sizeof(*bf));
 	const char *step = "load";

@@ -7,7 +7,6 @@
 #ifndef PREC_BPF_FILTER_H
 #define PREC_BPF_FILTER_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,30 +15,15 @@
 struct evlist;
 struct evsel;
 struct bpf_filter;
-struct filter_terms;
-
-/*
- * The value of each cgroup term of f, parsed from str: the id of the cgroup
- * its path names under the cgroup2 mount. 0, or -errno with one line in e
- * naming the term, the directory and where cgroups are.
- */
-int bpf_filter__resolve(const char *str, struct filter_terms *f, struct prec_err *e);
 
 /*
  * Whether the event samples every field its filter reads (perf's
  * check_sample_flags), and each cgroup term names a cgroup. 0, or -EINVAL
  * with one line in e naming the term, the PERF_SAMPLE bit and the option
- * that adds it (or bpf_filter__resolve's -errno and line).
+ * that adds it, or -errno with one line naming a cgroup term whose cgroup
+ * cannot be found.
  */
 int bpf_filter__check(const struct evsel *evsel, struct prec_err *e);
-
-/*
- * Loads the program with the event's filter and attaches it to each of its
- * open fds (PERF_EVENT_IOC_SET_BPF). 0 and *out (owned), or -errno with one
- * line in e (bpf_layer__explain's). verbose: echo libbpf's messages.
- */
-int bpf_filter__attach(const struct evsel *evsel, bool verbose, struct bpf_filter **out,
-		       struct prec_err *e);
 
 /* The samples the program dropped so far, summed over the CPUs; 0 for NULL. */
 uint64_t bpf_filter__dropped(const struct bpf_filter *f);

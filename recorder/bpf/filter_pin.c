@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,8 @@
 #endif
 
 #define DEFAULT_BPFFS "/sys/fs/bpf"
+/* Where prec pins: its own directory, for its entries are not perf's. */
+#define FILTER_PIN_DIR "prec_filter"
 #define PROG_NAME "sample_filter"
 
 struct filter_pin {
@@ -45,7 +48,12 @@ struct filter_pin {
 	pid_t *tgids;
 };
 
-void filter_pin__dir(char *buf, size_t len, bool *mounted)
+/*
+ * The directory of the pinned objects: FILTER_PIN_DIR under the BPF
+ * filesystem's mount (/proc/mounts; /sys/fs/bpf when none is found, then
+ * *mounted is false).
+ */
+static void filter_pin__dir(char *buf, size_t len, bool *mounted)
 {
 	char root[512], *text;
 

@@ -10,7 +10,6 @@
 #define PREC_BPF_FILTER_PIN_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
 
 #include "prec/error.h"
@@ -19,16 +18,6 @@ struct evsel;
 struct filter_terms;
 struct thread_map;
 struct filter_pin;
-
-/* Where prec pins: its own directory, for its entries are not perf's. */
-#define FILTER_PIN_DIR "prec_filter"
-
-/*
- * The directory of the pinned objects: FILTER_PIN_DIR under the BPF
- * filesystem's mount (/proc/mounts; /sys/fs/bpf when none is found, then
- * *mounted is false).
- */
-void filter_pin__dir(char *buf, size_t len, bool *mounted);
 
 /* Whether the pinned program is there for this process to use. */
 bool filter_pin__usable(void);

@@ -108,7 +108,9 @@ int affinity__mask(const struct affinity *a, int key, cpu_set_t *set, size_t set
 	return CPU_COUNT_S(setsize, set);
 }
 
-void affinity__before_ring(void *arg, const struct ring *r)
+/* The drain's before_ring step: moves the calling thread onto r's mask
+ * unless it is the one in force (one syscall per change, none per ring). */
+static void affinity__before_ring(void *arg, const struct ring *r)
 {
 	struct affinity *a = arg;
 	int key = affinity__key(a, r->cpu);

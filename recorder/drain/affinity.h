@@ -17,7 +17,6 @@
 
 struct prec_err;
 struct drain_config;
-struct ring;
 struct sysinfo;
 
 struct affinity {
@@ -51,10 +50,6 @@ int affinity__key(const struct affinity *a, int cpu);
 /* Fills set (setsize bytes, CPU_ALLOC_SIZE) with the CPUs of key (as
  * affinity__key gives it). Returns how many CPUs it holds; 0 for a bad key. */
 int affinity__mask(const struct affinity *a, int key, cpu_set_t *set, size_t setsize);
-
-/* The drain's before_ring step: moves the calling thread onto r's mask
- * unless it is the one in force (one syscall per change, none per ring). */
-void affinity__before_ring(void *arg, const struct ring *r);
 
 /* affinity__init, then the before_ring step of the drains c configures
  * (none in sys mode). 0 or -ENOMEM. */

@@ -69,7 +69,8 @@ int opt__usage_left(const struct opt_def *o, char *buf, size_t len)
 	return n;
 }
 
-void opt__print_usage(FILE *f, const struct opt_def *o)
+/* The row's help line(s) in perf's layout to f. */
+static void opt__print_usage(FILE *f, const struct opt_def *o)
 {
 	char left[128];
 	int pos = 4 + opt__usage_left(o, left, sizeof(left));
@@ -81,7 +82,9 @@ void opt__print_usage(FILE *f, const struct opt_def *o)
 		fprintf(f, "    %s\n%*s%s\n", left, USAGE_OPTS_WIDTH + USAGE_GAP, "", o->help);
 }
 
-bool opt__matches(const struct opt_def *o, const char *word)
+/* perf record -h WORD's rule: "-c", "--name", "c" name the row; another word
+ * picks a row whose long name it is or whose help holds it (any case). */
+static bool opt__matches(const struct opt_def *o, const char *word)
 {
 	if (word[0] == '-') {
 		if (word[1] == '-')

@@ -8,7 +8,6 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 enum opt_id {
 	OPT_OUTPUT,
@@ -104,12 +103,5 @@ void opt__help_order(const struct opt_def **out);
 /* The left column of the row's help line ("-F, --freq <freq|max>",
  * "    --aio[=<n>]") into buf; returns its length. */
 int opt__usage_left(const struct opt_def *o, char *buf, size_t len);
-
-/* The row's help line(s) in perf's layout to f. */
-void opt__print_usage(FILE *f, const struct opt_def *o);
-
-/* perf record -h WORD's rule: "-c", "--name", "c" name the row; another word
- * picks a row whose long name it is or whose help holds it (any case). */
-bool opt__matches(const struct opt_def *o, const char *word);
 
 #endif

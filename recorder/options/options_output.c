@@ -55,12 +55,14 @@ static int parse_tagged(const char *s, const struct unit *units, uint64_t bare_m
 	return 0;
 }
 
-int output_opts__size(const char *s, uint64_t *bytes)
+/* A size: digits with an optional B/K/M/G unit (bare: bytes). 0, -EINVAL, -ERANGE. */
+static int output_opts__size(const char *s, uint64_t *bytes)
 {
 	return parse_tagged(s, size_units, 1, bytes);
 }
 
-int output_opts__switch(const char *arg, struct record_opts *opts, struct prec_err *e)
+/* --switch-output[=signal|SIZE|TIME] (arg NULL: signal). 0, or -EINVAL with one line. */
+static int output_opts__switch(const char *arg, struct record_opts *opts, struct prec_err *e)
 {
 	uint64_t v;
 

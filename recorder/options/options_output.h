@@ -22,18 +22,12 @@ enum output_opt {
 	OUTPUT_OPT_DEBUGINFOD, /* --debuginfod[=URLS]: what the build-id cache fetches */
 };
 
-/* A size: digits with an optional B/K/M/G unit (bare: bytes). 0, -EINVAL, -ERANGE. */
-int output_opts__size(const char *s, uint64_t *bytes);
-
 /* A plain count: digits only, no sign, no unit. 0, -EINVAL, -ERANGE. */
 int output_opts__size_plain(const char *s, uint64_t *v);
 
 /* -m: a page count or a size with B/K/M/G (any case), as bytes of whole
  * pages (the power-of-two rounding comes later). 0, or -EINVAL with one line. */
 int output_opts__mmap_pages(const char *s, uint64_t *bytes, struct prec_err *e);
-
-/* --switch-output[=signal|SIZE|TIME] (arg NULL: signal). 0, or -EINVAL with one line. */
-int output_opts__switch(const char *arg, struct record_opts *opts, struct prec_err *e);
 
 /* One of the options above with its value into opts. 0, or -EINVAL with one line. */
 int output_opts__apply(enum output_opt which, const char *arg, struct record_opts *opts,

@@ -70,7 +70,10 @@ struct synth_bg {
 	bool started, finished;
 };
 
-unsigned synth_bg__nr_threads(unsigned n)
+/* The worker threads for --num-thread-synthesize=n: n (at most 64 are
+ * started), or with 0 the CPUs prec may run on, at most 8 (the walk is
+ * bound by the kernel's /proc locks beyond that). */
+static unsigned synth_bg__nr_threads(unsigned n)
 {
 	cpu_set_t set;
 	int cpus;

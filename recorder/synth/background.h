@@ -25,11 +25,6 @@ struct synth_out;
 struct synth_buf;
 struct synth_hints;
 
-/* The worker threads for --num-thread-synthesize=n: n (at most 64 are
- * started), or with 0 the CPUs prec may run on, at most 8 (the walk is
- * bound by the kernel's /proc locks beyond that). */
-unsigned synth_bg__nr_threads(unsigned n);
-
 /* Starts the synthesis; evlist, si, cfg, wake and hints must outlive it.
  * When it is done it pokes wake (drain/wake.h; NULL: none), so the main
  * loop leaves its ppoll. The records name JIT code as like does (its

@@ -84,7 +84,9 @@ int proc__pids(const char *proc_dir, pid_t **pids, size_t *nr)
 	return ret;
 }
 
-int proc__tree_tids(const char *proc_dir, pid_t root, pid_t **out, size_t *nr_out)
+/* Every thread of root and of its descendants in proc_dir, each process's
+ * leader before its threads. 0 and *out (caller frees), or -errno. */
+static int proc__tree_tids(const char *proc_dir, pid_t root, pid_t **out, size_t *nr_out)
 {
 	pid_t *pids, *ppids = NULL, *tids = NULL;
 	size_t nr, nt = 0, cap = 0;

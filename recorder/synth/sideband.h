@@ -55,10 +55,6 @@ int synth__sideband_kernel(struct synth_out *w, const struct evlist *evlist,
  * -errno. */
 int proc__pids(const char *proc_dir, pid_t **pids, size_t *nr);
 
-/* Every thread of root and of its descendants in proc_dir, each process's
- * leader before its threads. 0 and *out (caller frees), or -errno. */
-int proc__tree_tids(const char *proc_dir, pid_t root, pid_t **out, size_t *nr);
-
 /* The parent pid in a /proc/PID/stat line (buf, NUL-terminated): the third
  * field, after the ")" that ends the comm. Pure. The pid (>= 0) or -EINVAL. */
 int proc_stat__ppid(const char *buf);

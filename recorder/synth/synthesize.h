@@ -343,10 +343,6 @@ int synth__marker(struct synth_out *w, uint32_t type);
 
 /* synthesize_pipe.c */
 
-/* One EVENT_UPDATE of type NAME, as perf sends it in a pipe. 0 or -errno
- * (-ENAMETOOLONG for a name over 500 bytes). */
-int synth__event_update_name(struct synth_out *w, uint64_t id, const char *name);
-
 /* An EVENT_UPDATE NAME for every event with an open fd, by its first id. */
 int synth__event_update_names(struct synth_out *w, const struct evlist *evlist);
 

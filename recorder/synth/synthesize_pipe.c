@@ -15,7 +15,9 @@
  * of 16 bytes more than its padded length (its union's size). */
 #define EVENT_UPDATE_FIXED 40
 
-int synth__event_update_name(struct synth_out *w, uint64_t id, const char *name)
+/* One EVENT_UPDATE of type NAME, as perf sends it in a pipe. 0 or -errno
+ * (-ENAMETOOLONG for a name over 500 bytes). */
+static int synth__event_update_name(struct synth_out *w, uint64_t id, const char *name)
 {
 	uint8_t rec[EVENT_UPDATE_FIXED + 512] = { 0 };
 	struct perf_event_header *h = (struct perf_event_header *)rec;
