@@ -372,6 +372,18 @@ no_grep_or_fail()
 	fi
 }
 
+# ... | has_match [GREP-OPTIONS] PATTERN: true when a line of the input
+# matches. It reads the input to its end, where `grep -q` leaves at the first
+# match: a writer still writing would then die of SIGPIPE and pipefail would
+# fail the whole pipeline, a false failure (or, before `&& fail`, a false
+# pass). Use it, not grep -q, at the end of any pipe.
+has_match()
+{
+	local n
+	n=$(grep -c "$@")
+	((n > 0))
+}
+
 # Sanity: the things every test needs are there.
 [[ -x "$PREC" ]] || fail "prec binary not found at $PREC (build first: scripts/build)"
 [[ -x "$WORKLOAD" ]] || fail "workload not found at $WORKLOAD"

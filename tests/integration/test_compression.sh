@@ -19,7 +19,7 @@ a=$(ratio "$PREC_ERR")
 require_valid z.data
 [[ $("$PERF" script -i z.data 2>/dev/null | wc -l) == "$n" ]] || fail "-z: perf script does not print the $n samples"
 grep_or_fail '^# compressed : Zstd, level = 1, ratio = [0-9]+' "$(header z.data)" "HEADER_COMPRESSED"
-"$PERF" buildid-list -i z.data 2>/dev/null | grep -q "$(basename "$WORKLOAD")" || fail "-z: the workload's build-id is missing"
+"$PERF" buildid-list -i z.data 2>/dev/null | has_match "$(basename "$WORKLOAD")" || fail "-z: the workload's build-id is missing"
 perf_record_ok -z -o z-perf.data -- "$WORKLOAD" 500
 b=$(ratio "$PERF_ERR")
 # A 77 KB recording's ratio moves with the samples it got: on a miss, one

@@ -26,13 +26,13 @@ strip --strip-all "$TMP/w" || fail "strip failed"
 bid=$(readelf -n "$TMP/w" 2>/dev/null | awk '/Build ID/ { print $3 }')
 [[ -n "$bid" && "$bid" == "$(readelf -n "$TMP/srv/w.debug" 2>/dev/null | awk '/Build ID/ { print $3 }')" ]] ||
 	fail "the stripped workload and its debug file do not share a build-id"
-readelf -S "$TMP/w" | grep -q symtab && fail "the workload still has its symbols"
+readelf -S "$TMP/w" | has_match symtab && fail "the workload still has its symbols"
 
 # A free port, and the server on it.
 port=
 for _ in $(seq 20); do
 	p=$((20000 + RANDOM % 30000))
-	ss -ltn | grep -q ":$p " || {
+	ss -ltn | has_match ":$p " || {
 		port=$p
 		break
 	}

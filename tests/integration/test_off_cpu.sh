@@ -72,7 +72,7 @@ check_waits()
 {
 	local data=$1 ms=$2
 	require_valid "$data"
-	"$PERF" evlist -i "$data" 2>/dev/null | grep -qx 'offcpu-time' || fail "$data: no offcpu-time event"
+	"$PERF" evlist -i "$data" 2>/dev/null | has_match -x 'offcpu-time' || fail "$data: no offcpu-time event"
 	for c in oc-sleep oc-pipe oc-mutex oc-child oc-kid oc-holder oc-writer; do
 		expect_ms "$data" "$c" "$ms"
 	done

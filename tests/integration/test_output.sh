@@ -109,7 +109,7 @@ n=$(ls ow.data.* 2>/dev/null | wc -l)
 ((n == 2)) || fail "--overwrite: $n snapshot files for 2 SIGUSR2"
 each_file_ok 'ow.data.*' 2
 require_valid ow.data
-evlist ow.data | grep -q 'write_backward: 1' || fail "--overwrite: events are not write_backward"
+evlist ow.data | has_match 'write_backward: 1' || fail "--overwrite: events are not write_backward"
 # A flight recorder keeps the newest records: no more than the ring holds.
 for f in ow.data.*; do
 	n=$("$PERF" script -i "$f" 2>/dev/null | wc -l)

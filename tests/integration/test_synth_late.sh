@@ -75,7 +75,7 @@ within 25 "$got" "$plain" || fail "--threads: ${got}% of prec_busy's samples res
 run_perf script -i "$TMP/thr.data"
 ((PERF_RC == 0)) || fail "perf script -i thr.data exited $PERF_RC"
 require_no_warning "$PERF_ERR" "perf script -i thr.data"
-"$PERF" buildid-list -i "$TMP/thr.data" 2>/dev/null | grep -q " $BUSY\$" ||
+"$PERF" buildid-list -i "$TMP/thr.data" 2>/dev/null | has_match " $BUSY\$" ||
 	fail "--threads: BUILD_ID does not list $BUSY, which the samples hit"
 
 # ---- --unwind=record: a process that ran before prec unwinds whole --------
