@@ -295,6 +295,34 @@ report_percent()
 			END { printf "%.2f\n", sum }'
 }
 
+# user_percent DATAFILE SYMBOL...: the share (percent) of the user-space
+# samples of DATAFILE's first event (the [.] rows of `perf report --sort
+# dso,sym`) that are in the SYMBOLs. Unlike report_percent it does not move
+# with the kernel's share, which grows with every preemption on a busy
+# machine; a sample that did not resolve is a user-space row ("[unknown]",
+# a hex address) outside the SYMBOLs, so it still counts against them.
+# Prints 0 when there is no user-space sample.
+user_percent()
+{
+	local data=$1
+	shift
+	"$PERF" report --stdio --sort dso,sym -i "$data" 2>/dev/null |
+		awk -v syms=" $* " '
+			/^# Samples: .* of event / { nev++; next }
+			/^#/ || nev > 1 || $1 !~ /%$/ { next }
+			{
+				for (i = 2; i < NF; i++)
+					if ($i == "[.]")
+						break
+				if (i == NF)
+					next
+				user += $1
+				if (index(syms, " " $NF " "))
+					in_syms += $1
+			}
+			END { printf "%.2f\n", (user > 0) ? 100 * in_syms / user : 0 }'
+}
+
 # report_rows DATAFILE: "pct comm dso symbol" per row of
 # `perf report --stdio --sort comm,dso,sym`.
 report_rows()

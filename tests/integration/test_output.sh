@@ -11,7 +11,9 @@ source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 need_root "a system-wide recording (--tail-synthesize -a)"
 
 perf_record_ok -o ref.data -- "$WORKLOAD" 800
-ref=$(report_percent ref.data hot_two_thirds)
+# hot_two_thirds' share of the user-space samples: the kernel's share grows
+# with the preemptions of a busy machine, the workload's split does not.
+ref=$(user_percent ref.data hot_two_thirds)
 
 # each_file_ok PATTERN MIN: at least MIN files match, each valid on its own,
 # with the workload's samples resolved to its symbols as in perf record's file.
@@ -24,11 +26,14 @@ each_file_ok()
 		require_valid --allow-empty "$f"
 		ns=$("$PERF" script -i "$f" 2>/dev/null | wc -l)
 		((ns >= 20)) || continue
-		# Resolved: the workload's two functions hold its samples.
-		p=$(report_percent "$f" hot_two_thirds)
-		q=$(report_percent "$f" cold_one_third)
-		awk -v a="$p" -v b="$q" 'BEGIN { exit !(a + b >= 90) }' ||
-			fail "$f: hot_two_thirds $p% + cold_one_third $q%: samples not resolved"
+		# Resolved: the workload's two functions hold its user-space
+		# samples (a sample left unresolved is a hex address there).
+		# Kernel samples are not counted: on a busy CPU each preemption
+		# and return adds some, up to a fifth of a file.
+		q=$(user_percent "$f" hot_two_thirds cold_one_third)
+		awk -v a="$q" 'BEGIN { exit !(a >= 90) }' ||
+			fail "$f: hot_two_thirds + cold_one_third hold $q% of the user-space samples: samples not resolved"
+		p=$(user_percent "$f" hot_two_thirds)
 		((ns < 300)) || within 15 "$p" "$ref" ||
 			fail "$f: hot_two_thirds $p%, perf record $ref%"
 	done
@@ -87,7 +92,7 @@ sz=$(stat -c %s max.data)
 # The data stops at the limit; the feature sections follow it.
 ((sz <= 40 * 1024 + 16 * 1024)) || fail "--max-size=40K: the file has $sz bytes"
 ((sz >= 30 * 1024)) || fail "--max-size=40K: stopped early at $sz bytes"
-p=$(report_percent max.data hot_two_thirds)
+p=$(user_percent max.data hot_two_thirds)
 within 15 "$p" "$ref" || fail "--max-size: hot_two_thirds $p% vs $ref%"
 "$PREC" --max-size=60K -o - -- "$WORKLOAD" 3000 2>maxp.err >max.pipe
 grep -q 'size limit reached' maxp.err || fail "--max-size with -o -: no message"
