@@ -26,6 +26,8 @@ export PREC WORKLOAD_DIR FIXTURES PERF
 export PAGER=cat PERF_PAGER=cat LC_ALL=C
 
 TEST_NAME=$(basename "${BASH_SOURCE[1]:-$0}" .sh)
+# The test itself, for fail_or_retry's second run.
+_test_script=$(realpath "${BASH_SOURCE[1]:-$0}")
 WORKLOAD=$WORKLOAD_DIR/prec_workload
 EXIT_WORKLOAD=$WORKLOAD_DIR/prec_exit
 
@@ -44,6 +46,8 @@ _bg_pids=()
 # which the tests judge line by line; any report there fails the test at
 # its end, printed. Leaks count; undefined behaviour halts.
 _san_dir=
+# As they came, for fail_or_retry's second run (which adds its own log_path).
+_asan_options_in=${ASAN_OPTIONS:-} _ubsan_options_in=${UBSAN_OPTIONS:-}
 if [[ "${PREC_SANITIZED:-0}" == 1 ]]; then
 	_san_dir=$(mktemp -d "${TMPDIR:-/tmp}/prec-san-$TEST_NAME.XXXXXX") || exit 1
 	chmod 1777 "$_san_dir"
@@ -107,6 +111,33 @@ fail()
 		fi
 	fi
 	exit 1
+}
+
+# fail_or_retry MESSAGE...: a check that a busy machine can break at random
+# failed (a thread woken late because every CPU was taken, ...): the first
+# time, say why and run the whole test once more from its start, in a new
+# temp dir; the second time, fail. Only for a check whose result the load
+# decides at random, never for one a broken feature fails: that one calls
+# fail.
+fail_or_retry()
+{
+	local pid
+	if [[ -n "${PREC_TEST_RETRIED:-}" ]] || ! _sanitizer_reports; then
+		fail "$* (on the retry too)"
+	fi
+	echo "RETRY: $TEST_NAME: $* (a timing a busy machine can break: the test runs once more)" >&2
+	for pid in "${_bg_pids[@]}"; do
+		kill -KILL "$pid" 2>/dev/null
+	done
+	if [[ -n "${KEEP_TMP:-}" ]]; then
+		echo "$TEST_NAME: temp dir kept: $TMP" >&2
+	else
+		rm -rf "$TMP"
+	fi
+	trap - EXIT
+	cd / || exit 1
+	export PREC_TEST_RETRIED=1 ASAN_OPTIONS=$_asan_options_in UBSAN_OPTIONS=$_ubsan_options_in
+	exec bash "$_test_script"
 }
 
 pass()
@@ -398,6 +429,22 @@ no_grep_or_fail()
 		grep -E -- "$1" "$2" | head -n 5 | sed 's/^/    | /' >&2
 		fail "$3: unexpected line matching /$1/ in $(basename "$2")"
 	fi
+}
+
+# wait_exec PID NAME: wait (60 s at most) until a child of PID (prec) runs
+# NAME. prec starts its command once its signal handlers are in place and
+# its events are on, so a signal sent from then reaches a recording however
+# long a busy machine made the start take; a fixed sleep instead may signal
+# a prec still starting (SIGUSR2's default action kills it).
+wait_exec()
+{
+	local i
+	for ((i = 0; i < 600; i++)); do
+		pgrep -P "$1" -x "$2" >/dev/null && return 0
+		kill -0 "$1" 2>/dev/null || fail "$1 exited before it ran $2"
+		sleep 0.1
+	done
+	fail "$2 did not start under $1 within 60 s"
 }
 
 # ... | has_match [GREP-OPTIONS] PATTERN: true when a line of the input

@@ -44,7 +44,8 @@ each_file_ok()
 "$PREC" --switch-output -o sig.data -- "$WORKLOAD" 1500 2>sig.err &
 pid=$!
 track_pid $pid
-sleep 0.5
+wait_exec $pid prec_workload
+sleep 0.3
 kill -USR2 $pid
 sleep 0.5
 kill -USR2 $pid
@@ -105,7 +106,8 @@ require_no_warning maxp.report.err "perf report of a --max-size stream"
 "$PREC" --overwrite -m 8 -o ow.data -- "$WORKLOAD" 1500 2>ow.err &
 pid=$!
 track_pid $pid
-sleep 0.6
+wait_exec $pid prec_workload
+sleep 0.5
 kill -USR2 $pid
 sleep 0.5
 kill -USR2 $pid
