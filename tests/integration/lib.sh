@@ -447,6 +447,27 @@ wait_exec()
 	fail "$2 did not start under $1 within 60 s"
 }
 
+# perf report --stdio -g ... | first_chain: the frames of the first call
+# chain under the first entry, one a line. perf draws a chain that holds
+# all of its entry as "---frame", but once the entry's samples split over
+# several chains (a -a recording of a busy machine, where some stacks differ
+# below main), each branch as "|--N%--frame": both are read, the largest
+# branch first.
+first_chain()
+{
+	awk '/^#/ || (/^$/ && !go) { next }
+		!go { if ($1 ~ /%$/) go = 1; next }
+		{
+			f = $0
+			sub(/^[ |]*/, "", f)
+			sub(/^-*[0-9.]+%--/, "", f)
+			sub(/^---/, "", f)
+			if (f == "") { if (n) exit; next }
+			print f
+			n++
+		}'
+}
+
 # ... | has_match [GREP-OPTIONS] PATTERN: true when a line of the input
 # matches. It reads the input to its end, where `grep -q` leaves at the first
 # match: a writer still writing would then die of SIGPIPE and pipefail would
