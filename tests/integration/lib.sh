@@ -483,4 +483,4 @@ has_match()
 # Sanity: the things every test needs are there.
 [[ -x "$PREC" ]] || fail "prec binary not found at $PREC (build first: scripts/build)"
 [[ -x "$WORKLOAD" ]] || fail "workload not found at $WORKLOAD"
-need_tool "$PERF" "scripts/bootstrap installs linux-perf"
+need_tool "$PERF" "scripts/bootstrap --test installs linux-perf"

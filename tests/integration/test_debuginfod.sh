@@ -12,8 +12,8 @@
 # the end.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
-need_tool debuginfod "run scripts/bootstrap"
-need_tool curl "scripts/bootstrap installs it"
+need_tool debuginfod "run scripts/bootstrap --test"
+need_tool curl "scripts/bootstrap --test installs it"
 "$PREC" --debuginfod=http://127.0.0.1:1 -o "$TMP/probe.data" -- true 2>"$TMP/probe.err"
 grep -q 'built without libdebuginfod' "$TMP/probe.err" &&
 	skip "this prec was built without libdebuginfod (install libdebuginfod-dev and rebuild)"
