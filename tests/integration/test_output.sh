@@ -31,8 +31,10 @@ each_file_ok()
 		# Kernel samples are not counted: on a busy CPU each preemption
 		# and return adds some, up to a fifth of a file.
 		q=$(user_percent "$f" hot_two_thirds cold_one_third)
-		awk -v a="$q" 'BEGIN { exit !(a >= 90) }' ||
-			fail "$f: hot_two_thirds + cold_one_third hold $q% of the user-space samples: samples not resolved"
+		if ! awk -v a="$q" 'BEGIN { exit !(a >= 90) }'; then
+			report_rows "$f" | head -n 8 | sed 's/^/    | /' >&2
+			fail "$f ($ns samples): hot_two_thirds + cold_one_third hold $q% of the user-space samples: samples not resolved"
+		fi
 		p=$(user_percent "$f" hot_two_thirds)
 		((ns < 300)) || within 15 "$p" "$ref" ||
 			fail "$f: hot_two_thirds $p%, perf record $ref%"
