@@ -26,6 +26,8 @@ export PREC WORKLOAD_DIR FIXTURES PERF
 export PAGER=cat PERF_PAGER=cat LC_ALL=C
 
 TEST_NAME=$(basename "${BASH_SOURCE[1]:-$0}" .sh)
+# The test itself, for fail_or_retry's second run.
+_test_script=$(realpath "${BASH_SOURCE[1]:-$0}")
 WORKLOAD=$WORKLOAD_DIR/prec_workload
 EXIT_WORKLOAD=$WORKLOAD_DIR/prec_exit
 
@@ -44,6 +46,8 @@ _bg_pids=()
 # which the tests judge line by line; any report there fails the test at
 # its end, printed. Leaks count; undefined behaviour halts.
 _san_dir=
+# As they came, for fail_or_retry's second run (which adds its own log_path).
+_asan_options_in=${ASAN_OPTIONS:-} _ubsan_options_in=${UBSAN_OPTIONS:-}
 if [[ "${PREC_SANITIZED:-0}" == 1 ]]; then
 	_san_dir=$(mktemp -d "${TMPDIR:-/tmp}/prec-san-$TEST_NAME.XXXXXX") || exit 1
 	chmod 1777 "$_san_dir"
@@ -107,6 +111,33 @@ fail()
 		fi
 	fi
 	exit 1
+}
+
+# fail_or_retry MESSAGE...: a check that a busy machine can break at random
+# failed (a thread woken late because every CPU was taken, ...): the first
+# time, say why and run the whole test once more from its start, in a new
+# temp dir; the second time, fail. Only for a check whose result the load
+# decides at random, never for one a broken feature fails: that one calls
+# fail.
+fail_or_retry()
+{
+	local pid
+	if [[ -n "${PREC_TEST_RETRIED:-}" ]] || ! _sanitizer_reports; then
+		fail "$* (on the retry too)"
+	fi
+	echo "RETRY: $TEST_NAME: $* (a timing a busy machine can break: the test runs once more)" >&2
+	for pid in "${_bg_pids[@]}"; do
+		kill -KILL "$pid" 2>/dev/null
+	done
+	if [[ -n "${KEEP_TMP:-}" ]]; then
+		echo "$TEST_NAME: temp dir kept: $TMP" >&2
+	else
+		rm -rf "$TMP"
+	fi
+	trap - EXIT
+	cd / || exit 1
+	export PREC_TEST_RETRIED=1 ASAN_OPTIONS=$_asan_options_in UBSAN_OPTIONS=$_ubsan_options_in
+	exec bash "$_test_script"
 }
 
 pass()
@@ -295,6 +326,34 @@ report_percent()
 			END { printf "%.2f\n", sum }'
 }
 
+# user_percent DATAFILE SYMBOL...: the share (percent) of the user-space
+# samples of DATAFILE's first event (the [.] rows of `perf report --sort
+# dso,sym`) that are in the SYMBOLs. Unlike report_percent it does not move
+# with the kernel's share, which grows with every preemption on a busy
+# machine; a sample that did not resolve is a user-space row ("[unknown]",
+# a hex address) outside the SYMBOLs, so it still counts against them.
+# Prints 0 when there is no user-space sample.
+user_percent()
+{
+	local data=$1
+	shift
+	"$PERF" report --stdio --sort dso,sym -i "$data" 2>/dev/null |
+		awk -v syms=" $* " '
+			/^# Samples: .* of event / { nev++; next }
+			/^#/ || nev > 1 || $1 !~ /%$/ { next }
+			{
+				for (i = 2; i < NF; i++)
+					if ($i == "[.]")
+						break
+				if (i == NF)
+					next
+				user += $1
+				if (index(syms, " " $NF " "))
+					in_syms += $1
+			}
+			END { printf "%.2f\n", (user > 0) ? 100 * in_syms / user : 0 }'
+}
+
 # report_rows DATAFILE: "pct comm dso symbol" per row of
 # `perf report --stdio --sort comm,dso,sym`.
 report_rows()
@@ -372,7 +431,56 @@ no_grep_or_fail()
 	fi
 }
 
+# wait_exec PID NAME: wait (60 s at most) until a child of PID (prec) runs
+# NAME. prec starts its command once its signal handlers are in place and
+# its events are on, so a signal sent from then reaches a recording however
+# long a busy machine made the start take; a fixed sleep instead may signal
+# a prec still starting (SIGUSR2's default action kills it).
+wait_exec()
+{
+	local i
+	for ((i = 0; i < 600; i++)); do
+		pgrep -P "$1" -x "$2" >/dev/null && return 0
+		kill -0 "$1" 2>/dev/null || fail "$1 exited before it ran $2"
+		sleep 0.1
+	done
+	fail "$2 did not start under $1 within 60 s"
+}
+
+# perf report --stdio -g ... | first_chain: the frames of the first call
+# chain under the first entry, one a line. perf draws a chain that holds
+# all of its entry as "---frame", but once the entry's samples split over
+# several chains (a -a recording of a busy machine, where some stacks differ
+# below main), each branch as "|--N%--frame": both are read, the largest
+# branch first.
+first_chain()
+{
+	awk '/^#/ || (/^$/ && !go) { next }
+		!go { if ($1 ~ /%$/) go = 1; next }
+		{
+			f = $0
+			sub(/^[ |]*/, "", f)
+			sub(/^-*[0-9.]+%--/, "", f)
+			sub(/^---/, "", f)
+			if (f == "") { if (n) exit; next }
+			print f
+			n++
+		}'
+}
+
+# ... | has_match [GREP-OPTIONS] PATTERN: true when a line of the input
+# matches. It reads the input to its end, where `grep -q` leaves at the first
+# match: a writer still writing would then die of SIGPIPE and pipefail would
+# fail the whole pipeline, a false failure (or, before `&& fail`, a false
+# pass). Use it, not grep -q, at the end of any pipe.
+has_match()
+{
+	local n
+	n=$(grep -c "$@")
+	((n > 0))
+}
+
 # Sanity: the things every test needs are there.
 [[ -x "$PREC" ]] || fail "prec binary not found at $PREC (build first: scripts/build)"
 [[ -x "$WORKLOAD" ]] || fail "workload not found at $WORKLOAD"
-need_tool "$PERF" "scripts/bootstrap installs linux-perf"
+need_tool "$PERF" "scripts/bootstrap --test installs linux-perf"

@@ -119,7 +119,7 @@ if [[ -n "$nr_getsid" ]]; then
 	((${#files[@]} == 4)) || fail "--switch-output-event: ${#files[@]} files (${files[*]##*/}), expected 4"
 	for f in "${files[@]}"; do
 		require_valid --allow-empty "$f"
-		evlist "$f" | grep -q getsid && fail "$f: the side-band event is in the file's attrs"
+		evlist "$f" | has_match getsid && fail "$f: the side-band event is in the file's attrs"
 	done
 fi
 

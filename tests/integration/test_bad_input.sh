@@ -158,7 +158,7 @@ prec_record_ok -o null -- true
 
 # The empty values under valgrind: the message was built from an
 # uninitialised name (valgrind: conditional jump on uninitialised value).
-command -v valgrind >/dev/null || fail "valgrind not found (scripts/bootstrap installs it)"
+command -v valgrind >/dev/null || fail "valgrind not found (scripts/bootstrap --test installs it)"
 for a in -j= --user-regs= --intr-regs=; do
 	args=("$a")
 	[[ $a == -j= ]] && args=(-j '')

@@ -74,10 +74,11 @@ for f in k.data.*; do
 done
 
 # ---- a full disk -------------------------------------------------------------
-# small ARGS...: prec -a -F 20000 ARGS into a 400 KB tmpfs (a private mount
-# namespace: nothing reaches this one); what it left is copied to kept/.
+# small ARGS...: prec -a -F 20000 ARGS into a 400 KB tmpfs (SMALL_KB=N: N KB)
+# in a private mount namespace (nothing reaches this one); what it left is
+# copied to kept/.
 cat >small.sh <<'EOF'
-mount -t tmpfs -o size=400k tmpfs small || exit 99
+mount -t tmpfs -o size=${SMALL_KB:-400}k tmpfs small || exit 99
 "$@"
 rc=$?
 cp -a small/. kept/
@@ -88,7 +89,7 @@ small()
 	rm -rf kept && mkdir kept && mkdir -p small
 	# Under _run's timeout, so in_private_mounts goes along by its text.
 	_run small bash -c "$(declare -f in_private_mounts); in_private_mounts bash small.sh \"\$@\"" - "$@"
-	((LAST_RC != 99)) || fail "cannot mount a 400 KB tmpfs (the tests run as root)"
+	((LAST_RC != 99)) || fail "cannot mount a ${SMALL_KB:-400} KB tmpfs (the tests run as root)"
 }
 
 for mode in "" "-z" "-g"; do
@@ -103,7 +104,15 @@ done
 # --switch-output (a size above the -a side-band at each file's front): the
 # files already rotated stay whole; the last one holds
 # what fit (maybe only its front).
-small "$PREC" -a -F 20000 --switch-output=160K -o small/x.data -- "$WORKLOAD" 20000
+# The side-band is as large as the machine's tasks make it (0.9 MB with
+# 6,000 threads alive): the switch size and the disk follow it, measured by
+# an -a recording of true, so a file rotates before the disk fills.
+prec_record_ok -a -o sb.data -- true
+sb_kb=$(($(header_field "$(header sb.data)" "data size" | awk '{ print $1 }') / 1024))
+sw_kb=$((sb_kb + 96 > 160 ? sb_kb + 96 : 160))
+log "ENOSPC with --switch-output: a side-band of $sb_kb KB, files of $sw_kb KB"
+SMALL_KB=$((2 * sw_kb + 80 > 400 ? 2 * sw_kb + 80 : 400)) \
+	small "$PREC" -a -F 20000 --switch-output="${sw_kb}K" -o small/x.data -- "$WORKLOAD" 20000
 one_line "ENOSPC with --switch-output"
 ls kept/x.data.* >/dev/null 2>&1 || fail "ENOSPC with --switch-output: no rotated file"
 for f in kept/x.data.*; do
@@ -112,8 +121,12 @@ done
 [[ -e kept/x.data ]] || fail "ENOSPC with --switch-output: the last file was deleted"
 require_valid --allow-empty kept/x.data
 
-# Pipe mode into a file on a full disk: whole records only.
-small bash -c '"$1" -a -F 20000 -o - -- "$2" 20000 >small/x.pipe' - "$PREC" "$WORKLOAD"
+# Pipe mode into a file on a full disk: whole records only. A stream cut
+# inside the tasks' side-band may lack the kernel's map (perf then warns
+# that kernel samples cannot resolve): the disk holds the side-band and
+# 240 KB more (400 KB at least), so the cut falls among the samples.
+pipe_kb=$((sb_kb + 240 > 400 ? sb_kb + 240 : 400))
+SMALL_KB=$pipe_kb small bash -c '"$1" -a -F 20000 -o - -- "$2" 20000 >small/x.pipe' - "$PREC" "$WORKLOAD"
 one_line "ENOSPC, prec -o - > file"
 perf_reads kept/x.pipe "ENOSPC, prec -o - > file"
 
@@ -126,9 +139,9 @@ for mode in "" "-z"; do
 	(($(stat -c %s fsz.data) <= 300 * 1024)) || fail "EFBIG $mode: the file is larger than the limit"
 	perf_reads fsz.data "ulimit -f 300, prec $mode"
 done
-_run efbig bash -c 'ulimit -f 300 && exec "$@" >fsz.pipe' - \
+_run efbig bash -c 'ulimit -f "$0" && exec "$@" >fsz.pipe' "$((pipe_kb - 100))" \
 	"$PREC" -a -F 20000 -o - -- "$WORKLOAD" 20000
-one_line "ulimit -f 300, prec -o - > file"
-perf_reads fsz.pipe "ulimit -f 300, prec -o - > file"
+one_line "ulimit -f $((pipe_kb - 100)), prec -o - > file"
+perf_reads fsz.pipe "ulimit -f $((pipe_kb - 100)), prec -o - > file"
 
 pass

@@ -12,8 +12,8 @@
 # the end.
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
-need_tool debuginfod "run scripts/bootstrap"
-need_tool curl "scripts/bootstrap installs it"
+need_tool debuginfod "run scripts/bootstrap --test"
+need_tool curl "scripts/bootstrap --test installs it"
 "$PREC" --debuginfod=http://127.0.0.1:1 -o "$TMP/probe.data" -- true 2>"$TMP/probe.err"
 grep -q 'built without libdebuginfod' "$TMP/probe.err" &&
 	skip "this prec was built without libdebuginfod (install libdebuginfod-dev and rebuild)"
@@ -26,13 +26,13 @@ strip --strip-all "$TMP/w" || fail "strip failed"
 bid=$(readelf -n "$TMP/w" 2>/dev/null | awk '/Build ID/ { print $3 }')
 [[ -n "$bid" && "$bid" == "$(readelf -n "$TMP/srv/w.debug" 2>/dev/null | awk '/Build ID/ { print $3 }')" ]] ||
 	fail "the stripped workload and its debug file do not share a build-id"
-readelf -S "$TMP/w" | grep -q symtab && fail "the workload still has its symbols"
+readelf -S "$TMP/w" | has_match symtab && fail "the workload still has its symbols"
 
 # A free port, and the server on it.
 port=
 for _ in $(seq 20); do
 	p=$((20000 + RANDOM % 30000))
-	ss -ltn | grep -q ":$p " || {
+	ss -ltn | has_match ":$p " || {
 		port=$p
 		break
 	}

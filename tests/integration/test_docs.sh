@@ -98,7 +98,7 @@ done
 # ---- the man pages render ----------------------------------------------------
 
 if ! command -v man >/dev/null; then
-	fail "man is not installed (scripts/bootstrap installs man-db)"
+	fail "man is not installed (scripts/bootstrap --test installs man-db)"
 fi
 mkdir -p man/man1
 cp "$DOC/prec.1" "$DOC/prec-record.1" man/man1/

@@ -247,7 +247,7 @@ if [[ -d $tracing/events/sched/sched_switch ]]; then
 	_run filter "$PREC" -e sched:sched_switch --filter 'nosuch == 1' -o filter.data -- true
 	taught "--filter 'nosuch == 1'" filter.data "'cat $tracing/events/sched/sched_switch/format'"
 	cat_cmd=$(fix "cat ")
-	eval "$cat_cmd" | grep -q 'field:.*prev_pid' || fail "'$cat_cmd' lists no fields"
+	eval "$cat_cmd" | has_match 'field:.*prev_pid' || fail "'$cat_cmd' lists no fields"
 	_run filter_ok "$PREC" -e sched:sched_switch --filter 'prev_pid != 0' -a -o filter.data -- sleep 0.1
 	recorded "--filter on a field '$cat_cmd' lists" filter.data
 fi

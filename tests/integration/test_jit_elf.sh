@@ -51,8 +51,8 @@ grep -qE '^ +\[ ?[0-9]+\] \.text +NOBITS .* AX ' readelf.out || fail "no NOBITS 
 while read -r addr size name; do
 	printf -v want '%016x %s %s' "0x$addr" "$((16#$size))" "$name"
 	readelf -Ws jit.elf | awk '$4 == "FUNC" && $5 == "GLOBAL" { print $2, $3, $8 }' |
-		grep -qx "$want" || fail "readelf -Ws: no FUNC GLOBAL '$want'"
-	nm jit.elf | grep -qx "$(printf '%016x' "0x$addr") T $name" || fail "nm: no $name at $addr"
+		has_match -x "$want" || fail "readelf -Ws: no FUNC GLOBAL '$want'"
+	nm jit.elf | has_match -x "$(printf '%016x' "0x$addr") T $name" || fail "nm: no $name at $addr"
 done <map.txt
 [[ $("$PERF" buildid-list -i jit.elf 2>/dev/null) == "$bid" ]] ||
 	fail "perf buildid-list -i jit.elf: '$("$PERF" buildid-list -i jit.elf 2>&1)', not $bid"
@@ -73,7 +73,7 @@ for f in jit_alpha jit_beta jit_gamma; do
 	[[ $(HOME=$TMP/hnone report_percent named.data $f) == 0.00 ]] ||
 		fail "without the cache $f still resolves (the control)"
 done
-HOME=$TMP/hcache report_rows named.data | grep -q ' jit jit_gamma$' ||
+HOME=$TMP/hcache report_rows named.data | has_match ' jit jit_gamma$' ||
 	fail "jit_gamma is not in the DSO jit: $(HOME=$TMP/hcache report_rows named.data | head -n 3)"
 
 pass "names of ${share[jit_alpha]}/${share[jit_beta]}/${share[jit_gamma]}% kept through the cache"

@@ -69,7 +69,7 @@ perf_kcore()
 }
 perf_kcore -q -o "$TMP/probe.data" -- true
 HAVE_PERF=1
-if ((PERF_RC != 0)) || ! "$PERF" evlist -i "$TMP/probe.data" 2>/dev/null | grep -q "^dummy:u$"; then
+if ((PERF_RC != 0)) || ! "$PERF" evlist -i "$TMP/probe.data" 2>/dev/null | has_match "^dummy:u$"; then
 	HAVE_PERF=0
 	log "perf record --kcore cannot run in a private mount namespace here ($(head -n 1 "$PERF_ERR")): checking prec's events against perf 6.1's rules only"
 fi

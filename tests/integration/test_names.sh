@@ -20,7 +20,7 @@ source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
 need_root "reading other processes' map_files and roots"
 need_namespaces "a container: unshare -p -m"
-need_tool node "install nodejs (scripts/bootstrap)"
+need_tool node "install nodejs (scripts/bootstrap --test)"
 
 js='function hotLoopAlpha(n){let s=0;for(let i=0;i<n;i++){s+=Math.sqrt(i)*Math.sin(i);}return s;}
 function hotLoopBeta(n){let s=0;for(let i=0;i<n;i++){s+=(i*7)%13;}return s;}

@@ -11,7 +11,9 @@ source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 need_root "a system-wide recording (--tail-synthesize -a)"
 
 perf_record_ok -o ref.data -- "$WORKLOAD" 800
-ref=$(report_percent ref.data hot_two_thirds)
+# hot_two_thirds' share of the user-space samples: the kernel's share grows
+# with the preemptions of a busy machine, the workload's split does not.
+ref=$(user_percent ref.data hot_two_thirds)
 
 # each_file_ok PATTERN MIN: at least MIN files match, each valid on its own,
 # with the workload's samples resolved to its symbols as in perf record's file.
@@ -24,11 +26,16 @@ each_file_ok()
 		require_valid --allow-empty "$f"
 		ns=$("$PERF" script -i "$f" 2>/dev/null | wc -l)
 		((ns >= 20)) || continue
-		# Resolved: the workload's two functions hold its samples.
-		p=$(report_percent "$f" hot_two_thirds)
-		q=$(report_percent "$f" cold_one_third)
-		awk -v a="$p" -v b="$q" 'BEGIN { exit !(a + b >= 90) }' ||
-			fail "$f: hot_two_thirds $p% + cold_one_third $q%: samples not resolved"
+		# Resolved: the workload's two functions hold its user-space
+		# samples (a sample left unresolved is a hex address there).
+		# Kernel samples are not counted: on a busy CPU each preemption
+		# and return adds some, up to a fifth of a file.
+		q=$(user_percent "$f" hot_two_thirds cold_one_third)
+		if ! awk -v a="$q" 'BEGIN { exit !(a >= 90) }'; then
+			report_rows "$f" | head -n 8 | sed 's/^/    | /' >&2
+			fail "$f ($ns samples): hot_two_thirds + cold_one_third hold $q% of the user-space samples: samples not resolved"
+		fi
+		p=$(user_percent "$f" hot_two_thirds)
 		((ns < 300)) || within 15 "$p" "$ref" ||
 			fail "$f: hot_two_thirds $p%, perf record $ref%"
 	done
@@ -39,7 +46,8 @@ each_file_ok()
 "$PREC" --switch-output -o sig.data -- "$WORKLOAD" 1500 2>sig.err &
 pid=$!
 track_pid $pid
-sleep 0.5
+wait_exec $pid prec_workload
+sleep 0.3
 kill -USR2 $pid
 sleep 0.5
 kill -USR2 $pid
@@ -84,15 +92,24 @@ grep -q '^\[ prec record: perf size limit reached ([0-9]* KB), stopping session 
 	fail "--max-size: no size-limit message: $(cat "$PREC_ERR")"
 require_valid max.data
 sz=$(stat -c %s max.data)
-# The data stops at the limit; the feature sections follow it.
-((sz <= 40 * 1024 + 16 * 1024)) || fail "--max-size=40K: the file has $sz bytes"
-((sz >= 30 * 1024)) || fail "--max-size=40K: stopped early at $sz bytes"
-p=$(report_percent max.data hot_two_thirds)
+h=$(header max.data)
+off=$(header_field "$h" "data offset")
+dsz=$(header_field "$h" "data size")
+# The data stops at the limit; the feature sections follow it, as large as
+# the machine makes them: the BPF programs loaded on it (anyone's) and their
+# BTF are recorded as perf records them, kilobytes each, so the file's size
+# is no measure of the limit.
+((dsz <= 40 * 1024)) || fail "--max-size=40K: $dsz bytes of data (file $sz)"
+((dsz >= 30 * 1024)) || fail "--max-size=40K: stopped early at $dsz bytes of data"
+feat=$((sz - off - dsz))
+p=$(user_percent max.data hot_two_thirds)
 within 15 "$p" "$ref" || fail "--max-size: hot_two_thirds $p% vs $ref%"
 "$PREC" --max-size=60K -o - -- "$WORKLOAD" 3000 2>maxp.err >max.pipe
 grep -q 'size limit reached' maxp.err || fail "--max-size with -o -: no message"
 sz=$(stat -c %s max.pipe)
-((sz <= 60 * 1024 + 16 * 1024)) || fail "--max-size=60K -o -: $sz bytes"
+# The stream carries the same features as records, and its attrs: its data
+# stop at the limit too.
+((sz <= 60 * 1024 + feat + 16 * 1024)) || fail "--max-size=60K -o -: $sz bytes (a file's features: $feat)"
 "$PERF" report --stdio -i - <max.pipe >/dev/null 2>maxp.report.err || fail "--max-size -o -: perf report failed"
 require_no_warning maxp.report.err "perf report of a --max-size stream"
 
@@ -100,7 +117,8 @@ require_no_warning maxp.report.err "perf report of a --max-size stream"
 "$PREC" --overwrite -m 8 -o ow.data -- "$WORKLOAD" 1500 2>ow.err &
 pid=$!
 track_pid $pid
-sleep 0.6
+wait_exec $pid prec_workload
+sleep 0.5
 kill -USR2 $pid
 sleep 0.5
 kill -USR2 $pid
@@ -109,7 +127,7 @@ n=$(ls ow.data.* 2>/dev/null | wc -l)
 ((n == 2)) || fail "--overwrite: $n snapshot files for 2 SIGUSR2"
 each_file_ok 'ow.data.*' 2
 require_valid ow.data
-evlist ow.data | grep -q 'write_backward: 1' || fail "--overwrite: events are not write_backward"
+evlist ow.data | has_match 'write_backward: 1' || fail "--overwrite: events are not write_backward"
 # A flight recorder keeps the newest records: no more than the ring holds.
 for f in ow.data.*; do
 	n=$("$PERF" script -i "$f" 2>/dev/null | wc -l)

@@ -45,7 +45,7 @@ require_valid injected.data
 c=$(report_percent injected.data hot_two_thirds)
 within 1 "$a" "$c" || fail "perf inject's file: hot_two_thirds $c%, the stream $a%"
 # The build-ids come at the end of the stream; perf inject keeps them.
-"$PERF" buildid-list -i injected.data 2>/dev/null | grep -q "$(basename "$WORKLOAD")\$" ||
+"$PERF" buildid-list -i injected.data 2>/dev/null | has_match "$(basename "$WORKLOAD")\$" ||
 	fail "no build-id of the workload after perf inject"
 
 # The stream's front as perf's: the same attrs (perf adds ID for one event

@@ -13,7 +13,7 @@
 # Not under the sanitizers (ASan's shadow memory is most of the RSS there).
 source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 
-[[ -x /usr/bin/time ]] || skip "/usr/bin/time not found (scripts/bootstrap installs time)"
+[[ -x /usr/bin/time ]] || skip "/usr/bin/time not found (scripts/bootstrap --test installs time)"
 mkdir -p "$TMP/home"
 
 # maps_during TAG ARGS...: prec ARGS -o TAG.data -- sleep 2 in the

@@ -58,7 +58,7 @@ run_prec -q --sample-mem-info -o mi.data -- "$EXIT_WORKLOAD" 0
 ((PREC_RC == 0)) || fail "prec --sample-mem-info exited $PREC_RC: $(head -n 2 "$PREC_ERR")"
 st=$(sample_of mi.data)
 [[ $st == *DATA_SRC* && $st != *ADDR* ]] || fail "--sample-mem-info: sample_type $st"
-evlist mi.data | grep -q 'mmap_data: 1' && fail "--sample-mem-info: mmap_data set"
+evlist mi.data | has_match 'mmap_data: 1' && fail "--sample-mem-info: mmap_data set"
 
 # --data-mmap (7.0): the data mappings of -d apart from its addresses.
 data_maps()
@@ -68,13 +68,13 @@ data_maps()
 run_prec -q --data-mmap -o dm.data -- "$EXIT_WORKLOAD" 0
 ((PREC_RC == 0)) || fail "prec --data-mmap exited $PREC_RC: $(head -n 2 "$PREC_ERR")"
 [[ $(sample_of dm.data) != *ADDR* ]] || fail "--data-mmap: ADDR sampled"
-evlist dm.data | grep -q 'mmap_data: 1' || fail "--data-mmap: no mmap_data"
+evlist dm.data | has_match 'mmap_data: 1' || fail "--data-mmap: no mmap_data"
 (($(data_maps dm.data) > 0)) || fail "--data-mmap: no MMAP2 of a data mapping"
 run_prec -q -d --no-data-mmap -o ndm.data -- "$EXIT_WORKLOAD" 0
 ((PREC_RC == 0)) || fail "prec -d --no-data-mmap exited $PREC_RC: $(head -n 2 "$PREC_ERR")"
 st=$(sample_of ndm.data)
 [[ $st == *ADDR* && $st == *DATA_SRC* ]] || fail "-d --no-data-mmap: sample_type $st"
-evlist ndm.data | grep -q 'mmap_data: 1' && fail "-d --no-data-mmap: mmap_data set"
+evlist ndm.data | has_match 'mmap_data: 1' && fail "-d --no-data-mmap: mmap_data set"
 (($(data_maps ndm.data) == 0)) || fail "-d --no-data-mmap: MMAP2s of data mappings"
 
 # --latency (6.15) is --switch-events for the workload's events (perf's

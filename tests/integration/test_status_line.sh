@@ -86,7 +86,7 @@ _run perf env TERM=xterm script -qfec "stty rows $ROWS cols 120; exec $PERF reco
 ((LAST_RC == 0)) || fail "perf record under script exited $LAST_RC"
 for re in '^\[ perf record: Woken up [0-9]+ times to write data \]' \
 	'^\[ perf record: Captured and wrote [0-9]+\.[0-9]{3} MB perf\.data \([0-9]+ samples\) \]'; do
-	tr -d '\r' <perf.ts | grep -Eq "$re" || fail "perf's summary differs from the form checked ($re)"
+	tr -d '\r' <perf.ts | has_match -E "$re" || fail "perf's summary differs from the form checked ($re)"
 done
 log "drawn in row $ROWS, the command's lines whole, erased before perf's summary lines"
 

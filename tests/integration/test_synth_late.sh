@@ -75,7 +75,7 @@ within 25 "$got" "$plain" || fail "--threads: ${got}% of prec_busy's samples res
 run_perf script -i "$TMP/thr.data"
 ((PERF_RC == 0)) || fail "perf script -i thr.data exited $PERF_RC"
 require_no_warning "$PERF_ERR" "perf script -i thr.data"
-"$PERF" buildid-list -i "$TMP/thr.data" 2>/dev/null | grep -q " $BUSY\$" ||
+"$PERF" buildid-list -i "$TMP/thr.data" 2>/dev/null | has_match " $BUSY\$" ||
 	fail "--threads: BUILD_ID does not list $BUSY, which the samples hit"
 
 # ---- --unwind=record: a process that ran before prec unwinds whole --------
@@ -84,9 +84,7 @@ require_no_warning "$PERF_ERR" "perf script -i thr.data"
 chain()
 {
 	"$PERF" report -i "$1" --stdio --no-children --comm prec_deep_nofp \
-		-g caller,0.5,callee -S "$2" 2>/dev/null |
-		awk '/---/ { go = 1 } go && NF == 1 { print $1 } go && NF == 0 { exit }' |
-		sed 's/^---//' | head -n "$3" | tr '\n' ' '
+		-g caller,0.5,callee -S "$2" 2>/dev/null | first_chain | head -n "$3" | tr '\n' ' '
 }
 # deep_whole FILE: the share of prec_deep_nofp's samples whose user chain
 # reaches main, in percent (0 without samples).

@@ -85,7 +85,7 @@ awk -v a="$w_thr" -v b="$w_one" 'BEGIN { exit !(b > 0 && a >= 0.6 * b && a <= 1.
 # perf inject and buildid-list read it too. inject goes to a stream: into
 # a directory perf 6.1 writes only the data file, which its own report then
 # refuses (perf record --threads' output gets the same).
-"$PERF" buildid-list -i thr.data 2>buildid.err | grep -q prec_workload ||
+"$PERF" buildid-list -i thr.data 2>buildid.err | has_match prec_workload ||
 	fail "--threads: the workload's build-id is missing"
 require_no_warning buildid.err "perf buildid-list"
 _run inject bash -c "'$PERF' inject -i thr.data -o - 2>inject.err | '$PERF' report --stdio -i - 2>report.err; cat inject.err report.err >&2"

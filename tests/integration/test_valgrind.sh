@@ -8,7 +8,7 @@ source "${TEST_LIB:-$(dirname "$0")/lib.sh}" || exit 1
 # process's memory map), and ASan + LSan check the same things there.
 [[ "${PREC_SANITIZED:-0}" == 1 ]] && skip "not under ASan (the sanitized build checks memory itself)"
 
-need_tool valgrind "scripts/bootstrap installs it"
+need_tool valgrind "scripts/bootstrap --test installs it"
 
 _run valgrind valgrind --error-exitcode=1 --leak-check=full \
 	"$PREC" -q -o "$TMP/x.data" -- true
