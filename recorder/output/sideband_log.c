@@ -117,7 +117,8 @@ int sideband_log__replay(struct sideband_log *l, struct synth_out *out)
 	uint32_t *dead = NULL;
 	size_t nr_dead = 0, cap = 0, kept = 0;
 
-	/* The processes that exited: EXIT of a leader (pid == tid). */
+	/* The processes that exited since the last replay: EXIT of a leader
+	 * (pid == tid). They are dropped at the next replay, not this one. */
 	for (size_t off = 0; off + sizeof(struct perf_event_header) <= l->len;) {
 		const struct perf_event_header *h = (const void *)(l->buf + off);
 		uint32_t pt[2];
@@ -147,19 +148,24 @@ int sideband_log__replay(struct sideband_log *l, struct synth_out *out)
 		if (sz < sizeof(*h) || off + sz > l->len)
 			break;
 		pid = record_pid(h);
-		if (h->type != PERF_RECORD_EXIT && (pid < 0 || !in_set(dead, nr_dead, (uint32_t)pid))) {
+		if (h->type != PERF_RECORD_EXIT &&
+		    (pid < 0 || !in_set(l->dying, l->nr_dying, (uint32_t)pid))) {
 			memmove(l->buf + kept, l->buf + off, sz);
 			kept += sz;
 		}
 		off += sz;
 	}
 	l->len = kept;
-	free(dead);
+	free(l->dying);
+	l->dying = dead;
+	l->nr_dying = nr_dead;
+	l->dying_cap = cap;
 	return replay_named(l, out);
 }
 
 void sideband_log__exit(struct sideband_log *l)
 {
+	free(l->dying);
 	free(l->buf);
 	memset(l, 0, sizeof(*l));
 }
