@@ -249,13 +249,9 @@ static int recording__machine(struct recording *r)
 	/* --threads chooses the number of streams and their masks: the
 	 * engine is the same with one. */
 	if (r->opts->threads) {
-		static char err[LOG_MSG_MAX];
-
 		if (threads_masks__for_machine(r->opts->threads_spec, &r->si, r->cpus, &r->masks,
-					       err, sizeof(err))) {
-			pr_err("%s", err);
-			return PREC_EXIT_USAGE;
-		}
+					       &e))
+			return recording__fail(&e, PREC_EXIT_USAGE);
 		pr_verbose("--threads: %u drain streams\n", r->masks.nr);
 	} else if (threads_masks__one(&r->masks)) {
 		return PREC_EXIT_FAILURE;
