@@ -57,6 +57,7 @@ struct recording {
 	struct target_config target;
 	struct synth_config synth;
 	struct off_cpu_config off_cpu;
+	struct output_config outcfg;
 	struct event_specs specs;
 	struct sysinfo si;
 	struct cpu_map *cpus; /* until the evlist takes them */
@@ -189,6 +190,7 @@ static int recording__check(struct recording *r)
 	target_config__init(&r->target, opts);
 	synth_config__init(&r->synth, opts);
 	off_cpu_config__init(&r->off_cpu, opts);
+	output_config__init(&r->outcfg, opts);
 	if (event_specs__parse_options(&r->specs, opts, &e)) {
 		prec_err__print(&e, NULL);
 		return PREC_EXIT_USAGE;
@@ -350,7 +352,7 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 {
 	const struct record_opts *opts = r->opts;
 	struct output_src src = {
-		.opts = opts,
+		.cfg = &r->outcfg,
 		.synth = &r->synth,
 		.evlist = &r->evlist,
 		.si = &r->si,
@@ -365,7 +367,7 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 	};
 	int ret;
 
-	ret = output__open(&r->out, &src, opts->output);
+	ret = output__open(&r->out, &src);
 	/* --kcore: copied after the events opened, before the side-band, as perf. */
 	if (!ret && opts->kcore) {
 		char proc[PATH_MAX];

@@ -44,6 +44,7 @@
 #include "prec/writer.h"
 #include "drain/drain.h"
 #include "live/status_line.h"
+#include "output/output_config.h"
 #include "output/output_dir.h"
 #include "output/output_hint.h"
 #include "output/output_meta.h"
@@ -59,7 +60,6 @@ struct names;
 struct names_hook;
 struct synth_bg;
 struct evlist;
-struct record_opts;
 struct synth_config;
 struct streams;
 struct sysinfo;
@@ -69,7 +69,7 @@ struct wake;
 /* What the output reads and does not own; every pointer valid until
  * output__exit. */
 struct output_src {
-	const struct record_opts *opts; /* pipe_output decides file or stream */
+	const struct output_config *cfg; /* the options the output reads (output_config.h) */
 	const struct synth_config *synth; /* the side-band's (synth/synth_config.h) */
 	struct evlist *evlist; /* opened and mapped */
 	const struct sysinfo *si;
@@ -134,11 +134,11 @@ struct output {
 };
 
 /*
- * Opens the output at path ("-": the stream on standard output) and lists
+ * Opens the output at src->cfg->path ("-": the stream on standard output) and lists
  * the events with their ids (o->wev, for unwinder__setup). 0, or -errno
  * after saying why on stderr (all but -ENOMEM); output__exit in both cases.
  */
-int output__open(struct output *o, const struct output_src *src, const char *path);
+int output__open(struct output *o, const struct output_src *src);
 
 /* The first file's front: header and attrs, a stream's features, the
  * tracker, the side-band, compression. unw: --unwind=record's, or NULL.
