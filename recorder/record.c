@@ -388,9 +388,10 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 	return ret;
 }
 
-/* Step 6: the engine, ready before anything can stop the recording: its
- * streams, their writers and hooks from the output, the main loop's fds;
- * --threads writes the data file's features here (a failed write). */
+/* Step 6: the engine, ready before anything can stop the recording: with
+ * --threads first the output's stream files and the data file's features
+ * (output__begin_streams: a failed write), then its streams, their writers
+ * and hooks from the output, the main loop's fds. */
 static int recording__streams(struct recording *r)
 {
 	const struct record_opts *opts = r->opts;
@@ -410,8 +411,11 @@ static int recording__streams(struct recording *r)
 
 	if (opts->mmap_flush)
 		pr_verbose("mmap flush: %llu\n", (unsigned long long)dc.flush);
+	/* --threads: the directory's stream files, one per stream. */
+	ret = output__begin_streams(&r->out, (int)r->masks.nr);
 	output__drain_config(&r->out, &dc);
-	ret = affinity__attach(&r->aff, &dc, opts->affinity, &r->si);
+	if (!ret)
+		ret = affinity__attach(&r->aff, &dc, opts->affinity, &r->si);
 	if (!ret)
 		ret = streams__init(ss, &r->masks, r->evlist.rings, r->evlist.nr_rings, r->pfd,
 				    r->nr_pfd, &dc, target__ends_with_threads(&r->target));

@@ -19,14 +19,15 @@
  * --switch-output's side-band log and its between-pass step rotates; with
  * --threads each stream writes its own data.N of a perf.data directory.
  *
- *   output__open -> output__begin -> output__drain_config -> streams__init
- *   -> output__attach_streams -> streams__run ... -> output__end_stream
+ *   output__open -> output__begin -> output__begin_streams
+ *   -> output__drain_config -> streams__init -> output__attach_streams
+ *   -> streams__run ... -> output__end_stream
  *   (each) -> output__finish -> output__summary; output__abort on a
  *   failure; output__exit always.
  *
- * Files, each calling only those below it: output_streams.c (each
- * stream's drain: its config, writer, hooks, tick and step; --threads'
- * stream files), output.c (the life of each file, its between-pass step,
+ * Files, each calling only those below it: output_streams.c (--threads'
+ * stream files; each stream's drain: its config, writer, hooks, tick and
+ * step), output.c (the life of each file, its between-pass step,
  * the snapshot), then
  * output_synth.c (the side-band at a file's front, in the background),
  * output_summary.c (the summary), then
@@ -145,17 +146,25 @@ int output__open(struct output *o, const struct output_src *src);
  * 0 or -errno (-E2BIG: too many ids for a pipe record); not reported. */
 int output__begin(struct output *o, struct unwinder *unw);
 
+/* The last part of the begin, once the engine's number of streams nr is
+ * known: with stream_files, the directory's nr stream files data.N
+ * (compressed with -z) and their trackers, then the data file's features
+ * (DIR_FORMAT, without which perf cannot read the directory), so that a
+ * recording killed from here on reads whole; nothing without. 0 or -errno
+ * (not reported). */
+int output__begin_streams(struct output *o, int nr);
+
 /* What every stream's drain starts with (after output__begin): the
  * file's writer (none with stream_files: each stream's own is given by
  * output__attach_streams), whether passes end in FINISHED_ROUND, and
  * --buildid-mmap's. The other members of c are left as they are. */
 void output__drain_config(const struct output *o, struct drain_config *c);
 
-/* Each stream of ss gets its writer (with stream_files the data.N files
- * made here, compressed with -z), its hooks, its tick and its between-pass
- * step (rotation and limits); with stream_files the main loop's stream 0
- * also takes the background side-band in (output__between). 0 or -errno
- * (not reported). */
+/* Each stream of ss gets its writer (with stream_files its data.N, made
+ * by output__begin_streams for as many streams), its hooks, its tick and
+ * its between-pass step (rotation and limits); with stream_files the main
+ * loop's stream 0 also takes the background side-band in
+ * (output__between). Nothing is written. 0 or -errno (not reported). */
 int output__attach_streams(struct output *o, struct streams *ss);
 
 /* The end of the last file: overwrite rings, tail side-band, lost samples,

@@ -3,8 +3,8 @@
  * The output's side of the engine's streams (output.h): what every
  * stream's drain starts with, and each stream's writer, hooks, tick and
  * between-pass step; with --threads the perf.data directory's stream
- * files data.N, their trackers, and each one's end. output.c keeps the
- * life of the file itself.
+ * files data.N made as the output begins, their trackers, and each one's
+ * end. output.c keeps the life of the file itself.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -36,16 +36,17 @@ static enum drain_verdict output__log(void *arg, const struct ring *r, uint64_t 
 	return DRAIN_KEEP;
 }
 
-/* --threads: the nr stream files data.N (compressed with -z) and their
- * trackers; the data file's features go in now. 0 or -errno. */
-static int output__open_streams(struct output *o, int nr)
+int output__begin_streams(struct output *o, int nr)
 {
 	const struct output_config *cfg = o->src.cfg;
 	const struct evsel *ev = &o->src.evlist->evsel[0];
 	struct dso_track_layout tl;
-	int ret = output_dir__open_streams(&o->dir, nr, cfg->comp_level,
-					   output_meta__comp_mmap_len(o->src.evlist));
+	int ret;
 
+	if (!o->src.stream_files)
+		return 0;
+	ret = output_dir__open_streams(&o->dir, nr, cfg->comp_level,
+				       output_meta__comp_mmap_len(o->src.evlist));
 	dso_track__layout(ev->attr.sample_type, ev->attr.sample_id_all, &tl);
 	if (!ret)
 		ret = stream_tracks__open(&o->tracks, nr, &tl, output_meta__buildids(cfg), o->unw);
@@ -134,8 +135,11 @@ int output__attach_streams(struct output *o, struct streams *ss)
 	if (!o->shares || !o->nhooks)
 		return -ENOMEM;
 	o->nr_shares = ss->nr;
-	ret = o->src.stream_files ? output__open_streams(o, ss->nr) :
-				    stream_tracks__borrow(&o->tracks, o->track, o->unw);
+	/* A directory's stream files were made by output__begin_streams,
+	 * one per stream. */
+	if (o->src.stream_files && o->dir.nr != ss->nr)
+		return -EINVAL;
+	ret = o->src.stream_files ? 0 : stream_tracks__borrow(&o->tracks, o->track, o->unw);
 	for (int i = 0; !ret && i < ss->nr; i++)
 		ret = output__attach_stream(o, i, &ss->s[i].d);
 	return ret;
