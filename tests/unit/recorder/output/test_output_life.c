@@ -7,7 +7,8 @@
  * is then read back: a perf.data header (magic, one attr, a data section
  * that is exactly its records, feature bits), the fixture's records in it
  * in ring order followed by FINISHED_ROUND, and --switch-output's
- * timestamped names.
+ * timestamped names. With --threads, the directory's stream files made as
+ * the output begins, before any drain is attached.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -124,9 +125,8 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* The output opened and begun as record.c does, and one stream over the
- * fixture's ring configured and attached by it. */
-static void output_start(struct rig *r)
+/* What record.c gives the output; stream_files: --threads' directory. */
+static void output_open(struct rig *r, bool stream_files)
 {
 	struct output_src src = { .cfg = &r->cfg,
 				  .synth = &r->synth,
@@ -136,11 +136,20 @@ static void output_start(struct rig *r)
 				  .argc = 1,
 				  .argv = r->argv,
 				  .pid = -1,
-				  .take_switch = take_switch };
-	struct drain_config c = { .time_off = TIME_OFF };
+				  .take_switch = take_switch,
+				  .stream_files = stream_files };
 
 	assert_int_equal(output__open(&r->o, &src), 0);
 	assert_int_equal(output__begin(&r->o, NULL), 0);
+}
+
+/* The output opened and begun as record.c does, and one stream over the
+ * fixture's ring configured and attached by it. */
+static void output_start(struct rig *r)
+{
+	struct drain_config c = { .time_off = TIME_OFF };
+
+	output_open(r, false);
 	assert_int_equal(output__begin_streams(&r->o, 1), 0);
 	output__drain_config(&r->o, &c);
 	assert_int_equal(threads_masks__one(&r->m), 0);
@@ -289,10 +298,58 @@ static void test_rotate_and_finish(void **state)
 	}
 }
 
+/* Whether path exists. */
+static bool exists(const char *dir, const char *name)
+{
+	char path[PATH_MAX + 64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return !stat(path, &st);
+}
+
+/* --threads: the directory's stream files are made, and the data file's
+ * features written, as the output begins (output__begin_streams), before
+ * any drain is attached; attaching then only wires streams to those files
+ * and refuses an engine of another size. A recording that never began
+ * leaves no directory. */
+static void test_stream_files_at_begin(void **state)
+{
+	struct rig *r = *state;
+	struct perf_file_header h;
+	struct drain_config c = { .time_off = TIME_OFF };
+	char data[PATH_MAX + 8];
+	int fd;
+
+	r->cfg.switch_output = r->cfg.timestamp_filename = false;
+	output_open(r, true);
+	assert_false(exists(r->f->path, "data.0"));
+	assert_int_equal(output__begin_streams(&r->o, 2), 0);
+	assert_true(exists(r->f->path, "data.0"));
+	assert_true(exists(r->f->path, "data.1"));
+	assert_false(exists(r->f->path, "data.2"));
+	snprintf(data, sizeof(data), "%s/data", r->f->path);
+	fd = open(data, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &h, sizeof(h), 0), sizeof(h));
+	close(fd);
+	assert_true(h.magic == PERF_MAGIC2);
+	assert_true(h.adds_features[HEADER_DIR_FORMAT / 64] & (1ULL << (HEADER_DIR_FORMAT % 64)));
+	/* One stream for two files: refused, nothing attached. */
+	output__drain_config(&r->o, &c);
+	assert_null(c.writer);
+	assert_int_equal(threads_masks__one(&r->m), 0);
+	assert_int_equal(streams__init(&r->ss, &r->m, &r->f->ring, 1, NULL, 0, &c, false), 0);
+	assert_int_equal(output__attach_streams(&r->o, &r->ss), -EINVAL);
+	output__discard(&r->o);
+	assert_false(exists(r->f->dir, "perf.data"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_rotate_and_finish, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stream_files_at_begin, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
