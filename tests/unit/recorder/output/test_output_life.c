@@ -125,7 +125,8 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* What record.c gives the output; stream_files: --threads' directory. */
+/* The output opened and begun from what record.c gives it; stream_files:
+ * --threads' directory. */
 static void output_open(struct rig *r, bool stream_files)
 {
 	struct output_src src = { .cfg = &r->cfg,
@@ -143,8 +144,8 @@ static void output_open(struct rig *r, bool stream_files)
 	assert_int_equal(output__begin(&r->o, NULL), 0);
 }
 
-/* The output opened and begun as record.c does, and one stream over the
- * fixture's ring configured and attached by it. */
+/* The output of one file, begun, and one stream over the fixture's ring
+ * configured and attached by it. */
 static void output_start(struct rig *r)
 {
 	struct drain_config c = { .time_off = TIME_OFF };
