@@ -57,6 +57,7 @@ struct recording {
 	struct target_config target;
 	struct synth_config synth;
 	struct off_cpu_config off_cpu;
+	struct output_config outcfg;
 	struct event_specs specs;
 	struct sysinfo si;
 	struct cpu_map *cpus; /* until the evlist takes them */
@@ -189,6 +190,7 @@ static int recording__check(struct recording *r)
 	target_config__init(&r->target, opts);
 	synth_config__init(&r->synth, opts);
 	off_cpu_config__init(&r->off_cpu, opts);
+	output_config__init(&r->outcfg, opts);
 	if (event_specs__parse_options(&r->specs, opts, &e)) {
 		prec_err__print(&e, NULL);
 		return PREC_EXIT_USAGE;
@@ -249,13 +251,9 @@ static int recording__machine(struct recording *r)
 	/* --threads chooses the number of streams and their masks: the
 	 * engine is the same with one. */
 	if (r->opts->threads) {
-		static char err[LOG_MSG_MAX];
-
 		if (threads_masks__for_machine(r->opts->threads_spec, &r->si, r->cpus, &r->masks,
-					       err, sizeof(err))) {
-			pr_err("%s", err);
-			return PREC_EXIT_USAGE;
-		}
+					       &e))
+			return recording__fail(&e, PREC_EXIT_USAGE);
 		pr_verbose("--threads: %u drain streams\n", r->masks.nr);
 	} else if (threads_masks__one(&r->masks)) {
 		return PREC_EXIT_FAILURE;
@@ -358,7 +356,7 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 {
 	const struct record_opts *opts = r->opts;
 	struct output_src src = {
-		.opts = opts,
+		.cfg = &r->outcfg,
 		.synth = &r->synth,
 		.evlist = &r->evlist,
 		.si = &r->si,
@@ -374,7 +372,7 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 	struct prec_err e = PREC_ERR_INIT;
 	int ret;
 
-	ret = output__open(&r->out, &src, opts->output);
+	ret = output__open(&r->out, &src);
 	/* --kcore: copied after the events opened, before the side-band, as perf. */
 	if (!ret && opts->kcore) {
 		char proc[PATH_MAX];
@@ -397,9 +395,10 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 	return ret;
 }
 
-/* Step 6: the engine, ready before anything can stop the recording: its
- * streams, their writers and hooks from the output, the main loop's fds;
- * --threads writes the data file's features here (a failed write). */
+/* Step 6: the engine, ready before anything can stop the recording: with
+ * --threads first the output's stream files and the data file's features
+ * (output__begin_streams: a failed write), then its streams, their writers
+ * and hooks from the output, the main loop's fds. */
 static int recording__streams(struct recording *r)
 {
 	const struct record_opts *opts = r->opts;
@@ -419,8 +418,11 @@ static int recording__streams(struct recording *r)
 
 	if (opts->mmap_flush)
 		pr_verbose("mmap flush: %llu\n", (unsigned long long)dc.flush);
+	/* --threads: the directory's stream files, one per stream. */
+	ret = output__begin_streams(&r->out, (int)r->masks.nr);
 	output__drain_config(&r->out, &dc);
-	ret = affinity__attach(&r->aff, &dc, opts->affinity, &r->si);
+	if (!ret)
+		ret = affinity__attach(&r->aff, &dc, opts->affinity, &r->si);
 	if (!ret)
 		ret = streams__init(ss, &r->masks, r->evlist.rings, r->evlist.nr_rings, r->pfd,
 				    r->nr_pfd, &dc, target__ends_with_threads(&r->target));

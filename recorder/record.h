@@ -14,6 +14,7 @@
 struct event_specs;
 struct evlist_config;
 struct off_cpu_config;
+struct output_config;
 struct prec_err;
 struct record_opts;
 struct status_line_config;
@@ -57,6 +58,9 @@ void evlist_config__init(struct evlist_config *cfg, const struct record_opts *op
 void target_config__init(struct target_config *cfg, const struct record_opts *opts);
 void synth_config__init(struct synth_config *cfg, const struct record_opts *opts);
 void off_cpu_config__init(struct off_cpu_config *cfg, const struct record_opts *opts);
+
+/* The output's narrow config from the final options (output/output_config.h). */
+void output_config__init(struct output_config *cfg, const struct record_opts *opts);
 
 /* The status line's narrow config from the final options (live/status_line.h). */
 void status_line_config__init(struct status_line_config *c, const struct record_opts *opts);

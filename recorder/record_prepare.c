@@ -35,6 +35,7 @@
 #include "synth/synth_config.h"
 #include "bpf/off_cpu.h"
 #include "live/status_line.h"
+#include "output/output_config.h"
 
 /* Whether perf's parser would have scanned the PMUs for these events: any
  * event but the default and the software ones (PMU_MAPPINGS order). */
@@ -391,5 +392,32 @@ void status_line_config__init(struct status_line_config *c, const struct record_
 		.quiet = opts->quiet,
 		.comp = opts->comp_level > 0,
 		.rotating = opts->switch_output,
+	};
+}
+
+void output_config__init(struct output_config *cfg, const struct record_opts *opts)
+{
+	*cfg = (struct output_config){
+		.path = opts->output,
+		.pipe = opts->pipe_output,
+		.kcore = opts->kcore,
+		.comp_level = opts->comp_level,
+		.nr_cblocks = opts->nr_cblocks,
+		.switch_output = opts->switch_output,
+		.switch_size = opts->switch_size,
+		.switch_time_ms = opts->switch_time_ms,
+		.switch_max_files = opts->switch_max_files,
+		.timestamp_filename = opts->timestamp_filename,
+		.max_size = opts->max_size,
+		.branch_stack = opts->branch_filter != 0,
+		.vmlinux = opts->vmlinux,
+		.no_buildid = opts->no_buildid,
+		.no_buildid_cache = opts->no_buildid_cache,
+		.buildid_all = opts->buildid_all,
+		.buildid_mmap = opts->buildid_mmap,
+		.keep_names = !opts->no_keep_names,
+		.buildid_dir = opts->buildid_dir,
+		/* options__validate resolved perf's "system". */
+		.debuginfod_urls = opts->debuginfod ? opts->debuginfod_urls : NULL,
 	};
 }

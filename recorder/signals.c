@@ -97,9 +97,9 @@ void signals__install(bool usr2, bool pipe_output, sigset_t *orig)
 	else
 		signal(SIGUSR2, SIG_IGN);
 	sigaddset(&block, SIGUSR2);
-	/* Past `ulimit -f` a write fails with EFBIG, said in one line with its
-	 * fix, instead of SIGXFSZ killing prec mid-file (the command gets the
-	 * default back). */
+	/* Past `ulimit -f` a write fails with EFBIG, which record.c prints in
+	 * one line with its fix (output_hint.c), instead of SIGXFSZ killing
+	 * prec mid-file (the command gets the default back). */
 	signal(SIGXFSZ, SIG_IGN);
 	sigprocmask(SIG_BLOCK, &block, orig);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "targets/cpu_map.h"
+#include "prec/error.h"
 #include "prec/sysinfo.h"
 #include "drain/threads.h"
 
@@ -39,13 +40,13 @@ static bool cpulist__meets(const struct cpulist *a, const struct cpulist *b)
 	return false;
 }
 
-static int masks__fail(struct threads_masks *out, int ret, char *err, size_t errlen,
-		       const char *what, const char *list, const char *fix)
+/* Empties *out and sets e to ret with the line "--threads: what[: list] (fix)". */
+static int masks__fail(struct threads_masks *out, int ret, struct prec_err *e, const char *what,
+		       const char *list, const char *fix)
 {
-	snprintf(err, errlen, "--threads: %s%s%s (%s)", what, list ? ": " : "", list ? list : "",
-		 fix);
 	threads_masks__exit(out);
-	return ret;
+	return prec_err__set(e, ret, "--threads: %s%s%s (%s)", what, list ? ": " : "",
+			     list ? list : "", fix);
 }
 
 /*
@@ -55,7 +56,7 @@ static int masks__fail(struct threads_masks *out, int ret, char *err, size_t err
  */
 static int masks__add(struct threads_masks *out, const struct threads_topo *topo,
 		      const struct cpulist *cpus, const char *maps, size_t mlen, const char *aff,
-		      size_t alen, char *err, size_t errlen)
+		      size_t alen, struct prec_err *e)
 {
 	static const char fix[] = "name CPUs that are online and recorded, each in one stream";
 	struct cpulist m = { 0 }, a = { 0 }, mi, ai;
@@ -74,7 +75,7 @@ static int masks__add(struct threads_masks *out, const struct threads_topo *topo
 			ret == -ERANGE ? -ENODEV :
 			ret == -ENOMEM ? -ENOMEM :
 					 -EINVAL,
-			err, errlen,
+			e,
 			ret == -ERANGE ? "a mask names a CPU this machine does not have" :
 					 "invalid thread maps or affinity specs",
 			NULL, "give CPUMASK/AFFINITYMASK pairs as cpu lists, e.g. 0-1/0:2-3/2");
@@ -85,12 +86,11 @@ static int masks__add(struct threads_masks *out, const struct threads_topo *topo
 	cpulist__exit(&m);
 	cpulist__exit(&a);
 	if (ret)
-		return masks__fail(out, ret, err, errlen, "out of memory", NULL,
-				   "free some memory");
+		return masks__fail(out, ret, e, "out of memory", NULL, "free some memory");
 	if (!cpulist__count(&mi) || !cpulist__count(&ai)) {
 		cpulist__exit(&mi);
 		cpulist__exit(&ai);
-		return masks__fail(out, -EINVAL, err, errlen,
+		return masks__fail(out, -EINVAL, e,
 				   "empty mask after leaving out CPUs not recorded", list, fix);
 	}
 	for (uint32_t i = 0; i < out->nr; i++) {
@@ -99,7 +99,7 @@ static int masks__add(struct threads_masks *out, const struct threads_topo *topo
 		if (maps_meet || cpulist__meets(&ai, &out->m[i].affinity)) {
 			cpulist__exit(&mi);
 			cpulist__exit(&ai);
-			return masks__fail(out, -EINVAL, err, errlen,
+			return masks__fail(out, -EINVAL, e,
 					   maps_meet ? "intersecting maps mask" :
 						       "intersecting affinity mask",
 					   list, fix);
@@ -109,8 +109,7 @@ static int masks__add(struct threads_masks *out, const struct threads_topo *topo
 	if (!more) {
 		cpulist__exit(&mi);
 		cpulist__exit(&ai);
-		return masks__fail(out, -ENOMEM, err, errlen, "out of memory", NULL,
-				   "free some memory");
+		return masks__fail(out, -ENOMEM, e, "out of memory", NULL, "free some memory");
 	}
 	out->m = more;
 	out->m[out->nr++] = (struct threads_mask){ .maps = mi, .affinity = ai };
@@ -119,13 +118,12 @@ static int masks__add(struct threads_masks *out, const struct threads_topo *topo
 
 /* cpu: one stream per recorded CPU, bound to it. */
 static int masks__per_cpu(struct threads_masks *out, const struct threads_topo *topo,
-			  const struct cpulist *cpus, char *err, size_t errlen)
+			  const struct cpulist *cpus, struct prec_err *e)
 {
 	for (int c = cpulist__next(cpus, 0); c >= 0; c = cpulist__next(cpus, (uint32_t)c + 1)) {
 		char one[16];
 		int len = snprintf(one, sizeof(one), "%d", c);
-		int ret = masks__add(out, topo, cpus, one, (size_t)len, one, (size_t)len, err,
-				     errlen);
+		int ret = masks__add(out, topo, cpus, one, (size_t)len, one, (size_t)len, e);
 
 		if (ret)
 			return ret;
@@ -136,7 +134,7 @@ static int masks__per_cpu(struct threads_masks *out, const struct threads_topo *
 /* core, package, numa: one stream per list that keeps a recorded CPU. */
 static int masks__per_list(struct threads_masks *out, const struct threads_topo *topo,
 			   const struct cpulist *cpus, const char *const *lists, uint32_t nr,
-			   char *err, size_t errlen)
+			   struct prec_err *e)
 {
 	for (uint32_t i = 0; i < nr; i++) {
 		struct cpulist l, in;
@@ -145,13 +143,12 @@ static int masks__per_list(struct threads_masks *out, const struct threads_topo 
 		if (ret == -ENODATA)
 			continue; /* a CPU-less node */
 		if (ret)
-			return masks__fail(out, ret, err, errlen, "unreadable topology list",
-					   lists[i], "check /sys/devices/system/cpu");
+			return masks__fail(out, ret, e, "unreadable topology list", lists[i],
+					   "check /sys/devices/system/cpu");
 		ret = cpulist__and(&l, cpus, &in);
 		cpulist__exit(&l);
 		if (ret)
-			return masks__fail(out, ret, err, errlen, "out of memory", NULL,
-					   "free some memory");
+			return masks__fail(out, ret, e, "out of memory", NULL, "free some memory");
 		/* A core or node none of whose CPUs is recorded has no rings:
 		 * no stream, rather than perf's refusal of -C with --threads. */
 		ret = cpulist__count(&in) ? 0 : 1;
@@ -159,19 +156,19 @@ static int masks__per_list(struct threads_masks *out, const struct threads_topo 
 		if (ret)
 			continue;
 		ret = masks__add(out, topo, cpus, lists[i], strlen(lists[i]), lists[i],
-				 strlen(lists[i]), err, errlen);
+				 strlen(lists[i]), e);
 		if (ret)
 			return ret;
 	}
 	if (!out->nr)
-		return masks__fail(out, -EINVAL, err, errlen, "the topology names no recorded CPU",
-				   NULL, "use --threads=cpu");
+		return masks__fail(out, -EINVAL, e, "the topology names no recorded CPU", NULL,
+				   "use --threads=cpu");
 	return 0;
 }
 
 /* M/A[:M/A...]: each pair's two lists non-empty. */
 static int masks__user(struct threads_masks *out, const struct threads_topo *topo,
-		       const struct cpulist *cpus, const char *spec, char *err, size_t errlen)
+		       const struct cpulist *cpus, const char *spec, struct prec_err *e)
 {
 	const char *p = spec;
 
@@ -183,11 +180,10 @@ static int masks__user(struct threads_masks *out, const struct threads_topo *top
 		slash = memchr(p, '/', len);
 		if (!slash || slash == p || slash + 1 == p + len)
 			return masks__fail(
-				out, -EINVAL, err, errlen, "invalid thread maps or affinity specs",
-				spec,
+				out, -EINVAL, e, "invalid thread maps or affinity specs", spec,
 				"give cpu, core, package, numa or CPUMASK/AFFINITYMASK[:...], e.g. 0-1/0:2-3/2");
 		ret = masks__add(out, topo, cpus, p, (size_t)(slash - p), slash + 1,
-				 len - (size_t)(slash - p) - 1, err, errlen);
+				 len - (size_t)(slash - p) - 1, e);
 		if (ret)
 			return ret;
 		if (!end)
@@ -197,20 +193,18 @@ static int masks__user(struct threads_masks *out, const struct threads_topo *top
 }
 
 int threads_masks__parse(const char *spec, const struct threads_topo *topo,
-			 const struct cpulist *cpus, struct threads_masks *out, char *err,
-			 size_t errlen)
+			 const struct cpulist *cpus, struct threads_masks *out, struct prec_err *e)
 {
 	memset(out, 0, sizeof(*out));
 	if (!spec || !*spec || !strcmp(spec, "cpu"))
-		return masks__per_cpu(out, topo, cpus, err, errlen);
+		return masks__per_cpu(out, topo, cpus, e);
 	if (!strcmp(spec, "core"))
-		return masks__per_list(out, topo, cpus, topo->cores, topo->nr_cores, err, errlen);
+		return masks__per_list(out, topo, cpus, topo->cores, topo->nr_cores, e);
 	if (!strcmp(spec, "package"))
-		return masks__per_list(out, topo, cpus, topo->packages, topo->nr_packages, err,
-				       errlen);
+		return masks__per_list(out, topo, cpus, topo->packages, topo->nr_packages, e);
 	if (!strcmp(spec, "numa"))
-		return masks__per_list(out, topo, cpus, topo->nodes, topo->nr_nodes, err, errlen);
-	return masks__user(out, topo, cpus, spec, err, errlen);
+		return masks__per_list(out, topo, cpus, topo->nodes, topo->nr_nodes, e);
+	return masks__user(out, topo, cpus, spec, e);
 }
 
 void threads_masks__exit(struct threads_masks *m)
@@ -260,8 +254,8 @@ int threads_masks__one(struct threads_masks *out)
 }
 
 int threads_masks__for_machine(const char *spec, const struct sysinfo *si,
-			       const struct cpu_map *cpus, struct threads_masks *out, char *err,
-			       size_t errlen)
+			       const struct cpu_map *cpus, struct threads_masks *out,
+			       struct prec_err *e)
 {
 	const char **nodes = calloc(si->nr_numa + 1, sizeof(*nodes));
 	struct threads_topo topo = {
@@ -279,12 +273,11 @@ int threads_masks__for_machine(const char *spec, const struct sysinfo *si,
 	memset(out, 0, sizeof(*out));
 	if (!nodes || threads__recorded(cpus, topo.nr_cpus, &rec)) {
 		free(nodes);
-		snprintf(err, errlen, "--threads: out of memory (free some memory)");
-		return -ENOMEM;
+		return prec_err__set(e, -ENOMEM, "--threads: out of memory (free some memory)");
 	}
 	for (uint32_t i = 0; i < si->nr_numa; i++)
 		nodes[i] = si->numa[i].cpus ? si->numa[i].cpus : "";
-	ret = threads_masks__parse(spec, &topo, &rec, out, err, errlen);
+	ret = threads_masks__parse(spec, &topo, &rec, out, e);
 	out->threaded = !ret;
 	cpulist__exit(&rec);
 	free(nodes);

@@ -24,6 +24,7 @@
 #include "prec/cpulist.h"
 
 struct cpu_map;
+struct prec_err;
 struct sysinfo;
 
 /* The machine's facts the spec is read against; every string a cpu list. */
@@ -59,21 +60,20 @@ int threads_masks__one(struct threads_masks *out);
 /*
  * Reads spec ("" or NULL: cpu) against topo and the recorded CPUs cpus into
  * *out, one mask per stream in the order perf makes them. 0, or -EINVAL /
- * -ENODEV / -ENOMEM with one line in err (perf's message and the fix);
+ * -ENODEV / -ENOMEM with one line in e (perf's message and the fix);
  * *out is empty then. Release with threads_masks__exit.
  */
 int threads_masks__parse(const char *spec, const struct threads_topo *topo,
-			 const struct cpulist *cpus, struct threads_masks *out, char *err,
-			 size_t errlen);
+			 const struct cpulist *cpus, struct threads_masks *out, struct prec_err *e);
 
 /*
  * threads_masks__parse against this machine: the topology as sysinfo read
  * it, the CPUs the recording opens on (cpus; a map of "any CPU" is every
- * CPU). Same results.
+ * CPU). Same results, -ENOMEM with its line in e too.
  */
 int threads_masks__for_machine(const char *spec, const struct sysinfo *si,
-			       const struct cpu_map *cpus, struct threads_masks *out, char *err,
-			       size_t errlen);
+			       const struct cpu_map *cpus, struct threads_masks *out,
+			       struct prec_err *e);
 
 /* Frees what *m holds and zeroes it; accepts a zeroed one. */
 void threads_masks__exit(struct threads_masks *m);

@@ -28,7 +28,6 @@
 #include "prec/event.h"
 #include "evlist/evlist.h"
 #include "prec/log.h"
-#include "options/options.h"
 #include "prec/writer.h"
 #include "prec/writer_dir.h"
 #include "drain/drain.h"
@@ -36,6 +35,7 @@
 #include "output/output_rotate.h"
 #include "synth/background.h"
 #include "synth/sideband.h"
+#include "synth/synth_config.h"
 #include "synth/synthesize.h"
 #include "unwind/unwind.h"
 
@@ -44,7 +44,7 @@
 int output__meta(struct output *o)
 {
 	o->have_meta = true;
-	return output_meta__init(&o->rm, o->src.si, o->wev, o->src.evlist, o->src.clk, o->src.opts,
+	return output_meta__init(&o->rm, o->src.si, o->wev, o->src.evlist, o->src.clk, o->src.cfg,
 				 o->src.argc, o->src.argv);
 }
 
@@ -52,7 +52,7 @@ int output__meta(struct output *o)
  * empty. */
 static void output__set_cap(struct output *o)
 {
-	size_limit__begin_file(&o->size, o->src.opts, writer__file_size(o->w));
+	size_limit__begin_file(&o->size, o->src.cfg, writer__file_size(o->w));
 	for (int i = 0; i < o->nr_shares; i++)
 		size_share__init(&o->shares[i], &o->size);
 }
@@ -96,16 +96,17 @@ static int output__snapshot(struct output *o)
 	return n < 0 ? (int)n : 0;
 }
 
-int output__open(struct output *o, const struct output_src *src, const char *path)
+int output__open(struct output *o, const struct output_src *src)
 {
-	bool pipe = src->opts->pipe_output;
+	const char *path = src->cfg->path;
+	bool pipe = src->cfg->pipe;
 	int ret;
 
 	memset(o, 0, sizeof(*o));
 	o->src = *src;
 	o->path = path;
 	/* --kcore: a directory too, its kcore_dir/ beside the data file. */
-	if (src->stream_files || src->opts->kcore) {
+	if (src->stream_files || src->cfg->kcore) {
 		ret = output_dir__open(&o->dir, path, &o->w); /* printed */
 		return ret ? ret : output_meta__list_events(src->evlist, &o->wev, &o->idbuf);
 	}
@@ -135,14 +136,14 @@ static void output__tap_dir(void *arg, const void *buf, size_t len)
 static int output__begin_file(struct output *o, enum synth_when when)
 {
 	const struct evlist *evlist = o->src.evlist;
-	const struct record_opts *opts = o->src.opts;
+	const struct output_config *cfg = o->src.cfg;
 	struct dso_track_layout tl;
 	int ret;
 
 	ret = writer__begin(o->w, o->wev, (uint32_t)evlist->nr);
 	if (ret)
 		return ret;
-	if (opts->pipe_output) {
+	if (cfg->pipe) {
 		/* A stream cannot be patched: its features go first, from what is
 		 * known now, as perf sends them. */
 		ret = output__meta(o);
@@ -158,8 +159,8 @@ static int output__begin_file(struct output *o, enum synth_when when)
 			  &tl);
 	o->sout = (struct synth_out){ .writer = o->w };
 	if (!dso_track__new(&o->track, &tl)) {
-		dso_track__set_buildids(o->track, output_meta__buildids(opts));
-		dso_track__set_kernel_name(o->track, opts->vmlinux);
+		dso_track__set_buildids(o->track, output_meta__buildids(cfg));
+		dso_track__set_kernel_name(o->track, cfg->vmlinux);
 		o->sout.tap = o->src.stream_files ? output__tap_dir : dso_track__stream;
 		o->sout.tap_arg = o->src.stream_files ? (void *)o : o->track;
 		dso_track__set_namer(o->track, &o->tracks.namer);
@@ -184,11 +185,11 @@ static int output__begin_file(struct output *o, enum synth_when when)
 	if (!ret && when == SYNTH_NEW_FILE)
 		ret = sideband_log__replay(&o->sblog, &o->sout);
 	/* -z: the ring data from here on; synthesized records stay raw, as perf. */
-	if (!ret && opts->comp_level)
-		ret = writer__set_compression(o->w, opts->comp_level,
+	if (!ret && cfg->comp_level)
+		ret = writer__set_compression(o->w, cfg->comp_level,
 					      output_meta__comp_mmap_len(evlist));
-	if (!ret && opts->nr_cblocks) /* --aio: the data from here on */
-		ret = writer__set_aio(o->w, opts->nr_cblocks);
+	if (!ret && cfg->nr_cblocks) /* --aio: the data from here on */
+		ret = writer__set_aio(o->w, cfg->nr_cblocks);
 	/* The front is in: a recording killed from here on reads. */
 	if (!ret)
 		ret = writer__commit(o->w);
@@ -199,7 +200,7 @@ static int output__begin_file(struct output *o, enum synth_when when)
 
 int output__begin(struct output *o, struct unwinder *unw)
 {
-	int ret = output_names__new(&o->names, o->src.opts);
+	int ret = output_names__new(&o->names, o->src.cfg);
 
 	o->unw = unw;
 	names__namer(o->names, &o->tracks.namer);
@@ -211,7 +212,7 @@ int output__begin(struct output *o, struct unwinder *unw)
 static int output__off_cpu_write(void *arg, const void *rec, size_t len)
 {
 	struct output *o = arg;
-	uint64_t max = o->src.opts->max_size;
+	uint64_t max = o->src.cfg->max_size;
 
 	if (max && writer__file_size(o->w) + len > max)
 		return 1;
@@ -223,7 +224,7 @@ static int output__off_cpu_write(void *arg, const void *rec, size_t len)
 static int output__end_file(struct output *o, struct writer **next)
 {
 	bool at_exit = !next;
-	const struct record_opts *opts = o->src.opts;
+	const struct output_config *cfg = o->src.cfg;
 	struct evlist *evlist = o->src.evlist;
 	uint64_t in = 0, out = 0;
 	int ret = o->bg ? output__synth_join(o) : 0;
@@ -238,7 +239,7 @@ static int output__end_file(struct output *o, struct writer **next)
 		if (!at_exit)
 			evlist__resume_backward(evlist);
 	}
-	if (!ret && opts->tail_synthesize)
+	if (!ret && o->src.synth->tail) /* --tail-synthesize */
 		ret = synth__sideband(&o->sout, evlist, o->src.si, o->src.synth, o->src.pid,
 				      SYNTH_TAIL);
 	if (!ret && at_exit)
@@ -251,7 +252,7 @@ static int output__end_file(struct output *o, struct writer **next)
 	if (at_exit)
 		stream_tracks__merge(&o->tracks, o->track);
 	o->file_bytes = writer__data_size(o->w) + o->dir.bytes;
-	if (opts->comp_level)
+	if (cfg->comp_level)
 		writer__compression_stats(o->w, &in, &out);
 	o->comp_in = in + o->dir.in;
 	o->comp_out = out + o->dir.out;
@@ -268,7 +269,7 @@ static int output__end_file(struct output *o, struct writer **next)
 		o->rm.extra_in = o->dir.in;
 		o->rm.extra_out = o->dir.out;
 	}
-	ret = output_rotate__name(&o->rot, opts, o->w, o->path, next, o->final_name,
+	ret = output_rotate__name(&o->rot, cfg, o->w, o->path, next, o->final_name,
 				  sizeof(o->final_name));
 	if (ret)
 		return ret; /* printed; o->w is kept by output__abort */
@@ -281,14 +282,14 @@ static int output__end_file(struct output *o, struct writer **next)
 		drain__set_writer(o->drain, NULL);
 	if (ret)
 		return ret;
-	if (!opts->no_buildid_cache)
-		output_meta__cache_buildids(&o->rm.meta, opts);
+	if (!cfg->no_buildid_cache)
+		output_meta__cache_buildids(&o->rm.meta, cfg);
 	unwinder__set_track(o->unw, NULL);
 	dso_track__delete(o->track);
 	o->track = NULL;
 	output_meta__exit(&o->rm);
 	o->have_meta = false;
-	output_rotate__ended(&o->rot, opts, at_exit, o->path, o->final_name);
+	output_rotate__ended(&o->rot, cfg, at_exit, o->path, o->final_name);
 	return 0;
 }
 
@@ -318,7 +319,7 @@ static int output__switch(struct output *o)
 int output__between_pass(void *arg)
 {
 	struct output *o = arg;
-	const struct record_opts *opts = o->src.opts;
+	const struct output_config *cfg = o->src.cfg;
 	bool requested;
 	uint64_t size;
 
@@ -333,10 +334,10 @@ int output__between_pass(void *arg)
 			return ret;
 	}
 	requested = o->src.take_switch && o->src.take_switch();
-	if (!requested && !opts->max_size && !opts->switch_size && !opts->switch_time_ms)
+	if (!requested && !cfg->max_size && !cfg->switch_size && !cfg->switch_time_ms)
 		return DRAIN_GO_ON;
 	size = writer__file_size(o->w);
-	switch (output_rotate__check(&o->rot, opts, size, o->shares[0].capped, requested,
+	switch (output_rotate__check(&o->rot, cfg, size, o->shares[0].capped, requested,
 				     o->file.samples != 0)) {
 	case OUTPUT_FULL:
 		size_limit__stop(&o->size, size);

@@ -19,14 +19,15 @@
  * --switch-output's side-band log and its between-pass step rotates; with
  * --threads each stream writes its own data.N of a perf.data directory.
  *
- *   output__open -> output__begin -> output__drain_config -> streams__init
- *   -> output__attach_streams -> streams__run ... -> output__end_stream
+ *   output__open -> output__begin -> output__begin_streams
+ *   -> output__drain_config -> streams__init -> output__attach_streams
+ *   -> streams__run ... -> output__end_stream
  *   (each) -> output__finish -> output__summary; output__abort on a
  *   failure; output__exit always.
  *
- * Files, each calling only those below it: output_streams.c (each
- * stream's drain: its config, writer, hooks, tick and step; --threads'
- * stream files), output.c (the life of each file, its between-pass step,
+ * Files, each calling only those below it: output_streams.c (--threads'
+ * stream files; each stream's drain: its config, writer, hooks, tick and
+ * step), output.c (the life of each file, its between-pass step,
  * the snapshot), then
  * output_synth.c (the side-band at a file's front, in the background),
  * output_summary.c (the summary), then
@@ -44,6 +45,7 @@
 #include "prec/writer.h"
 #include "drain/drain.h"
 #include "live/status_line.h"
+#include "output/output_config.h"
 #include "output/output_dir.h"
 #include "output/output_hint.h"
 #include "output/output_meta.h"
@@ -59,7 +61,6 @@ struct names;
 struct names_hook;
 struct synth_bg;
 struct evlist;
-struct record_opts;
 struct synth_config;
 struct streams;
 struct sysinfo;
@@ -69,7 +70,7 @@ struct wake;
 /* What the output reads and does not own; every pointer valid until
  * output__exit. */
 struct output_src {
-	const struct record_opts *opts; /* pipe_output decides file or stream */
+	const struct output_config *cfg; /* the options the output reads (output_config.h) */
 	const struct synth_config *synth; /* the side-band's (synth/synth_config.h) */
 	struct evlist *evlist; /* opened and mapped */
 	const struct sysinfo *si;
@@ -134,16 +135,24 @@ struct output {
 };
 
 /*
- * Opens the output at path ("-": the stream on standard output) and lists
+ * Opens the output at src->cfg->path ("-": the stream on standard output) and lists
  * the events with their ids (o->wev, for unwinder__setup). 0, or -errno
  * after saying why on stderr (all but -ENOMEM); output__exit in both cases.
  */
-int output__open(struct output *o, const struct output_src *src, const char *path);
+int output__open(struct output *o, const struct output_src *src);
 
 /* The first file's front: header and attrs, a stream's features, the
  * tracker, the side-band, compression. unw: --unwind=record's, or NULL.
  * 0 or -errno (-E2BIG: too many ids for a pipe record); not reported. */
 int output__begin(struct output *o, struct unwinder *unw);
+
+/* The last part of the begin, once the engine's number of streams nr is
+ * known: with stream_files, the directory's nr stream files data.N
+ * (compressed with -z) and their trackers, then the data file's features
+ * (DIR_FORMAT, without which perf cannot read the directory), so that a
+ * recording killed from here on reads whole; nothing without. 0 or -errno
+ * (not reported). */
+int output__begin_streams(struct output *o, int nr);
 
 /* What every stream's drain starts with (after output__begin): the
  * file's writer (none with stream_files: each stream's own is given by
@@ -151,11 +160,11 @@ int output__begin(struct output *o, struct unwinder *unw);
  * --buildid-mmap's. The other members of c are left as they are. */
 void output__drain_config(const struct output *o, struct drain_config *c);
 
-/* Each stream of ss gets its writer (with stream_files the data.N files
- * made here, compressed with -z), its hooks, its tick and its between-pass
- * step (rotation and limits); with stream_files the main loop's stream 0
- * also takes the background side-band in (output__between). 0 or -errno
- * (not reported). */
+/* Each stream of ss gets its writer (with stream_files its data.N, made
+ * by output__begin_streams for as many streams), its hooks, its tick and
+ * its between-pass step (rotation and limits); with stream_files the main
+ * loop's stream 0 also takes the background side-band in
+ * (output__between). Nothing is written. 0 or -errno (not reported). */
 int output__attach_streams(struct output *o, struct streams *ss);
 
 /* The end of the last file: overwrite rings, tail side-band, lost samples,

@@ -17,7 +17,7 @@
 #include "evlist/evlist.h"
 #include "prec/log.h"
 #include "prec/mono_clock.h"
-#include "options/options.h"
+#include "output/output_config.h"
 #include "prec/tracing_data.h"
 #include "prec/version.h"
 #include "prec/writer.h"
@@ -97,7 +97,7 @@ static void *tracing_blob(const struct evlist *evlist, size_t *len)
 
 int output_meta__init(struct output_meta *rm, const struct sysinfo *si,
 		      const struct writer_event *wev, const struct evlist *evlist,
-		      const struct clock_ref *clk, const struct record_opts *opts, int argc,
+		      const struct clock_ref *clk, const struct output_config *cfg, int argc,
 		      char **argv)
 {
 	ssize_t n = readlink("/proc/self/exe", rm->exe, sizeof(rm->exe) - 1);
@@ -120,9 +120,9 @@ int output_meta__init(struct output_meta *rm, const struct sysinfo *si,
 	meta->clockid_res_ns = clk->res_ns;
 	meta->clock_tod_ns = clk->tod_ns;
 	meta->clock_clockid_ns = clk->clock_ns;
-	meta->branch_stack = opts->branch_filter != 0;
-	meta->compressed = opts->comp_level != 0;
-	meta->comp_level = (uint32_t)opts->comp_level;
+	meta->branch_stack = cfg->branch_stack;
+	meta->compressed = cfg->comp_level != 0;
+	meta->comp_level = (uint32_t)cfg->comp_level;
 	meta->comp_mmap_len = output_meta__comp_mmap_len(evlist);
 	meta->tracing_data = tracing_blob(evlist, &meta->tracing_data_len);
 	/* GROUP_DESC: every group of more than one event, leaders in order. */
@@ -180,15 +180,15 @@ int output_meta__finish(struct output_meta *rm, struct writer *w, const struct d
 	return writer__finish(w, meta);
 }
 
-enum dso_track_buildids output_meta__buildids(const struct record_opts *opts)
+enum dso_track_buildids output_meta__buildids(const struct output_config *cfg)
 {
 	/* perf: --buildid-mmap sets no_buildid (the ids travel in MMAP2). */
-	if (opts->no_buildid || opts->buildid_mmap)
+	if (cfg->no_buildid || cfg->buildid_mmap)
 		return DSO_TRACK_BUILDIDS_NONE;
-	return opts->buildid_all ? DSO_TRACK_BUILDIDS_ALL : DSO_TRACK_BUILDIDS_HIT;
+	return cfg->buildid_all ? DSO_TRACK_BUILDIDS_ALL : DSO_TRACK_BUILDIDS_HIT;
 }
 
-void output_meta__cache_buildids(const struct writer_meta *meta, const struct record_opts *opts)
+void output_meta__cache_buildids(const struct writer_meta *meta, const struct output_config *cfg)
 {
 	struct buildid_cache c;
 	uint64_t t0;
@@ -197,14 +197,14 @@ void output_meta__cache_buildids(const struct writer_meta *meta, const struct re
 
 	if (!meta->nr_buildids)
 		return;
-	if (buildid_cache__root(opts->buildid_dir, root, sizeof(root))) {
+	if (buildid_cache__root(cfg->buildid_dir, root, sizeof(root))) {
 		pr_verbose("build-id cache: its directory name is too long (set PERF_BUILDID_DIR)\n");
 		return;
 	}
 	t0 = mono_clock__ns(false);
 	buildid_cache__init(&c, root);
 	/* --debuginfod's servers (options__validate resolved perf's "system"). */
-	c.debuginfod_urls = opts->debuginfod ? opts->debuginfod_urls : NULL;
+	c.debuginfod_urls = cfg->debuginfod_urls;
 	n = buildid_cache__add_list(&c, meta->buildids, meta->nr_buildids);
 	pr_verbose("build-id cache: %u of %u DSOs in %s (%.1f ms)\n", n, meta->nr_buildids, root,
 		   (double)mono_clock__elapsed_ns(t0) / 1e6);

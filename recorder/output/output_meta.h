@@ -15,7 +15,7 @@
 
 struct drain_stats;
 struct evlist;
-struct record_opts;
+struct output_config;
 struct sysinfo;
 
 /* The -k clock's resolution and a reading beside the time of day (CLOCK_DATA). */
@@ -44,7 +44,7 @@ int output_meta__list_events(const struct evlist *evlist, struct writer_event **
  * output_meta__exit in both cases. */
 int output_meta__init(struct output_meta *m, const struct sysinfo *si,
 		      const struct writer_event *wev, const struct evlist *evlist,
-		      const struct clock_ref *clk, const struct record_opts *opts, int argc,
+		      const struct clock_ref *clk, const struct output_config *cfg, int argc,
 		      char **argv);
 
 /* -z: the decompression buffer a reader needs (COMPRESSED's mmap_len): a
@@ -61,11 +61,11 @@ int output_meta__finish(struct output_meta *m, struct writer *w, const struct dr
 			struct dso_track *track);
 
 /* Which build-ids a file lists: perf's -B, --buildid-all, --buildid-mmap. */
-enum dso_track_buildids output_meta__buildids(const struct record_opts *opts);
+enum dso_track_buildids output_meta__buildids(const struct output_config *cfg);
 
 /* perf record's build-id cache filled with the DSOs of meta's BUILD_ID list
- * (buildid_cache.h), with their debug files from opts' --debuginfod servers;
+ * (buildid_cache.h), with their debug files from cfg's --debuginfod servers;
  * printed under -v, never an error. */
-void output_meta__cache_buildids(const struct writer_meta *meta, const struct record_opts *opts);
+void output_meta__cache_buildids(const struct writer_meta *meta, const struct output_config *cfg);
 
 #endif

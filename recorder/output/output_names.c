@@ -10,23 +10,23 @@
 #include "prec/buildid_cache.h"
 #include "prec/log.h"
 #include "names/names.h"
-#include "options/options.h"
+#include "output/output_config.h"
 #include "output/output_names.h"
 
-int output_names__new(struct names **out, const struct record_opts *opts)
+int output_names__new(struct names **out, const struct output_config *cfg)
 {
-	struct names_config cfg = { .binaries = true };
+	struct names_config nc = { .binaries = true };
 	char root[PATH_MAX], dir[PATH_MAX];
 	int err;
 
 	*out = NULL;
-	if (opts->pipe_output || opts->no_keep_names)
+	if (cfg->pipe || !cfg->keep_names)
 		return 0;
-	if (!buildid_cache__root(opts->buildid_dir, root, sizeof(root)) &&
+	if (!buildid_cache__root(cfg->buildid_dir, root, sizeof(root)) &&
 	    snprintf(dir, sizeof(dir), "%s/jit/prec-%d-%lld", root, (int)getpid(),
 		     (long long)time(NULL)) < (int)sizeof(dir))
-		cfg.jit_dir = dir;
-	err = names__new(out, &cfg);
+		nc.jit_dir = dir;
+	err = names__new(out, &nc);
 	if (err)
 		pr_err("cannot keep the names of JIT code and binaries: %s (record with --no-keep-names)",
 		       strerror(-err));

@@ -9,12 +9,12 @@
 #include <stdbool.h>
 
 struct names;
-struct record_opts;
+struct output_config;
 
 /* The names of this recording: off (*out NULL) for a stream (its reader
  * resolves while it records, before the ELFs exist) and with
  * --no-keep-names. 0, or -errno (printed). */
-int output_names__new(struct names **out, const struct record_opts *opts);
+int output_names__new(struct names **out, const struct output_config *cfg);
 
 /* At a file's end: n's JIT ELFs written (a failure printed in one line), and
  * at the recording's end (at_exit) its counts under -v. n NULL: nothing. */

@@ -15,7 +15,7 @@
 #include "prec/log.h"
 #include "prec/mono_clock.h"
 #include "prec/writer.h"
-#include "options/options.h"
+#include "output/output_config.h"
 #include "output/output_hint.h"
 #include "output/output_rotate.h"
 #include "output/size_limit.h"
@@ -25,31 +25,31 @@ static uint64_t now_ms(void)
 	return mono_clock__ns(false) / 1000000;
 }
 
-enum output_step output_rotate__check(struct output_rotate *r, const struct record_opts *opts,
+enum output_step output_rotate__check(struct output_rotate *r, const struct output_config *cfg,
 				      uint64_t size, bool capped, bool requested, bool sampled)
 {
 	bool rotate = requested;
 
-	if (size_limit__full(opts, size, capped))
+	if (size_limit__full(cfg, size, capped))
 		return OUTPUT_FULL;
 	/* Not for the size alone before the file holds a sample: with -a on a
 	 * busy machine the side-band at each file's front may fill SIZE by
 	 * itself, and every new file would end at once, side-band only, which
 	 * perf reports as "no samples". The cut (capped) still rotates: the
 	 * drain holds the ring's records back until the next file. */
-	if (opts->switch_size && (capped || (sampled && size >= opts->switch_size)))
+	if (cfg->switch_size && (capped || (sampled && size >= cfg->switch_size)))
 		rotate = true;
-	if (opts->switch_time_ms) {
+	if (cfg->switch_time_ms) {
 		uint64_t t = now_ms();
 
 		if (!r->next_switch_ms)
-			r->next_switch_ms = t + opts->switch_time_ms;
+			r->next_switch_ms = t + cfg->switch_time_ms;
 		if (t >= r->next_switch_ms) {
 			rotate = true;
-			r->next_switch_ms = t + opts->switch_time_ms;
+			r->next_switch_ms = t + cfg->switch_time_ms;
 		}
 	}
-	return rotate && !opts->pipe_output ? OUTPUT_ROTATE : OUTPUT_GO_ON;
+	return rotate && !cfg->pipe ? OUTPUT_ROTATE : OUTPUT_GO_ON;
 }
 
 /* "<base>.YYYYmmddHHMMSScc" as perf names rotated files; a name already
@@ -93,7 +93,7 @@ static void output_rotate__keep(struct output_rotate *r, int max, const char *na
 	}
 }
 
-int output_rotate__name(struct output_rotate *r, const struct record_opts *opts, struct writer *w,
+int output_rotate__name(struct output_rotate *r, const struct output_config *cfg, struct writer *w,
 			const char *path, struct writer **next, char *final, size_t len)
 {
 	bool at_exit = !next;
@@ -103,8 +103,7 @@ int output_rotate__name(struct output_rotate *r, const struct record_opts *opts,
 	/* Rotated files always carry the time; the last one with
 	 * --timestamp-filename (which --switch-output implies). A directory's
 	 * data file (w not at path) keeps its name. */
-	if ((!opts->timestamp_filename && at_exit) || opts->pipe_output ||
-	    strcmp(writer__path(w), path))
+	if ((!cfg->timestamp_filename && at_exit) || cfg->pipe || strcmp(writer__path(w), path))
 		return 0;
 	timestamped_name(path, final, len);
 	if (at_exit) {
@@ -125,16 +124,16 @@ int output_rotate__name(struct output_rotate *r, const struct record_opts *opts,
 	return ret ? -ECANCELED : 0;
 }
 
-void output_rotate__ended(struct output_rotate *r, const struct record_opts *opts, bool at_exit,
+void output_rotate__ended(struct output_rotate *r, const struct output_config *cfg, bool at_exit,
 			  const char *path, const char *final)
 {
 	if (!at_exit)
 		r->rotations++;
 	if (!strcmp(path, final))
 		return;
-	if (opts->switch_output || !at_exit)
+	if (cfg->switch_output || !at_exit)
 		pr_info("[ prec record: Dump %s ]\n", final);
-	output_rotate__keep(r, opts->switch_max_files, final);
+	output_rotate__keep(r, cfg->switch_max_files, final);
 }
 
 void output_rotate__exit(struct output_rotate *r)

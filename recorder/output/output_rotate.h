@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct record_opts;
+struct output_config;
 struct writer;
 
 struct output_rotate {
@@ -30,7 +30,7 @@ enum output_step {
 /* The step for a file of size bytes (header included), capped when the
  * drain's size cut was made, requested on SIGUSR2; sampled when the file
  * holds a sample (only then does its size rotate it). */
-enum output_step output_rotate__check(struct output_rotate *r, const struct record_opts *opts,
+enum output_step output_rotate__check(struct output_rotate *r, const struct output_config *cfg,
 				      uint64_t size, bool capped, bool requested, bool sampled);
 
 /*
@@ -45,13 +45,13 @@ enum output_step output_rotate__check(struct output_rotate *r, const struct reco
  * still w's, to keep); at exit a rename that fails is printed and the file
  * keeps path.
  */
-int output_rotate__name(struct output_rotate *r, const struct record_opts *opts, struct writer *w,
+int output_rotate__name(struct output_rotate *r, const struct output_config *cfg, struct writer *w,
 			const char *path, struct writer **next, char *final, size_t len);
 
 /* After the file that ended at final (output_rotate__name) is finished:
  * counted, perf's "Dump" printed when it was renamed, the oldest removed
  * past --switch-max-files. */
-void output_rotate__ended(struct output_rotate *r, const struct record_opts *opts, bool at_exit,
+void output_rotate__ended(struct output_rotate *r, const struct output_config *cfg, bool at_exit,
 			  const char *path, const char *final);
 
 /* Frees the list of kept files. Accepts a zeroed r. */

@@ -3,8 +3,8 @@
  * The output's side of the engine's streams (output.h): what every
  * stream's drain starts with, and each stream's writer, hooks, tick and
  * between-pass step; with --threads the perf.data directory's stream
- * files data.N, their trackers, and each one's end. output.c keeps the
- * life of the file itself.
+ * files data.N made as the output begins, their trackers, and each one's
+ * end. output.c keeps the life of the file itself.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -15,7 +15,6 @@
 #include "drain/streams.h"
 #include "evlist/evlist.h"
 #include "names/names_hook.h"
-#include "options/options.h"
 #include "output/output.h"
 #include "prec/writer.h"
 #include "prec/writer_dir.h"
@@ -37,19 +36,20 @@ static enum drain_verdict output__log(void *arg, const struct ring *r, uint64_t 
 	return DRAIN_KEEP;
 }
 
-/* --threads: the nr stream files data.N (compressed with -z) and their
- * trackers; the data file's features go in now. 0 or -errno. */
-static int output__open_streams(struct output *o, int nr)
+int output__begin_streams(struct output *o, int nr)
 {
-	const struct record_opts *opts = o->src.opts;
+	const struct output_config *cfg = o->src.cfg;
 	const struct evsel *ev = &o->src.evlist->evsel[0];
 	struct dso_track_layout tl;
-	int ret = output_dir__open_streams(&o->dir, nr, opts->comp_level,
-					   output_meta__comp_mmap_len(o->src.evlist));
+	int ret;
 
+	if (!o->src.stream_files)
+		return 0;
+	ret = output_dir__open_streams(&o->dir, nr, cfg->comp_level,
+				       output_meta__comp_mmap_len(o->src.evlist));
 	dso_track__layout(ev->attr.sample_type, ev->attr.sample_id_all, &tl);
 	if (!ret)
-		ret = stream_tracks__open(&o->tracks, nr, &tl, output_meta__buildids(opts), o->unw);
+		ret = stream_tracks__open(&o->tracks, nr, &tl, output_meta__buildids(cfg), o->unw);
 	if (!ret && !o->have_meta)
 		ret = output__meta(o);
 	/* The data file takes nothing more until the end: its features go in
@@ -77,7 +77,7 @@ void output__drain_config(const struct output *o, struct drain_config *c)
 	 * flush the samples queued before each round. */
 	c->writer = o->src.stream_files ? NULL : o->w;
 	c->no_round = o->src.stream_files || o->bg != NULL;
-	c->mmap2_build_ids = o->src.opts->buildid_mmap;
+	c->mmap2_build_ids = o->src.cfg->buildid_mmap;
 }
 
 /* Stream i's drain d: its writer, the hooks every stream has (the size
@@ -87,7 +87,7 @@ void output__drain_config(const struct output *o, struct drain_config *c)
  * side-band in (output__between). */
 static int output__attach_stream(struct output *o, int i, struct drain *d)
 {
-	const struct record_opts *opts = o->src.opts;
+	const struct output_config *cfg = o->src.cfg;
 	bool writes_file = !o->src.stream_files;
 	struct drain_hook cut = { .on_record = size_share__cut, .arg = &o->shares[i] };
 	struct drain_hook log = { .on_record = output__log, .arg = o };
@@ -97,7 +97,7 @@ static int output__attach_stream(struct output *o, int i, struct drain *d)
 	 * reach its watermark for a long time: a pass every second takes what
 	 * it holds, so that a recording killed now has it in the file (the
 	 * writer's header follows the data). */
-	int ret = drain__want_tick(d, opts->switch_time_ms ? 100 : OUTPUT_TICK_MS);
+	int ret = drain__want_tick(d, cfg->switch_time_ms ? 100 : OUTPUT_TICK_MS);
 
 	size_share__init(&o->shares[i], &o->size);
 	if (!writes_file)
@@ -115,7 +115,7 @@ static int output__attach_stream(struct output *o, int i, struct drain *d)
 		ret = drain__add_hook(d, &cut);
 	if (ret >= 0)
 		ret = stream_tracks__attach(&o->tracks, i, d);
-	if (!ret && opts->switch_output)
+	if (!ret && cfg->switch_output)
 		ret = drain__add_hook(d, &log);
 	if (!ret && writes_file)
 		ret = drain__add_hook(d, &count);
@@ -135,8 +135,11 @@ int output__attach_streams(struct output *o, struct streams *ss)
 	if (!o->shares || !o->nhooks)
 		return -ENOMEM;
 	o->nr_shares = ss->nr;
-	ret = o->src.stream_files ? output__open_streams(o, ss->nr) :
-				    stream_tracks__borrow(&o->tracks, o->track, o->unw);
+	/* A directory's stream files were made by output__begin_streams,
+	 * one per stream. */
+	if (o->src.stream_files && o->dir.nr != ss->nr)
+		return -EINVAL;
+	ret = o->src.stream_files ? 0 : stream_tracks__borrow(&o->tracks, o->track, o->unw);
 	for (int i = 0; !ret && i < ss->nr; i++)
 		ret = output__attach_stream(o, i, &ss->s[i].d);
 	return ret;
@@ -157,5 +160,5 @@ int output__end_stream(struct output *o, int i, const struct drain_stats *st)
 		return ret;
 	drain_stats__add(&o->file, &all);
 	drain_stats__add(&o->total, &all);
-	return output_dir__end_stream(&o->dir, i, st, o->src.opts->comp_level);
+	return output_dir__end_stream(&o->dir, i, st, o->src.cfg->comp_level);
 }

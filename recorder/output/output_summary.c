@@ -8,7 +8,6 @@
 #include "bpf/filter.h"
 #include "bpf/off_cpu.h"
 #include "prec/log.h"
-#include "options/options.h"
 #include "drain/drain.h"
 #include "evlist/evlist.h"
 #include "output/output.h"

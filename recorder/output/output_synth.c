@@ -15,7 +15,6 @@
 #include "prec/event.h"
 #include "evlist/evlist.h"
 #include "prec/log.h"
-#include "options/options.h"
 #include "prec/writer.h"
 #include "drain/drain.h"
 #include "drain/ring.h"
@@ -23,6 +22,7 @@
 #include "output/output.h"
 #include "synth/background.h"
 #include "synth/hints.h"
+#include "synth/synth_config.h"
 #include "synth/synthesize.h"
 #include "unwind/unwind.h"
 
@@ -31,10 +31,9 @@
  * it when ready, --unwind=record holds samples until then (unwinder__hold). */
 bool output__synth_later(const struct output *o, enum synth_when when)
 {
-	const struct record_opts *opts = o->src.opts;
 	const struct evlist *evlist = o->src.evlist;
 
-	if (when != SYNTH_START || opts->tail_synthesize)
+	if (when != SYNTH_START || o->src.synth->tail)
 		return false;
 	/* Readers queue (and so wait for the side-band) only records with a
 	 * time: samples without one (--per-thread) are resolved as read. */

@@ -5,25 +5,24 @@
 
 #include "prec/log.h"
 #include "prec/event.h"
-#include "options/options.h"
+#include "output/output_config.h"
 #include "output/size_limit.h"
 
-void size_limit__begin_file(struct size_limit *sl, const struct record_opts *opts,
-			    uint64_t front)
+void size_limit__begin_file(struct size_limit *sl, const struct output_config *cfg, uint64_t front)
 {
-	uint64_t limit = opts->max_size, room = 0;
-	bool switch_cut = opts->switch_size && !opts->pipe_output;
+	uint64_t limit = cfg->max_size, room = 0;
+	bool switch_cut = cfg->switch_size && !cfg->pipe;
 
-	if (switch_cut && (!limit || opts->switch_size < limit))
-		limit = opts->switch_size;
+	if (switch_cut && (!limit || cfg->switch_size < limit))
+		limit = cfg->switch_size;
 	if (limit > front)
 		room = limit - front;
-	else if (limit && limit == opts->switch_size && switch_cut &&
-		 (!opts->max_size || opts->max_size > limit))
+	else if (limit && limit == cfg->switch_size && switch_cut &&
+		 (!cfg->max_size || cfg->max_size > limit))
 		room = UINT64_MAX;
 	else if (limit)
 		room = 1;
-	sl->opts = opts;
+	sl->cfg = cfg;
 	sl->limit = room;
 	sl->front = front;
 	atomic_store(&sl->budget, room);
@@ -32,9 +31,9 @@ void size_limit__begin_file(struct size_limit *sl, const struct record_opts *opt
 
 bool size_limit__active(const struct size_limit *sl)
 {
-	const struct record_opts *opts = sl->opts;
+	const struct output_config *cfg = sl->cfg;
 
-	return opts && (opts->max_size || (opts->switch_size && !opts->pipe_output));
+	return cfg && (cfg->max_size || (cfg->switch_size && !cfg->pipe));
 }
 
 void size_limit__spend(struct size_limit *sl, uint64_t bytes)
@@ -104,13 +103,12 @@ int size_share__between(void *arg)
 	return DRAIN_END;
 }
 
-bool size_limit__full(const struct record_opts *opts, uint64_t size, bool capped)
+bool size_limit__full(const struct output_config *cfg, uint64_t size, bool capped)
 {
 	/* A cut at the cap is the smaller of the two limits. */
-	return opts->max_size &&
-	       (size >= opts->max_size ||
-		(capped && (!opts->switch_size || opts->pipe_output ||
-			    opts->max_size <= opts->switch_size)));
+	return cfg->max_size &&
+	       (size >= cfg->max_size ||
+		(capped && (!cfg->switch_size || cfg->pipe || cfg->max_size <= cfg->switch_size)));
 }
 
 void size_limit__stop(struct size_limit *sl, uint64_t size)

@@ -19,13 +19,13 @@
 
 #include "drain/drain.h"
 
-struct record_opts;
+struct output_config;
 
 /* Bytes a share takes from the budget at a time. */
 #define SIZE_LIMIT_GRAIN (64u << 10)
 
 struct size_limit {
-	const struct record_opts *opts;
+	const struct output_config *cfg;
 	uint64_t limit; /* the ring bytes this file may take; 0: no limit */
 	uint64_t front; /* the file's bytes before them */
 	atomic_uint_fast64_t budget; /* of which not yet taken */
@@ -48,8 +48,7 @@ struct size_share {
  * holds a sample (output_rotate.c), as perf's files hold at least one pass;
  * --max-size stays a limit. Every share starts empty.
  */
-void size_limit__begin_file(struct size_limit *sl, const struct record_opts *opts,
-			    uint64_t front);
+void size_limit__begin_file(struct size_limit *sl, const struct output_config *cfg, uint64_t front);
 
 /* Whether a limit is set for this file (the cut hook is needed). */
 bool size_limit__active(const struct size_limit *sl);
@@ -74,7 +73,7 @@ int size_share__between(void *arg);
 /* Between passes, for the stream that writes the file itself: whether the
  * file, size bytes now and cut (capped) or not, is full for --max-size (the
  * cut at the smaller of the two limits, or the size reached). Pure. */
-bool size_limit__full(const struct record_opts *opts, uint64_t size, bool capped);
+bool size_limit__full(const struct output_config *cfg, uint64_t size, bool capped);
 
 /* The recording ends for its size, size bytes written: perf's line, printed
  * by the first to call. */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The narrow configs record_prepare.c builds once from the final options
- * (target_config__init, synth_config__init, off_cpu_config__init): each
+ * (target_config__init, synth_config__init, off_cpu_config__init,
+ * output_config__init): each
  * option lands in its field, the implied ones included, so the modules that
  * read them see what the command line asked for.
  */
@@ -16,6 +17,7 @@
 
 #include "recorder/bpf/off_cpu.h"
 #include "recorder/options/options.h"
+#include "recorder/output/output_config.h"
 #include "recorder/record.h"
 #include "prec/error.h"
 #include "recorder/synth/synth_config.h"
@@ -125,12 +127,76 @@ static void test_off_cpu(void **state)
 	options__exit(&o);
 }
 
+static void test_output(void **state)
+{
+	struct record_opts o;
+	struct output_config c;
+
+	(void)state;
+	/* The defaults: perf.data, a file, build-ids of the hit DSOs cached,
+	 * names kept, nothing rotates or stops for its size. */
+	parse_validate(&o, (const char *const[]){ "true", NULL });
+	output_config__init(&c, &o);
+	assert_string_equal(c.path, "perf.data");
+	assert_false(c.pipe || c.kcore || c.switch_output || c.timestamp_filename);
+	assert_false(c.no_buildid || c.no_buildid_cache || c.buildid_all || c.buildid_mmap);
+	assert_false(c.branch_stack);
+	assert_true(c.keep_names);
+	assert_int_equal(c.comp_level, 0);
+	assert_int_equal(c.nr_cblocks, 0);
+	assert_true(c.max_size == 0 && c.switch_size == 0 && c.switch_time_ms == 0);
+	assert_null(c.debuginfod_urls);
+	options__exit(&o);
+
+	/* --switch-output=SIZE implies the timestamped names. */
+	parse_validate(&o, (const char *const[]){ "-o", "x.data", "--switch-output=2M",
+						  "--switch-max-files=3", "--max-size=100K", "-z",
+						  "--aio=2", "true", NULL });
+	output_config__init(&c, &o);
+	assert_string_equal(c.path, "x.data");
+	assert_true(c.switch_output && c.timestamp_filename);
+	assert_int_equal(c.switch_size, 2 << 20);
+	assert_int_equal(c.switch_time_ms, 0);
+	assert_int_equal(c.switch_max_files, 3);
+	assert_int_equal(c.max_size, 100 << 10);
+	assert_int_equal(c.comp_level, o.comp_level);
+	assert_true(c.comp_level > 0);
+	assert_int_equal(c.nr_cblocks, 2);
+	options__exit(&o);
+
+	parse_validate(&o, (const char *const[]){ "--switch-output=3s", "-N", "--buildid-all",
+						  "--no-keep-names", "-j", "any", "true", NULL });
+	output_config__init(&c, &o);
+	assert_int_equal(c.switch_time_ms, 3000);
+	assert_int_equal(c.switch_size, 0);
+	assert_true(c.no_buildid_cache && c.buildid_all && c.branch_stack);
+	assert_false(c.keep_names || c.no_buildid);
+	options__exit(&o);
+
+	parse_validate(&o, (const char *const[]){ "-o", "-", "-B", "--buildid-mmap", "true", NULL });
+	output_config__init(&c, &o);
+	assert_string_equal(c.path, "-");
+	assert_true(c.pipe && c.no_buildid && c.buildid_mmap);
+	options__exit(&o);
+
+	/* --debuginfod's servers; none when it is off, even with servers
+	 * named (record.debuginfod = false in a config that names them). */
+	parse_validate(&o, (const char *const[]){ "--debuginfod=https://d.example", "true", NULL });
+	output_config__init(&c, &o);
+	assert_string_equal(c.debuginfod_urls, "https://d.example");
+	o.debuginfod = false;
+	output_config__init(&c, &o);
+	assert_null(c.debuginfod_urls);
+	options__exit(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_target),
 		cmocka_unit_test(test_synth),
 		cmocka_unit_test(test_off_cpu),
+		cmocka_unit_test(test_output),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

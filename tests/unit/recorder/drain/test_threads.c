@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "prec/error.h"
 #include "recorder/drain/threads.h"
 
 /* 2 packages x 2 cores x 2 threads: siblings 0+4, 1+5 on package 0. */
@@ -62,16 +63,21 @@ static void expect(const struct threads_topo *topo, const char *rec, const char 
 {
 	struct threads_masks m;
 	struct cpulist cpus;
-	char got[512] = "", a[128], b[128], err[256] = "";
+	struct prec_err e = PREC_ERR_INIT;
+	char got[512] = "", a[128], b[128];
 	size_t n = 0;
 
 	assert_int_equal(cpulist__parse(rec, strlen(rec), &cpus), 0);
-	assert_int_equal(threads_masks__parse(spec, topo, &cpus, &m, err, sizeof(err)), ret);
+	assert_int_equal(threads_masks__parse(spec, topo, &cpus, &m, &e), ret);
 	if (ret) {
 		/* One line that names the option and a fix, and nothing kept. */
+		const char *err = prec_err__msg(&e);
+
+		assert_int_equal(e.code, ret);
 		assert_non_null(strstr(err, "--threads: "));
 		assert_non_null(strchr(err, '('));
 		assert_null(strchr(err, '\n'));
+		prec_err__clear(&e);
 		assert_int_equal(m.nr, 0);
 		assert_null(m.m);
 	} else {

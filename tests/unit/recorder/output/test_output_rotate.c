@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "recorder/options/options.h"
+#include "recorder/output/output_config.h"
 #include "recorder/record.h"
 #include "recorder/output/output_rotate.h"
 #include "prec/writer.h"
@@ -29,7 +29,7 @@
 static void test_check_sizes(void **state)
 {
 	struct output_rotate r = { 0 };
-	struct record_opts o = { 0 };
+	struct output_config o = { 0 };
 
 	(void)state;
 	/* No limit, no signal: nothing to do, whatever the size. */
@@ -58,7 +58,7 @@ static void test_check_sizes(void **state)
 	assert_int_equal(output_rotate__check(&r, &o, 990, true, false, true), OUTPUT_FULL);
 
 	/* A stream cannot rotate: the switch size is no cut there, --max-size is. */
-	o.pipe_output = true;
+	o.pipe = true;
 	o.switch_size = 500;
 	assert_int_equal(output_rotate__check(&r, &o, 600, false, true, true), OUTPUT_GO_ON);
 	assert_int_equal(output_rotate__check(&r, &o, 990, true, false, true), OUTPUT_FULL);
@@ -68,7 +68,7 @@ static void test_check_sizes(void **state)
 static void test_check_period(void **state)
 {
 	struct output_rotate r = { 0 };
-	struct record_opts o = { .switch_time_ms = 200 };
+	struct output_config o = { .switch_time_ms = 200 };
 	struct timespec nap = { 0, 250 * 1000000L };
 
 	(void)state;
@@ -109,9 +109,9 @@ static int count_files(const char *dir)
 static void test_names(void **state)
 {
 	struct output_rotate r = { 0 };
-	struct record_opts o = { .switch_output = true,
-				 .timestamp_filename = true,
-				 .switch_max_files = 2 };
+	struct output_config o = { .switch_output = true,
+				   .timestamp_filename = true,
+				   .switch_max_files = 2 };
 	char dir[] = "/tmp/prec-test-rotate-XXXXXX", path[128], data[128], names[4][160];
 	struct writer *w, *next = NULL;
 	size_t base;
@@ -170,7 +170,7 @@ static void test_names(void **state)
 	assert_string_equal(writer__path(w), data);
 	writer__abort(w);
 	/* A stream: "-" at exit. */
-	o.pipe_output = true;
+	o.pipe = true;
 	assert_int_equal(writer__open_pipe(&w, dup(STDERR_FILENO)), 0);
 	assert_int_equal(output_rotate__name(&r, &o, w, "-", NULL, names[1], sizeof(names[1])), 0);
 	assert_string_equal(names[1], "-");

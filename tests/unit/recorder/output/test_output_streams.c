@@ -19,7 +19,7 @@
 #include "recorder/drain/threads.h"
 #include "recorder/evlist/evlist.h"
 #include "recorder/evlist/evsel.h"
-#include "recorder/options/options.h"
+#include "recorder/output/output_config.h"
 #include "recorder/output/output.h"
 /* The fixture's records to publish are its struct stream, not the engine's. */
 #define stream fx_records
@@ -31,7 +31,7 @@ static struct writer_event fake_event;
 
 struct rig {
 	struct fixture *f;
-	struct record_opts opts;
+	struct output_config cfg;
 	struct evsel ev;
 	struct evlist evlist;
 	struct output o;
@@ -84,13 +84,13 @@ static void output_begin(struct rig *r, uint64_t max)
 
 	assert_int_equal(writer__open(&w, r->f->path), 0);
 	assert_int_equal(writer__begin(w, &fake_event, 1), 0);
-	r->opts.max_size = max ? writer__file_size(w) + max : 0;
-	r->o.src = (struct output_src){ .opts = &r->opts, .evlist = &r->evlist, .pid = -1 };
+	r->cfg.max_size = max ? writer__file_size(w) + max : 0;
+	r->o.src = (struct output_src){ .cfg = &r->cfg, .evlist = &r->evlist, .pid = -1 };
 	r->o.path = r->f->path;
 	r->o.w = w;
 	dso_track__layout(r->ev.attr.sample_type, false, &tl);
 	assert_int_equal(dso_track__new(&r->o.track, &tl), 0);
-	size_limit__begin_file(&r->o.size, &r->opts, writer__file_size(w));
+	size_limit__begin_file(&r->o.size, &r->cfg, writer__file_size(w));
 }
 
 /* One stream over the fixture's ring, configured and attached by the output. */
@@ -164,7 +164,7 @@ static void test_max_size_ends(void **state)
 	assert_int_equal(stops, 0);
 	assert_true(output__size_reached(&r->o));
 	assert_true(r->ss.s[0].d.no_tail);
-	assert_true(writer__file_size(r->o.w) <= r->opts.max_size);
+	assert_true(writer__file_size(r->o.w) <= r->cfg.max_size);
 	assert_true(r->f->ctl->data_tail < TAIL + 168);
 	assert_int_equal(streams__tail(&r->ss, NULL, NULL), 0);
 }

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "prec/event.h"
-#include "recorder/options/options.h"
+#include "recorder/output/output_config.h"
 #include "recorder/output/size_limit.h"
 
 /* Feeds records of size bytes to sh's cut until one is cut; the bytes kept. */
@@ -36,7 +36,7 @@ static uint64_t keep_until_cut(struct size_share *sh, uint16_t size, int most)
 
 static void test_file_cap(void **state)
 {
-	struct record_opts o = { 0 };
+	struct output_config o = { 0 };
 	struct size_limit sl = { 0 };
 
 	(void)state;
@@ -68,14 +68,14 @@ static void test_file_cap(void **state)
 	/* Pipe mode has no --switch-output size cut. */
 	o.max_size = 0;
 	o.switch_size = 50000;
-	o.pipe_output = true;
+	o.pipe = true;
 	size_limit__begin_file(&sl, &o, 100);
 	assert_false(size_limit__active(&sl));
 }
 
 static void test_one_share_cuts_at_the_limit(void **state)
 {
-	struct record_opts o = { .max_size = 1000000 };
+	struct output_config o = { .max_size = 1000000 };
 	struct size_limit sl = { 0 };
 	struct size_share sh;
 
@@ -94,7 +94,7 @@ static void test_one_share_cuts_at_the_limit(void **state)
 
 static void test_shares_stay_within(void **state)
 {
-	struct record_opts o = { .max_size = 10 * SIZE_LIMIT_GRAIN + 123 };
+	struct output_config o = { .max_size = 10 * SIZE_LIMIT_GRAIN + 123 };
 	struct size_limit sl = { 0 };
 	struct size_share sh[3];
 	uint64_t kept = 0;
@@ -129,7 +129,7 @@ static void test_shares_stay_within(void **state)
 
 static void test_spend(void **state)
 {
-	struct record_opts o = { .max_size = 100000 };
+	struct output_config o = { .max_size = 100000 };
 	struct size_limit sl = { 0 };
 	struct size_share sh;
 
@@ -146,7 +146,7 @@ static void test_spend(void **state)
 
 static void test_full(void **state)
 {
-	struct record_opts o = { 0 };
+	struct output_config o = { 0 };
 
 	(void)state;
 	assert_false(size_limit__full(&o, 1 << 30, true));
