@@ -211,11 +211,11 @@ static int recording__check(struct recording *r)
 		}
 	}
 	if (sideband_event__parse(&r->sb, opts->switch_output_event, &e) ||
-	    (!opts->period && options__effective_freq(opts, &r->freq, &e))) {
+	    (!opts->period && prepare__freq(opts, &r->freq, &e))) {
 		prec_err__print(&e, NULL);
 		return PREC_EXIT_USAGE;
 	}
-	r->data_bytes = options__ring_bytes(opts);
+	r->data_bytes = prepare__ring_bytes(opts);
 	if (opts->debuginfod && !debuginfod__available()) {
 		pr_err("--debuginfod: %s", debuginfod__missing());
 		return PREC_EXIT_USAGE;
@@ -228,7 +228,7 @@ static int recording__check(struct recording *r)
 		pr_err("--debuginfod: DEBUGINFOD_URLS is not set (give the servers, e.g. --debuginfod=https://debuginfod.debian.net)");
 		return PREC_EXIT_USAGE;
 	}
-	if (opts->kcore && kcore__check_for(opts->test_sysroot, &e))
+	if (opts->kcore && prepare__kcore_check(opts->test_sysroot, &e))
 		return recording__fail(&e, PREC_EXIT_FAILURE);
 	return 0;
 }
@@ -326,7 +326,7 @@ static int recording__open(struct recording *r)
 	if (ret)
 		return recording__fail(&e, PREC_EXIT_FAILURE);
 	if (!r->data_bytes)
-		r->data_bytes = options__default_ring_bytes(&r->evlist, r->si.total_mem_kb);
+		r->data_bytes = prepare__default_ring_bytes(&r->evlist, r->si.total_mem_kb);
 	pr_verbose("mmap size %zuB\n", r->data_bytes + (size_t)sysconf(_SC_PAGESIZE));
 	if (evlist__open(&r->evlist, &e) || bpf_filters__attach(&r->evlist, &e) ||
 	    evlist__mmap(&r->evlist, r->data_bytes, &e))
@@ -377,7 +377,7 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 	if (!ret && opts->kcore) {
 		char proc[PATH_MAX];
 
-		kcore__proc_dir(opts->test_sysroot, proc, sizeof(proc));
+		prepare__kcore_dir(opts->test_sysroot, proc, sizeof(proc));
 		ret = output_dir__copy_kcore(&r->out.dir, proc);
 	}
 	/* --unwind=record: the attrs written describe the rewritten samples. */

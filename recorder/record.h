@@ -42,11 +42,11 @@ int event_specs__parse_options(struct event_specs *specs, const struct record_op
 /* -F as the kernel will take it, in *freq (perf's warning when lowered);
  * read once. 0, or -EINVAL with the line in e when --strict-freq refuses to
  * lower it. */
-int options__effective_freq(const struct record_opts *opts, uint64_t *freq, struct prec_err *e);
+int prepare__freq(const struct record_opts *opts, uint64_t *freq, struct prec_err *e);
 
 /* Ring data bytes per CPU for -m (rounded as perf, with its message); 0
  * without -m. */
-size_t options__ring_bytes(const struct record_opts *opts);
+size_t prepare__ring_bytes(const struct record_opts *opts);
 
 /* The events' narrow config from the final options, the effective -F and
  * -G's directory fd (-1 none); the one place the evlist's settings come from. */

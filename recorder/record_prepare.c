@@ -166,7 +166,7 @@ int event_specs__parse_options(struct event_specs *specs, const struct record_op
 
 /* perf's rules for -F: 'max' and values over the kernel's limit (lowered
  * to it, or with --strict-freq refused). */
-int options__effective_freq(const struct record_opts *opts, uint64_t *out, struct prec_err *e)
+int prepare__freq(const struct record_opts *opts, uint64_t *out, struct prec_err *e)
 {
 	uint64_t max = (uint64_t)sysinfo__sysctl_or("kernel/perf_event_max_sample_rate", 0);
 	uint64_t freq = opts->freq;
@@ -206,8 +206,8 @@ static void size_label(char *buf, size_t len, uint64_t bytes)
 }
 
 /* Ring data bytes per CPU for -m: rounded up to a power of two of pages,
- * with perf's message; 0 without -m (options__default_ring_bytes then). */
-size_t options__ring_bytes(const struct record_opts *opts)
+ * with perf's message; 0 without -m (prepare__default_ring_bytes then). */
+size_t prepare__ring_bytes(const struct record_opts *opts)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t pages, p2 = 1;
@@ -225,7 +225,7 @@ size_t options__ring_bytes(const struct record_opts *opts)
 	return p2 * page;
 }
 
-size_t options__default_ring_bytes(const struct evlist *evlist, uint64_t mem_total_kb)
+size_t prepare__default_ring_bytes(const struct evlist *evlist, uint64_t mem_total_kb)
 {
 	bool per_thread = evlist->cpus->nr == 1 && evlist->cpus->cpu[0] == -1;
 	struct ring_size_in in = {
@@ -359,19 +359,19 @@ void off_cpu_config__init(struct off_cpu_config *cfg, const struct record_opts *
 }
 
 /* --kcore's source: perf's machine root_dir/proc (the tests' sysroot). */
-void kcore__proc_dir(const char *sysroot, char *buf, size_t len)
+void prepare__kcore_dir(const char *sysroot, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/proc", sysroot ? sysroot : "");
 }
 
 /* --kcore, before anything is created: kcore must be readable, and kallsyms
  * must show the addresses that say which parts of it to copy. */
-int kcore__check_for(const char *sysroot, struct prec_err *e)
+int prepare__kcore_check(const char *sysroot, struct prec_err *e)
 {
 	char dir[PATH_MAX];
 	int ret;
 
-	kcore__proc_dir(sysroot, dir, sizeof(dir));
+	prepare__kcore_dir(sysroot, dir, sizeof(dir));
 	ret = kcore__check(dir);
 	if (!ret)
 		return 0;

@@ -29,12 +29,12 @@ int event_specs__for_machine(struct event_specs *specs, const struct sysinfo *si
 
 /* --kcore's source: perf's machine root_dir/proc, below sysroot (the
  * tests' $PREC_TEST_SYSROOT; NULL: "/"). */
-void kcore__proc_dir(const char *sysroot, char *buf, size_t len);
+void prepare__kcore_dir(const char *sysroot, char *buf, size_t len);
 
 /* --kcore, before anything is created: kcore must be readable, and kallsyms
  * must show the addresses that say which parts of it to copy. 0, or -errno
  * with one line in e naming the fix. */
-int kcore__check_for(const char *sysroot, struct prec_err *e);
+int prepare__kcore_check(const char *sysroot, struct prec_err *e);
 
 /* Whether perf's parser would have scanned the PMUs for these events. */
 bool event_specs__scan_pmus(const struct event_specs *specs);
@@ -42,6 +42,6 @@ bool event_specs__scan_pmus(const struct event_specs *specs);
 /* Without -m: perf's default, or larger rings when the events' expected
  * data rate needs them and prec may lock the memory (ring_size.h; printed
  * under -v). mem_total_kb: MemTotal, 0 unknown. */
-size_t options__default_ring_bytes(const struct evlist *evlist, uint64_t mem_total_kb);
+size_t prepare__default_ring_bytes(const struct evlist *evlist, uint64_t mem_total_kb);
 
 #endif

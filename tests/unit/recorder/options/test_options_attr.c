@@ -194,19 +194,19 @@ static void test_strict_freq(void **state)
 		skip(); /* no limit to pass on this machine */
 	snprintf(over, sizeof(over), "%ld", max + 1);
 	assert_int_equal(parse_validate(&o, &e, strict), 0);
-	assert_int_equal(options__effective_freq(&o, &freq, &e), -EINVAL);
+	assert_int_equal(prepare__freq(&o, &freq, &e), -EINVAL);
 	assert_non_null(strstr(prec_err__msg(&e), "with --strict-freq (use -F "));
 	options__exit(&o);
 	assert_int_equal(parse_validate(&o, &e, lax), 0);
-	assert_int_equal(options__effective_freq(&o, &freq, &e), 0);
+	assert_int_equal(prepare__freq(&o, &freq, &e), 0);
 	assert_int_equal(freq, (uint64_t)max);
 	options__exit(&o);
 	assert_int_equal(parse_validate(&o, &e, at_max), 0);
-	assert_int_equal(options__effective_freq(&o, &freq, &e), 0);
+	assert_int_equal(prepare__freq(&o, &freq, &e), 0);
 	assert_int_equal(freq, (uint64_t)max);
 	options__exit(&o);
 	assert_int_equal(parse_validate(&o, &e, low), 0);
-	assert_int_equal(options__effective_freq(&o, &freq, &e), 0);
+	assert_int_equal(prepare__freq(&o, &freq, &e), 0);
 	assert_int_equal(freq, 1);
 	options__exit(&o);
 }
