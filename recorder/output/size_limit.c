@@ -26,6 +26,7 @@ void size_limit__begin_file(struct size_limit *sl, const struct output_config *c
 	sl->limit = room;
 	sl->front = front;
 	atomic_store(&sl->budget, room);
+	atomic_store(&sl->over, 0);
 	atomic_store(&sl->full, false);
 }
 
@@ -40,9 +41,12 @@ void size_limit__spend(struct size_limit *sl, uint64_t bytes)
 {
 	uint_fast64_t left = atomic_load(&sl->budget);
 
-	while (sl->limit && !atomic_compare_exchange_weak(&sl->budget, &left,
-							  left > bytes ? left - bytes : 0))
+	if (!sl->limit)
+		return;
+	while (!atomic_compare_exchange_weak(&sl->budget, &left, left > bytes ? left - bytes : 0))
 		;
+	if (bytes > left)
+		atomic_fetch_add(&sl->over, bytes - left);
 }
 
 void size_share__init(struct size_share *sh, struct size_limit *sl)
@@ -99,7 +103,8 @@ int size_share__between(void *arg)
 	if (!sh->capped && !atomic_load_explicit(&sl->full, memory_order_relaxed))
 		return DRAIN_GO_ON;
 	atomic_store(&sl->full, true);
-	size_limit__stop(sl, sl->front + sl->limit - atomic_load(&sl->budget));
+	size_limit__stop(sl, sl->front + sl->limit - atomic_load(&sl->budget) +
+				     atomic_load(&sl->over));
 	return DRAIN_END;
 }
 

@@ -29,6 +29,9 @@ struct size_limit {
 	uint64_t limit; /* the ring bytes this file may take; 0: no limit */
 	uint64_t front; /* the file's bytes before them */
 	atomic_uint_fast64_t budget; /* of which not yet taken */
+	/* Bytes the late side-band wrote past the budget (a side-band larger
+	 * than the limit): the file is that much larger than its limit. */
+	atomic_uint_fast64_t over;
 	atomic_bool full; /* a share found it spent */
 	atomic_bool reached; /* --max-size ended the recording (printed) */
 };
@@ -54,7 +57,8 @@ void size_limit__begin_file(struct size_limit *sl, const struct output_config *c
 bool size_limit__active(const struct size_limit *sl);
 
 /* The data file grew by bytes beside the streams (the late side-band of
- * --threads): they come off the budget. */
+ * --threads): they come off the budget; what the budget cannot cover is
+ * counted in the size the limit line reports. */
 void size_limit__spend(struct size_limit *sl, uint64_t bytes);
 
 /* A share of sl, empty (its stream's next record takes from the budget). */

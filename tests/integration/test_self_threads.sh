@@ -59,8 +59,14 @@ run_self a -a --threads -F 2000 -o "$TMP/a.data" -- sleep 0.5
 run_perf script -i "$TMP/a.data" --show-task-events -F comm,pid,tid,event
 ((PERF_RC == 0)) || fail "perf script --show-task-events exited $PERF_RC"
 # Each stream's thread named itself: one COMM record per drain thread.
-grep -Eq "PERF_RECORD_COMM: prec-drain-0:$SELF/[0-9]+" "$PERF_OUT" ||
-	fail "no COMM record names prec's drain thread prec-drain-0"
+# Stream 0 is prec's main thread (perf's thread_data[0]); streams 1..N-1,
+# one per CPU here, have threads of their own.
+if (($(getconf _NPROCESSORS_ONLN) > 1)); then
+	grep -Eq "PERF_RECORD_COMM: prec-drain-1:$SELF/[0-9]+" "$PERF_OUT" ||
+		fail "no COMM record names prec's drain thread prec-drain-1"
+fi
+grep -Eq "PERF_RECORD_COMM: prec-drain-0:" "$PERF_OUT" &&
+	fail "a thread is named prec-drain-0: stream 0 runs on prec's main thread"
 grep -Eq "PERF_RECORD_COMM: prec-synth:$SELF/[0-9]+" "$PERF_OUT" ||
 	fail "no COMM record names prec's side-band thread prec-synth"
 # Every thread prec forked got a name of prec's.

@@ -139,9 +139,14 @@ static void test_spend(void **state)
 	size_limit__spend(&sl, 99000);
 	size_share__init(&sh, &sl);
 	assert_int_equal(keep_until_cut(&sh, 100, 1000), 1000);
-	/* More than is left: nothing below zero. */
+	/* More than is left: nothing below zero, and the excess is what the
+	 * limit line adds to the limit (the file is that much larger). */
 	size_limit__spend(&sl, 1 << 20);
 	assert_int_equal(atomic_load(&sl.budget), 0);
+	assert_int_equal(atomic_load(&sl.over), 1 << 20); /* the share took the last 1000 */
+	/* A new file starts with nothing over. */
+	size_limit__begin_file(&sl, &o, 0);
+	assert_int_equal(atomic_load(&sl.over), 0);
 }
 
 static void test_full(void **state)
