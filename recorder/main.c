@@ -11,7 +11,7 @@
 #include "options/perfconfig.h"
 #include "events/parse_events.h"
 #include "evlist/evlist.h"
-#include "record.h"
+#include "entry.h"
 #include "prec/version.h"
 #include "signals.h"
 

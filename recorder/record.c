@@ -28,7 +28,7 @@
 #include "prec/mono_clock.h"
 #include "events/parse_events.h"
 #include "options/options.h"
-#include "record.h"
+#include "entry.h"
 #include "prec/sysinfo.h"
 #include "targets/thread_map.h"
 #include "targets/workload.h"

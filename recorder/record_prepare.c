@@ -26,7 +26,7 @@
 #include "options/callchain.h"
 #include "targets/caps.h"
 #include "targets/target.h"
-#include "record.h"
+#include "entry.h"
 #include "record_prepare.h"
 #include "evlist/ring_size.h"
 #include "evlist/vendor.h"

@@ -18,7 +18,7 @@
 #include "recorder/bpf/off_cpu.h"
 #include "recorder/options/options.h"
 #include "recorder/output/output_config.h"
-#include "recorder/record.h"
+#include "recorder/entry.h"
 #include "prec/error.h"
 #include "recorder/synth/synth_config.h"
 #include "recorder/targets/target.h"

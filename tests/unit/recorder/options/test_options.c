@@ -22,7 +22,7 @@
 
 #include "recorder/evlist/evlist_config.h"
 #include "recorder/options/options.h"
-#include "recorder/record.h"
+#include "recorder/entry.h"
 #include "recorder/record_prepare.h"
 
 #define MAX_ARGS 12

@@ -21,7 +21,7 @@
 #include "recorder/options/options.h"
 #include "recorder/events/parse_events.h"
 #include "prec/sysinfo.h"
-#include "recorder/record.h"
+#include "recorder/entry.h"
 #include "recorder/record_prepare.h"
 #include "recorder/live/sideband_event.h"
 

@@ -18,7 +18,7 @@
 
 #include "recorder/evlist/evlist_config.h"
 #include "recorder/options/options.h"
-#include "recorder/record.h"
+#include "recorder/entry.h"
 #include "recorder/record_prepare.h"
 
 static const struct options_env plain_stdout;

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "recorder/output/output_config.h"
-#include "recorder/record.h"
+#include "recorder/entry.h"
 #include "recorder/output/output_rotate.h"
 #include "prec/writer.h"
 

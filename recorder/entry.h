@@ -1,10 +1,11 @@
-#ifndef PREC_RECORD_H
-#define PREC_RECORD_H
+#ifndef PREC_RECORDER_ENTRY_H
+#define PREC_RECORDER_ENTRY_H
 /*
- * The one entry point that records what the (validated) options ask for,
- * and what record_prepare.c derives from those options: the only places
- * below main.c that read the whole options struct. Every other module gets
- * a narrow config built here once.
+ * The recorder's entry points, and its only readers of the whole options
+ * struct below main.c: prec_record (record.c), which records what the
+ * validated options ask for, and what record_prepare.c derives from them,
+ * the narrow config of each module among it. A header of its own, not
+ * record.h: record_prepare.c, below record.c, includes it.
  */
 #include <stddef.h>
 #include <stdint.h>
