@@ -13,12 +13,26 @@ need_root "system-wide recordings (-a)"
 load=(sh -c "'$WORKLOAD' 600 & '$WORKLOAD' 600; wait")
 ncpu=$(getconf _NPROCESSORS_ONLN)
 
-# share DATA SYMBOL: SYMBOL's share of prec_workload's own samples (the
-# machine's other load moves the rest).
+# share DATA SYMBOL: SYMBOL's share of prec_workload's own user-space
+# samples (the [.] rows). The machine's other load moves the rest, and on a
+# busy machine each preemption adds kernel samples to the workload's, which
+# a share of all its samples would count; a sample that did not resolve is
+# a user-space row outside SYMBOL, so it still counts against it.
 share()
 {
-	"$PERF" report --stdio --comm prec_workload --sort sym --percentage relative -i "$1" 2>/dev/null |
-		awk -v sym="$2" '!/^#/ && $1 ~ /%$/ && $NF == sym { s += $1 } END { printf "%.2f\n", s }'
+	"$PERF" report --stdio --comm prec_workload --sort dso,sym -i "$1" 2>/dev/null |
+		awk -v sym="$2" '
+			!/^#/ && $1 ~ /%$/ {
+				for (i = 2; i < NF; i++)
+					if ($i == "[.]")
+						break
+				if (i == NF)
+					next
+				user += $1
+				if ($NF == sym)
+					s += $1
+			}
+			END { printf "%.2f\n", (user > 0 ? 100 * s / user : 0) }'
 }
 
 # wl_samples DATA: how many samples prec_workload has.
