@@ -36,6 +36,16 @@ static enum drain_verdict output__log(void *arg, const struct ring *r, uint64_t 
 	return DRAIN_KEEP;
 }
 
+/* A pass ended: whole unless the size cut stopped it (the log keeps an
+ * exited process's maps until a whole pass has drained its samples). */
+static void output__log_pass(void *arg, const struct drain_stats *pass)
+{
+	struct output *o = arg;
+
+	(void)pass;
+	sideband_log__pass(&o->sblog, !o->shares[0].capped);
+}
+
 int output__begin_streams(struct output *o, int nr)
 {
 	const struct output_config *cfg = o->src.cfg;
@@ -90,7 +100,7 @@ static int output__attach_stream(struct output *o, int i, struct drain *d)
 	const struct output_config *cfg = o->src.cfg;
 	bool writes_file = !o->src.stream_files;
 	struct drain_hook cut = { .on_record = size_share__cut, .arg = &o->shares[i] };
-	struct drain_hook log = { .on_record = output__log, .arg = o };
+	struct drain_hook log = { .on_record = output__log, .on_pass = output__log_pass, .arg = o };
 	struct drain_hook count = { .on_pass = output__count_pass, .arg = o };
 	struct drain_hook off_cpu = { .produce = output__off_cpu_drain, .arg = o->src.off_cpu };
 	/* The period is checked between passes; else a quiet ring may not

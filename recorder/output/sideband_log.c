@@ -2,6 +2,7 @@
 /* The side-band log (sideband_log.h). */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/perf_event.h>
@@ -78,31 +79,34 @@ static bool in_set(const uint32_t *set, size_t n, uint32_t v)
 }
 
 /* The log to out, JIT code's mappings named by out's names (the ELFs the
- * names layer writes), as the rings' were. 0 or the writer's -errno. */
+ * names layer writes), as the rings' were; the EXIT records the log keeps
+ * until their process may go are not written. 0 or the writer's -errno. */
 static int replay_named(struct sideband_log *l, struct synth_out *out)
 {
 	size_t from = 0, off = 0;
 	uint8_t *named = NULL;
 	int ret = 0;
 
-	while (!ret && out->anon_name && off + sizeof(struct perf_event_header) <= l->len) {
+	while (!ret && off + sizeof(struct perf_event_header) <= l->len) {
 		const struct prec_mmap2_event *k = (const void *)(l->buf + off);
-		size_t sz = k->header.size, n;
+		size_t sz = k->header.size, n = 0;
 		const char *name;
 
 		if (sz < sizeof(struct perf_event_header) || off + sz > l->len)
 			break;
 		off += sz;
-		if (!names_hook__is_anon_exec(k, sz) ||
-		    !(name = out->anon_name(out->anon_arg, k->pid)))
-			continue;
-		if (!named && !(named = malloc(UINT16_MAX)))
-			break; /* unnamed: as perf record writes them */
-		n = names_hook__place(named, UINT16_MAX, k, sz, name);
-		if (!n)
-			continue;
+		if (k->header.type != PERF_RECORD_EXIT) {
+			if (!out->anon_name || !names_hook__is_anon_exec(k, sz) ||
+			    !(name = out->anon_name(out->anon_arg, k->pid)))
+				continue;
+			if (!named && !(named = malloc(UINT16_MAX)))
+				continue; /* unnamed: as perf record writes them */
+			n = names_hook__place(named, UINT16_MAX, k, sz, name);
+			if (!n)
+				continue;
+		}
 		ret = off - sz > from ? synth_out__write(out, l->buf + from, off - sz - from) : 0;
-		if (!ret)
+		if (!ret && n)
 			ret = synth_out__write(out, named, n);
 		from = off;
 	}
@@ -112,14 +116,21 @@ static int replay_named(struct sideband_log *l, struct synth_out *out)
 	return ret;
 }
 
+void sideband_log__pass(struct sideband_log *l, bool whole)
+{
+	if (whole)
+		l->safe_end = l->pass_start;
+	l->pass_start = l->len;
+}
+
 int sideband_log__replay(struct sideband_log *l, struct synth_out *out)
 {
 	uint32_t *dead = NULL;
-	size_t nr_dead = 0, cap = 0, kept = 0;
+	size_t nr_dead = 0, cap = 0, kept = 0, pass_start = SIZE_MAX, safe_end = SIZE_MAX;
 
-	/* The processes that exited since the last replay: EXIT of a leader
-	 * (pid == tid). They are dropped at the next replay, not this one. */
-	for (size_t off = 0; off + sizeof(struct perf_event_header) <= l->len;) {
+	/* The processes that may go: EXIT of a leader (pid == tid) that a
+	 * whole pass drained past. */
+	for (size_t off = 0; off + sizeof(struct perf_event_header) <= l->safe_end;) {
 		const struct perf_event_header *h = (const void *)(l->buf + off);
 		uint32_t pt[2];
 
@@ -139,7 +150,9 @@ int sideband_log__replay(struct sideband_log *l, struct synth_out *out)
 		}
 		off += h->size;
 	}
-	/* Compact in place: what is left is the live processes' side-band. */
+	/* Compact in place: what is left is the side-band of the processes
+	 * that may still have samples; the pass marks (record boundaries)
+	 * move with it. */
 	for (size_t off = 0; off + sizeof(struct perf_event_header) <= l->len;) {
 		const struct perf_event_header *h = (const void *)(l->buf + off);
 		size_t sz = h->size;
@@ -147,25 +160,26 @@ int sideband_log__replay(struct sideband_log *l, struct synth_out *out)
 
 		if (sz < sizeof(*h) || off + sz > l->len)
 			break;
+		if (off == l->pass_start)
+			pass_start = kept;
+		if (off == l->safe_end)
+			safe_end = kept;
 		pid = record_pid(h);
-		if (h->type != PERF_RECORD_EXIT &&
-		    (pid < 0 || !in_set(l->dying, l->nr_dying, (uint32_t)pid))) {
+		if (pid < 0 || !in_set(dead, nr_dead, (uint32_t)pid)) {
 			memmove(l->buf + kept, l->buf + off, sz);
 			kept += sz;
 		}
 		off += sz;
 	}
 	l->len = kept;
-	free(l->dying);
-	l->dying = dead;
-	l->nr_dying = nr_dead;
-	l->dying_cap = cap;
+	l->pass_start = pass_start == SIZE_MAX ? kept : pass_start;
+	l->safe_end = safe_end == SIZE_MAX ? kept : safe_end;
+	free(dead);
 	return replay_named(l, out);
 }
 
 void sideband_log__exit(struct sideband_log *l)
 {
-	free(l->dying);
 	free(l->buf);
 	memset(l, 0, sizeof(*l));
 }

@@ -2,9 +2,9 @@
 /*
  * The side-band log's replay (output/sideband_log.c) into memory
  * (synth_out.buf): the records of live processes come out in their order
- * and byte for byte, an exited process's still come out at the first
- * replay after its EXIT (its last samples may still wait in another CPU's
- * ring) and are dropped at the next, no EXIT is written, and an anonymous
+ * and byte for byte, an exited process's still come out until a whole
+ * pass (no size cut) began after its EXIT (its last samples may wait in
+ * another CPU's ring until then), no EXIT is written, and an anonymous
  * executable MMAP2 is renamed through synth_out.anon_name (its JIT ELF,
  * pgoff = start, no device or inode, the same sample_id trailer) when that
  * answers, unchanged when it answers NULL or is not set.
@@ -134,6 +134,27 @@ static void fill_log(struct sideband_log *l, struct rec *want, size_t *nwant, bo
 	*nwant = nw;
 }
 
+/* Replays l into a fresh buffer: its first n records of want, nothing
+ * more, the namer asked calls_want times. */
+static void replay_expect(struct sideband_log *l, struct synth_out *out, int *calls,
+			  const struct rec *want, size_t n, int calls_want)
+{
+	size_t off = 0;
+
+	memset(out->buf, 0, sizeof(*out->buf));
+	*calls = 0;
+	assert_int_equal(sideband_log__replay(l, out), 0);
+	for (size_t i = 0; i < n; i++) {
+		assert_true(off + want[i].n <= out->buf->len);
+		if (memcmp(out->buf->data + off, want[i].b, want[i].n))
+			fail_msg("record %zu differs", i);
+		off += want[i].n;
+	}
+	assert_int_equal(off, out->buf->len);
+	assert_int_equal(*calls, calls_want);
+	synth_buf__exit(out->buf);
+}
+
 static void replay_case(bool set_namer)
 {
 	struct sideband_log l = { 0 };
@@ -141,37 +162,36 @@ static void replay_case(bool set_namer)
 	int calls = 0;
 	struct synth_out out = { .buf = &mem };
 	struct rec want[8];
-	size_t nwant, off = 0;
+	size_t nwant;
 
 	if (set_namer) {
 		out.anon_name = anon_name;
 		out.anon_arg = &calls;
 	}
 	fill_log(&l, want, &nwant, set_namer);
-	assert_int_equal(sideband_log__replay(&l, &out), 0);
-	for (size_t i = 0; i < nwant; i++) {
-		assert_true(off + want[i].n <= mem.len);
-		if (memcmp(mem.data + off, want[i].b, want[i].n))
-			fail_msg("record %zu differs", i);
-		off += want[i].n;
-	}
-	assert_int_equal(off, mem.len);
-	/* Asked for the three anonymous executable mappings. */
-	assert_int_equal(calls, set_namer ? 3 : 0);
-	/* The log keeps the kernel's records: a second replay is the same,
-	 * but for the process that exited before the first. */
-	synth_buf__exit(&mem);
-	memset(&mem, 0, sizeof(mem));
-	calls = 0;
-	assert_int_equal(sideband_log__replay(&l, &out), 0);
-	assert_int_equal(calls, set_namer ? 2 : 0);
-	off = 0;
-	for (size_t i = 0; i < 5; i++) {
-		assert_memory_equal(mem.data + off, want[i].b, want[i].n);
-		off += want[i].n;
-	}
-	assert_int_equal(off, mem.len);
-	synth_buf__exit(&mem);
+	/* Logged in the pass that ended: 300's last samples may still wait in
+	 * another ring, so its records come out (not its EXIT), and the three
+	 * anonymous executable mappings are named. */
+	sideband_log__pass(&l, true);
+	replay_expect(&l, &out, &calls, want, nwant, set_namer ? 3 : 0);
+	/* A pass the size cut stopped drained nothing for sure. */
+	sideband_log__pass(&l, false);
+	replay_expect(&l, &out, &calls, want, nwant, set_namer ? 3 : 0);
+	/* A whole pass after the EXIT: 300 goes; the log keeps the rest, so
+	 * the replay after is the same. */
+	sideband_log__pass(&l, true);
+	replay_expect(&l, &out, &calls, want, 5, set_namer ? 2 : 0);
+	replay_expect(&l, &out, &calls, want, 5, set_namer ? 2 : 0);
+	/* Records logged after that stay with their marks: a process that
+	 * exits now goes only after a later whole pass. */
+	struct rec r;
+
+	make_exit(&r, 200);
+	sideband_log__add(&l, r.b, r.n);
+	sideband_log__pass(&l, true);
+	replay_expect(&l, &out, &calls, want, 5, set_namer ? 2 : 0);
+	sideband_log__pass(&l, true);
+	replay_expect(&l, &out, &calls, want, 4, set_namer ? 1 : 0);
 	sideband_log__exit(&l);
 }
 
