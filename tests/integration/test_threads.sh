@@ -84,7 +84,11 @@ for sym in hot_two_thirds cold_one_third; do
 	# Two runs of the same two workloads on a shared 2-CPU VM split their
 	# time between the two functions differently by up to ~9 points (perf
 	# record against itself as much as --threads against one stream).
-	within 12 "$a" "$b" || fail "--threads: $sym has $a% of the workload's samples, $b% in one stream"
+	# On a busy machine the two runs' splits move further (what an
+	# iteration of each function costs moves with the load sharing its
+	# core): once more before it fails.
+	within 12 "$a" "$b" ||
+		fail_or_retry "--threads: $sym has $a% of the workload's samples, $b% in one stream (two runs' splits on a busy machine?)"
 done
 log "samples: --threads $n_thr, one stream $n_one"
 # The workload runs for its CPU time, so its samples depend little on the
