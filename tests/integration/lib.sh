@@ -326,18 +326,24 @@ report_percent()
 			END { printf "%.2f\n", sum }'
 }
 
-# user_percent DATAFILE SYMBOL...: the share (percent) of the user-space
+# user_percent [--comm COMM] DATAFILE SYMBOL...: the share (percent) of the user-space
 # samples of DATAFILE's first event (the [.] rows of `perf report --sort
 # dso,sym`) that are in the SYMBOLs. Unlike report_percent it does not move
 # with the kernel's share, which grows with every preemption on a busy
 # machine; a sample that did not resolve is a user-space row ("[unknown]",
 # a hex address) outside the SYMBOLs, so it still counts against them.
-# Prints 0 when there is no user-space sample.
+# Prints 0 when there is no user-space sample. With --comm COMM first,
+# only COMM's samples count.
 user_percent()
 {
+	local comm=()
+	if [[ $1 == --comm ]]; then
+		comm=(--comm "$2")
+		shift 2
+	fi
 	local data=$1
 	shift
-	"$PERF" report --stdio --sort dso,sym -i "$data" 2>/dev/null |
+	"$PERF" report --stdio "${comm[@]}" --sort dso,sym -i "$data" 2>/dev/null |
 		awk -v syms=" $* " '
 			/^# Samples: .* of event / { nev++; next }
 			/^#/ || nev > 1 || $1 !~ /%$/ { next }

@@ -20,19 +20,7 @@ ncpu=$(getconf _NPROCESSORS_ONLN)
 # a user-space row outside SYMBOL, so it still counts against it.
 share()
 {
-	"$PERF" report --stdio --comm prec_workload --sort dso,sym -i "$1" 2>/dev/null |
-		awk -v sym="$2" '
-			!/^#/ && $1 ~ /%$/ {
-				for (i = 2; i < NF; i++)
-					if ($i == "[.]")
-						break
-				if (i == NF)
-					next
-				user += $1
-				if ($NF == sym)
-					s += $1
-			}
-			END { printf "%.2f\n", (user > 0 ? 100 * s / user : 0) }'
+	user_percent --comm prec_workload "$1" "$2"
 }
 
 # wl_samples DATA: how many samples prec_workload has.
