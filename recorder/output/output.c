@@ -340,7 +340,7 @@ int output__between_pass(void *arg)
 	switch (output_rotate__check(&o->rot, cfg, size, o->shares[0].capped, requested,
 				     o->file.samples != 0)) {
 	case OUTPUT_FULL:
-		size_limit__stop(&o->size, size);
+		size_limit__stop(&o->size, size_limit__final(&o->size, size));
 		return DRAIN_END;
 	case OUTPUT_ROTATE:
 		return output__switch(o);

@@ -66,13 +66,14 @@ int output__synth_join(struct output *o)
 		ret = writer__writev_ring(o->w, &iov, 1, false);
 	if (!ret)
 		ret = synth__marker(&o->sout, PERF_RECORD_FINISHED_INIT);
+	/* The rings left room for what the walk had made (output__bg_made);
+	 * the rest comes off the budget now. */
+	size_limit__spend(&o->size, writer__data_size(o->w) - before);
 	/* --threads: the streams take it on their threads. Their files have
 	 * no rounds: perf delivers the data file's (time 0) side-band as read,
 	 * before it flushes any of their samples. */
-	if (dir) {
-		size_limit__spend(&o->size, writer__data_size(o->w) - before);
+	if (dir)
 		stream_tracks__publish(&o->tracks);
-	}
 	/* The rounds held back until now come as one: readers may flush
 	 * everything before it, the side-band being in (perf writes one after
 	 * every pass with data). */
@@ -107,6 +108,15 @@ struct output_hint_hook {
 	bool off;
 };
 
+/* A chunk of the background side-band was made (on a worker's thread): the
+ * file's size budget leaves room for it. */
+static void output__bg_made(void *arg, uint64_t bytes)
+{
+	struct output *o = arg;
+
+	size_limit__made(&o->size, bytes);
+}
+
 int output__synth_start(struct output *o)
 {
 	const struct evlist *evlist = o->src.evlist;
@@ -117,8 +127,11 @@ int output__synth_start(struct output *o)
 	if (!ret && !o->hints && synth_hints__new(&o->hints))
 		pr_debug("no memory for the sampled pids: the walk keeps /proc's order\n");
 	if (!ret)
-		ret = synth_bg__start(&o->bg, evlist, o->src.si, cfg, o->src.wake, &o->sout,
-				      o->hints);
+		ret = synth_bg__start(&o->bg, evlist, o->src.si, cfg, &o->sout,
+				      &(struct synth_bg_links){ .wake = o->src.wake,
+								.hints = o->hints,
+								.made = output__bg_made,
+								.made_arg = o });
 	o->tracks.late = o->bg != NULL; /* its streams' unwinders hold */
 	unwinder__hold(o->unw, o->bg && !o->src.stream_files);
 	return ret;

@@ -8,6 +8,25 @@
 #include "output/output_config.h"
 #include "output/size_limit.h"
 
+/* bytes off the budget; what it cannot cover goes past the limit. */
+static void size_limit__take(struct size_limit *sl, uint64_t bytes)
+{
+	uint_fast64_t left = atomic_load(&sl->budget);
+
+	if (!sl->limit || !bytes)
+		return;
+	while (!atomic_compare_exchange_weak(&sl->budget, &left, left > bytes ? left - bytes : 0))
+		;
+	if (bytes > left)
+		atomic_fetch_add(&sl->over, bytes - left);
+}
+
+/* The side-band made since the last call, off the budget. */
+static void size_limit__absorb(struct size_limit *sl)
+{
+	size_limit__take(sl, atomic_exchange(&sl->fresh, 0));
+}
+
 void size_limit__begin_file(struct size_limit *sl, const struct output_config *cfg, uint64_t front)
 {
 	uint64_t limit = cfg->max_size, room = 0;
@@ -28,6 +47,7 @@ void size_limit__begin_file(struct size_limit *sl, const struct output_config *c
 	atomic_store(&sl->budget, room);
 	atomic_store(&sl->over, 0);
 	atomic_store(&sl->full, false);
+	size_limit__absorb(sl);
 }
 
 bool size_limit__active(const struct size_limit *sl)
@@ -37,16 +57,28 @@ bool size_limit__active(const struct size_limit *sl)
 	return cfg && (cfg->max_size || (cfg->switch_size && !cfg->pipe));
 }
 
+void size_limit__made(struct size_limit *sl, uint64_t bytes)
+{
+	atomic_fetch_add(&sl->ahead, bytes);
+	atomic_fetch_add(&sl->fresh, bytes);
+}
+
 void size_limit__spend(struct size_limit *sl, uint64_t bytes)
 {
-	uint_fast64_t left = atomic_load(&sl->budget);
+	uint_fast64_t ahead, was;
 
-	if (!sl->limit)
-		return;
-	while (!atomic_compare_exchange_weak(&sl->budget, &left, left > bytes ? left - bytes : 0))
-		;
-	if (bytes > left)
-		atomic_fetch_add(&sl->over, bytes - left);
+	/* What was made is taken first, then what the bytes add to it. */
+	size_limit__absorb(sl);
+	ahead = atomic_load(&sl->ahead);
+	do {
+		was = ahead < bytes ? ahead : bytes;
+	} while (!atomic_compare_exchange_weak(&sl->ahead, &ahead, ahead - was));
+	size_limit__take(sl, bytes - was);
+}
+
+uint64_t size_limit__final(struct size_limit *sl, uint64_t size)
+{
+	return size + atomic_load(&sl->ahead);
 }
 
 void size_share__init(struct size_share *sh, struct size_limit *sl)
@@ -85,7 +117,17 @@ enum drain_verdict size_share__cut(void *arg, const struct ring *r, uint64_t pos
 				   const struct perf_event_header *h)
 {
 	struct size_share *sh = arg;
+	struct size_limit *sl = sh->set;
 
+	/* Side-band made meanwhile will land in this file: it takes the
+	 * share's room first, then the budget. */
+	if (atomic_load_explicit(&sl->fresh, memory_order_relaxed)) {
+		uint64_t made = atomic_exchange(&sl->fresh, 0);
+		uint64_t mine = made < sh->room ? made : sh->room;
+
+		sh->room -= mine;
+		size_limit__take(sl, made - mine);
+	}
 	if (h->size > sh->room && (atomic_load_explicit(&sh->set->full, memory_order_relaxed) ||
 				   !size_share__reserve(sh, h->size))) {
 		sh->capped = true;
@@ -102,6 +144,7 @@ int size_share__between(void *arg)
 
 	if (!sh->capped && !atomic_load_explicit(&sl->full, memory_order_relaxed))
 		return DRAIN_GO_ON;
+	size_limit__absorb(sl);
 	atomic_store(&sl->full, true);
 	size_limit__stop(sl, sl->front + sl->limit - atomic_load(&sl->budget) +
 				     atomic_load(&sl->over));

@@ -32,6 +32,11 @@ struct size_limit {
 	/* Bytes the late side-band wrote past the budget (a side-band larger
 	 * than the limit): the file is that much larger than its limit. */
 	atomic_uint_fast64_t over;
+	/* Side-band made but not yet written (the background walk's, told as
+	 * it fills its buffers), of which fresh is not yet off the budget:
+	 * the next record cut or the next file takes it, so that the rings
+	 * leave room for it. */
+	atomic_uint_fast64_t ahead, fresh;
 	atomic_bool full; /* a share found it spent */
 	atomic_bool reached; /* --max-size ended the recording (printed) */
 };
@@ -46,6 +51,7 @@ struct size_share {
 /*
  * A new file whose front holds front bytes: the smaller of --max-size and
  * --switch-output=SIZE (not for a stream) sets what the ring data may take.
+ * Side-band made and not yet taken comes off the new budget first.
  * When the front alone fills --switch-output's SIZE (the side-band of
  * every task, -a on a busy machine), the file takes whole passes until it
  * holds a sample (output_rotate.c), as perf's files hold at least one pass;
@@ -56,10 +62,18 @@ void size_limit__begin_file(struct size_limit *sl, const struct output_config *c
 /* Whether a limit is set for this file (the cut hook is needed). */
 bool size_limit__active(const struct size_limit *sl);
 
-/* The data file grew by bytes beside the streams (the late side-band of
- * --threads): they come off the budget; what the budget cannot cover is
- * counted in the size the limit line reports. */
+/* Side-band of bytes was made, to be written later (synth/background.h's
+ * made; any thread): the next record cut takes it off the budget. */
+void size_limit__made(struct size_limit *sl, uint64_t bytes);
+
+/* The file grew by bytes beside the rings (the late side-band): what
+ * size_limit__made did not take already comes off the budget; what the
+ * budget cannot cover is counted in the size the limit line reports. */
 void size_limit__spend(struct size_limit *sl, uint64_t bytes);
+
+/* The size the limit line reports for a file of size bytes: with the
+ * side-band made but not yet written. */
+uint64_t size_limit__final(struct size_limit *sl, uint64_t size);
 
 /* A share of sl, empty (its stream's next record takes from the budget). */
 void size_share__init(struct size_share *sh, struct size_limit *sl);

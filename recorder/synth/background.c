@@ -64,6 +64,8 @@ struct synth_bg {
 	pthread_t coord;
 	struct wake *wake; /* the main loop's, poked when done (NULL: none) */
 	struct synth_hints *hints; /* the sampled pids, read first (NULL: none) */
+	void (*made)(void *arg, uint64_t bytes); /* each chunk's size (NULL: none) */
+	void *made_arg;
 	const char *(*anon_name)(void *arg, uint32_t pid); /* the output's naming */
 	void *anon_arg;
 	uint64_t t0_ns, t1_ns; /* started, done (mono_clock__ns; printed under -v) */
@@ -126,6 +128,8 @@ static void bg__run_chunk(struct synth_bg *bg, struct bg_chunk *c, size_t i)
 		ret = synth__threads(&w, "/proc", threads->pid, (size_t)threads->nr, &bg->t.so);
 	}
 	c->err = ret == -ENOENT || ret == -EACCES ? 0 : ret;
+	if (bg->made && c->buf.len)
+		bg->made(bg->made_arg, c->buf.len);
 }
 
 static void *bg__worker(void *arg)
@@ -210,8 +214,8 @@ out:
 }
 
 int synth_bg__start(struct synth_bg **out, const struct evlist *evlist, const struct sysinfo *si,
-		    const struct synth_config *cfg, struct wake *wake, const struct synth_out *like,
-		    struct synth_hints *hints)
+		    const struct synth_config *cfg, const struct synth_out *like,
+		    const struct synth_bg_links *links)
 {
 	struct synth_bg *bg = calloc(1, sizeof(*bg));
 	int ret;
@@ -223,8 +227,12 @@ int synth_bg__start(struct synth_bg **out, const struct evlist *evlist, const st
 	bg->si = si;
 	bg->cfg = cfg;
 	bg->nr_threads = synth_bg__nr_threads(cfg->nr_threads);
-	bg->wake = wake;
-	bg->hints = hints;
+	if (links) {
+		bg->wake = links->wake;
+		bg->hints = links->hints;
+		bg->made = links->made;
+		bg->made_arg = links->made_arg;
+	}
 	bg->anon_name = like ? like->anon_name : NULL;
 	bg->anon_arg = like ? like->anon_arg : NULL;
 	bg->t0_ns = mono_clock__ns(false);

@@ -25,16 +25,28 @@ struct synth_out;
 struct synth_buf;
 struct synth_hints;
 
-/* Starts the synthesis; evlist, si, cfg, wake and hints must outlive it.
- * When it is done it pokes wake (drain/wake.h; NULL: none), so the main
- * loop leaves its ppoll. The records name JIT code as like does (its
- * anon_name; NULL: "//anon"). The system-wide walk reads first the
- * processes added to hints (synth/hints.h; NULL: /proc's order only).
- * 0 and *out (the caller's, synth_bg__delete), or -errno (-ENOMEM,
- * pthread_create's): nothing runs then. */
+/* What the synthesis tells, and reads, beside its records. */
+struct synth_bg_links {
+	/* Poked when the synthesis is done (drain/wake.h; NULL: none), so
+	 * the main loop leaves its ppoll. */
+	struct wake *wake;
+	/* The system-wide walk reads first the processes added to it
+	 * (synth/hints.h; NULL: /proc's order only). */
+	struct synth_hints *hints;
+	/* Told, from a worker's thread, of each chunk's bytes as soon as
+	 * they are made, long before synth_bg__finish writes them: a size
+	 * limit counts them while the rings fill (NULL: none). */
+	void (*made)(void *arg, uint64_t bytes);
+	void *made_arg;
+};
+
+/* Starts the synthesis; evlist, si, cfg and what links names must outlive
+ * it. The records name JIT code as like does (its anon_name; NULL:
+ * "//anon"). 0 and *out (the caller's, synth_bg__delete), or -errno
+ * (-ENOMEM, pthread_create's): nothing runs then. */
 int synth_bg__start(struct synth_bg **out, const struct evlist *evlist, const struct sysinfo *si,
-		    const struct synth_config *cfg, struct wake *wake, const struct synth_out *like,
-		    struct synth_hints *hints);
+		    const struct synth_config *cfg, const struct synth_out *like,
+		    const struct synth_bg_links *links);
 
 /* Whether every worker is done (synth_bg__finish will not wait). */
 bool synth_bg__done(const struct synth_bg *bg);

@@ -5,7 +5,8 @@
  * smaller, the front that fills SIZE alone), the cut at a record boundary
  * for one share (exactly at the limit) and for several sharing the budget
  * (together within it, each taking grains), the late side-band's bytes off
- * the budget, the end between passes and its line said once.
+ * the budget (as the walk makes them, and once written), the end between
+ * passes and its line said once.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -149,6 +150,52 @@ static void test_spend(void **state)
 	assert_int_equal(atomic_load(&sl.over), 0);
 }
 
+/* The background walk's bytes, told as made: the rings leave room for
+ * them before they are written, and writing them takes nothing twice. */
+static void test_made_before_written(void **state)
+{
+	struct output_config o = { .max_size = 10000 };
+	struct size_limit sl = { 0 };
+	struct size_share sh;
+
+	(void)state;
+	/* Made before the file began: its budget starts without them. */
+	size_limit__made(&sl, 1000);
+	size_limit__begin_file(&sl, &o, 0);
+	size_share__init(&sh, &sl);
+	assert_int_equal(keep_until_cut(&sh, 100, 1), 100);
+	/* Made while the share holds room: the share's room goes first. */
+	size_limit__made(&sl, 500);
+	/* 10000 - 1000 - 500 - 100 kept: 84 more records of 100. */
+	assert_int_equal(keep_until_cut(&sh, 100, 1000), 8400);
+	assert_int_equal(size_limit__final(&sl, 8500 + 0), 10000);
+	/* Written now (with 16 bytes of markers the walk did not make): only
+	 * those 16 are new, past the spent budget. */
+	size_limit__spend(&sl, 1516);
+	assert_int_equal(atomic_load(&sl.ahead), 0);
+	assert_int_equal(atomic_load(&sl.over), 16);
+	assert_int_equal(size_limit__final(&sl, 10016), 10016);
+}
+
+/* Made after the budget is spent: the limit line's size has it. */
+static void test_made_late(void **state)
+{
+	struct output_config o = { .max_size = 4096 };
+	struct size_limit sl = { 0 };
+	struct size_share sh;
+
+	(void)state;
+	size_limit__begin_file(&sl, &o, 96);
+	size_share__init(&sh, &sl);
+	assert_int_equal(keep_until_cut(&sh, 40, 1000), 4000);
+	assert_int_equal(size_share__between(&sh), DRAIN_END);
+	size_limit__made(&sl, 80);
+	assert_int_equal(size_limit__final(&sl, 4096), 4176);
+	size_limit__spend(&sl, 80);
+	assert_int_equal(atomic_load(&sl.over), 80);
+	assert_int_equal(size_limit__final(&sl, 4176), 4176);
+}
+
 static void test_full(void **state)
 {
 	struct output_config o = { 0 };
@@ -173,6 +220,8 @@ int main(void)
 		cmocka_unit_test(test_one_share_cuts_at_the_limit),
 		cmocka_unit_test(test_shares_stay_within),
 		cmocka_unit_test(test_spend),
+		cmocka_unit_test(test_made_before_written),
+		cmocka_unit_test(test_made_late),
 		cmocka_unit_test(test_full),
 	};
 
