@@ -28,12 +28,14 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "prec/event.h"
+#include "prec/grow.h"
 #include "prec/log.h"
 #include "prec/mono_clock.h"
 #include "aio.h"
@@ -223,6 +225,87 @@ static uint64_t commit__room(struct writer *w, uint64_t need, uint64_t before)
 	return cut;
 }
 
+/* Whether a record cut away with the data takes something a reader needs
+ * to name what stays: anything but samples, the ring's compressed bytes
+ * (their samples and side-band together) and round markers. */
+static bool commit__names(const struct perf_event_header *h)
+{
+	return h->type != PERF_RECORD_SAMPLE && h->type != PERF_RECORD_COMPRESSED &&
+	       h->type != PERF_RECORD_FINISHED_ROUND;
+}
+
+/* The side-band records (commit__names) of the data in [from, to), read
+ * back from fd, put ahead of the tail: a cut to make room drops samples,
+ * never the maps and comms that name the samples before it (the late
+ * side-band of a busy machine, written after many of them). 0 or -errno
+ * (-ENOMEM: the tail as it was). */
+static int commit__carry(struct writer *w, int fd, uint64_t from, uint64_t to)
+{
+	uint64_t base = w->header.data.offset, pos = from;
+	uint8_t buf[64 * 1024];
+	size_t len = 0, cap = 0;
+	uint8_t *out = NULL;
+
+	while (pos + sizeof(struct perf_event_header) <= to) {
+		size_t want = (size_t)(to - pos < sizeof(buf) ? to - pos : sizeof(buf)), off = 0;
+		ssize_t n = pread(fd, buf, want, (off_t)(base + pos));
+
+		while (n > 0 && off + sizeof(struct perf_event_header) <= (size_t)n) {
+			const struct perf_event_header *h = (const void *)(buf + off);
+
+			if (h->size < sizeof(*h) || off + h->size > (size_t)n)
+				break;
+			if (commit__names(h)) {
+				if (GROW(&out, &cap, len + h->size + w->tail_len, GROW_MEMORY)) {
+					free(out);
+					return -ENOMEM;
+				}
+				memcpy(out + len, h, h->size);
+				len += h->size;
+			}
+			off += h->size;
+		}
+		if (!off)
+			break; /* a short read, or a record past to: the walk's end */
+		pos += off;
+	}
+	if (!len) {
+		free(out);
+		return 0;
+	}
+	if (w->tail_len)
+		memcpy(out + len, w->tail, w->tail_len);
+	free(w->tail);
+	w->tail = out;
+	w->tail_len += len;
+	return 0;
+}
+
+/* commit__room for need bytes and the side-band of what it cuts, carried
+ * ahead of the tail (commit__carry): the cut leaves room for both. 0 when
+ * there is no such cut. */
+static uint64_t commit__room_carrying(struct writer *w, uint64_t need, uint64_t before)
+{
+	uint64_t cut = 0, carried = w->tail_len;
+
+	/* Each cut measured with what the last one carries: a few rounds, as
+	 * the side-band is a small share of the data cut. */
+	for (int round = 0; round < 4; round++) {
+		uint64_t next = commit__room(w, need + (w->tail_len - carried), before);
+		int fd;
+
+		if (!next || next == cut)
+			break;
+		fd = commit__reader(&w->sink);
+		if (commit__carry(w, fd, next, cut ? cut : before))
+			pr_debug("no memory to keep the side-band of the data cut back\n");
+		if (fd != w->sink.fd)
+			close(fd);
+		cut = next;
+	}
+	return cut;
+}
+
 /* The errors that say the file can take no more. */
 static bool commit__no_room(int err)
 {
@@ -265,7 +348,7 @@ int writer_commit__salvage(struct writer *w, const struct writer_meta *meta)
 	intact = s->good;
 	err = commit__cut_and_finish(w, meta, intact, &need);
 	for (int tries = 1; commit__no_room(err) && tries < 4; tries++) {
-		cut = commit__room(w, need, intact);
+		cut = commit__room_carrying(w, need, intact);
 		if (!cut)
 			break;
 		intact = cut;
@@ -283,7 +366,7 @@ int writer_commit__salvage(struct writer *w, const struct writer_meta *meta)
 		return -errno;
 	if (w->tail_len && !commit__tail(w, intact)) {
 		intact += w->tail_len;
-	} else if (w->tail_len && (cut = commit__room(w, w->tail_len, intact)) &&
+	} else if (w->tail_len && (cut = commit__room_carrying(w, w->tail_len, intact)) &&
 		   !commit__tail(w, cut)) {
 		intact = cut + w->tail_len;
 	}

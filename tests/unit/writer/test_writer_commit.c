@@ -4,7 +4,8 @@
  * data, -z says its COMPRESSED feature in the data, a checkpoint writes the
  * features early, and a write that fails (RLIMIT_FSIZE standing in for a
  * full disk, in a child so the limit stays there) keeps the whole records
- * written, in a file and in a stream into a file.
+ * written, in a file and in a stream into a file, and the side-band of the
+ * data it cuts back.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -68,6 +69,15 @@ static int teardown(void **state)
 	return err ? -1 : 0;
 }
 
+/* Every names_every-th record (when set) is side-band (an MMAP), the others
+ * samples. */
+static uint32_t names_every;
+
+static bool is_name(uint64_t v)
+{
+	return names_every && v % names_every == names_every - 1;
+}
+
 /* n records numbered from first, as one ring pass (two spans, the second
  * the wrapped half of a record, as a ring gives them). */
 static int write_pass(struct writer *w, uint32_t first, uint32_t n)
@@ -76,8 +86,10 @@ static int write_pass(struct writer *w, uint32_t first, uint32_t n)
 	struct iovec iov[2];
 
 	for (uint32_t i = 0; i < n; i++) {
-		struct perf_event_header h = { .type = PERF_RECORD_COMM, .size = REC };
 		uint64_t v = first + i;
+		struct perf_event_header h = {
+			.type = is_name(v) ? PERF_RECORD_MMAP : PERF_RECORD_SAMPLE, .size = REC
+		};
 
 		memcpy(buf + i * REC, &h, sizeof(h));
 		memcpy(buf + i * REC + 8, &v, sizeof(v));
@@ -357,6 +369,65 @@ static void test_salvage_cut_to_fit(void **state)
 	}
 }
 
+/*
+ * The cut that makes room for the features drops samples, not the side-band
+ * among them (a late walk's maps name the samples before them): every MMAP
+ * written before the failure is in the file, those of the part cut away
+ * after the samples kept, in their order.
+ */
+static void test_salvage_keeps_names(void **state)
+{
+	struct tfile *t = *state;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct perf_file_header h;
+		struct writer *w;
+		uint64_t last_sample = 0, next_name = 3, carried = 0;
+		uint8_t rec[REC];
+		int fd;
+
+		names_every = 4;
+		limit_fsize(200 * 1024 + 7);
+		if (writer__open(&w, t->path) || writer__begin(w, &t->ev, 1))
+			_exit(10);
+		if (!fill_and_finish(w))
+			_exit(11);
+		fd = open(t->path, O_RDONLY);
+		if (fd < 0 || pread(fd, &h, sizeof(h), 0) != sizeof(h) || no_features(&h) ||
+		    h.data.size % REC)
+			_exit(12);
+		for (uint64_t off = 0; off < h.data.size; off += REC) {
+			const struct perf_event_header *eh = (const void *)rec;
+			uint64_t v;
+
+			if (pread(fd, rec, REC, (off_t)(h.data.offset + off)) != REC)
+				_exit(13);
+			memcpy(&v, rec + 8, sizeof(v));
+			if (eh->type == PERF_RECORD_SAMPLE) {
+				/* Samples in order, none after a carried map. */
+				if (is_name(v) || (off && v <= last_sample) || v > next_name)
+					_exit(14);
+				last_sample = v;
+			} else if (eh->type == PERF_RECORD_MMAP) {
+				/* Every map, in order, none missing. */
+				if (v != next_name)
+					_exit(15);
+				next_name += names_every;
+			} else {
+				_exit(16);
+			}
+		}
+		/* Some were cut away after the samples kept, and carried. */
+		carried = (next_name - names_every - last_sample) / names_every;
+		if (next_name - names_every < last_sample || !carried)
+			_exit(17);
+		_exit(0);
+	}
+	wait_ok(pid);
+}
+
 /* A stream into a regular file opened write-only (`-o - > file`): cut at
  * its last whole record. */
 static void test_salvage_stream_file(void **state)
@@ -396,6 +467,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_checkpoint, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_salvage_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_salvage_cut_to_fit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_salvage_keeps_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_salvage_stream_file, setup, teardown),
 	};
 
