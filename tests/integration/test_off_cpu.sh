@@ -203,9 +203,9 @@ for run in "600 5" "300 15"; do
 done
 # --off-cpu-thresh 0: every block a direct sample (real times, none summed).
 prec_record_ok --off-cpu --off-cpu-thresh 0 -e dummy -o "$TMP/t0.data" -- "$BLOCKS" sleeps 50 2
-n=$("$PERF" script -i "$TMP/t0.data" -F comm,time 2>/dev/null |
-	awk '$1 == "ob-sleep" { sub(":", "", $2); if ($2 + 0 < 18446744069) n++ } END { print n + 0 }')
+n=$(count_blocks "$TMP/t0.data" ob-sleep nanosleep)
 ((n == 50)) || fail "--off-cpu-thresh 0: $n direct samples of 50 blocks"
+grep -q 'off-CPU samples: 0 summed' "$PREC_ERR" || fail "--off-cpu-thresh 0: $(grep off-CPU "$PREC_ERR")"
 # Every child of a fork-heavy command, each with its block.
 for kids in 2000 500; do
 	prec_record_ok --off-cpu -e dummy -o "$TMP/kids.data" -- "$BLOCKS" kids "$kids" 1
