@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,7 +24,6 @@
 #include "prec/error.h"
 #include "evlist/evlist.h"
 #include "prec/log.h"
-#include "prec/mono_clock.h"
 #include "events/parse_events.h"
 #include "options/options.h"
 #include "entry.h"
@@ -106,24 +104,8 @@ static bool should_stop(void *arg)
 static int start_events(struct evlist *evlist, const struct record_opts *opts,
 			const sigset_t *sigmask)
 {
-	if (opts->delay_ms > 0) {
-		uint64_t end = mono_clock__deadline_ns((uint64_t)opts->delay_ms);
-
-		/* Sleeps the whole delay, but ends it for a stop signal or
-		 * SIGCHLD; other wake-ups (a user's SIGUSR1 or SIGUSR2) sleep
-		 * on until the end. */
-		for (;;) {
-			struct timespec left;
-
-			if (!mono_clock__left(end, &left))
-				break;
-			ppoll(NULL, 0, &left, sigmask);
-			if (signals__stop_signal())
-				return 1;
-			if (signals__child_done())
-				break;
-		}
-	}
+	if (opts->delay_ms > 0 && signals__sleep((uint64_t)opts->delay_ms, sigmask))
+		return 1;
 	if (opts->delay_ms < 0) {
 		pr_info("Events disabled\n");
 		return 0;

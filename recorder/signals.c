@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The recording's signal flags, their handler, and how prec dies of a
- * signal once the file is finished (signals.h). */
+/* The recording's signal flags, their handler, -D's sleep, and how prec
+ * dies of a signal once the file is finished (signals.h). */
+#include <poll.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "prec/mono_clock.h"
 #include "signals.h"
 
 static volatile sig_atomic_t child_done;
@@ -181,4 +183,19 @@ void signals__die_of(int sig)
 	sigaddset(&one, sig);
 	sigprocmask(SIG_UNBLOCK, &one, NULL);
 	raise(sig);
+}
+
+bool signals__sleep(uint64_t ms, const sigset_t *mask)
+{
+	uint64_t end = mono_clock__deadline_ns(ms);
+	struct timespec left;
+
+	while (mono_clock__left(end, &left)) {
+		ppoll(NULL, 0, &left, mask);
+		if (signals__stop_signal())
+			return true;
+		if (signals__child_done())
+			break;
+	}
+	return false;
 }

@@ -11,6 +11,7 @@
  */
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 /*
  * First thing in main: notes which signals prec's caller ignored (nohup's
@@ -54,6 +55,14 @@ bool signals__take_switch(void);
  * it through its eventfd (drain/wake.h); no signal is sent.
  */
 void signals__request_switch(void);
+
+/*
+ * -D's delay: sleeps ms milliseconds with mask (signals__install's orig)
+ * while the signals may come, ending early for a stop signal (returns
+ * true) or SIGCHLD (the command is gone: false, as at the end); other
+ * wake-ups (a user's SIGUSR1 or SIGUSR2) sleep on.
+ */
+bool signals__sleep(uint64_t ms, const sigset_t *mask);
 
 /*
  * Once prec is stopping: takes the pending stop signals and says whether
