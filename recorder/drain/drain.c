@@ -131,6 +131,7 @@ void drain_stats__add(struct drain_stats *to, const struct drain_stats *from)
 	__atomic_store_n(&to->bytes, to->bytes + from->bytes, __ATOMIC_RELAXED);
 	to->unwound += from->unwound;
 	to->unwind_partial += from->unwind_partial;
+	to->held += from->held;
 	if (from->first_time && (!to->first_time || from->first_time < to->first_time))
 		to->first_time = from->first_time;
 	if (from->last_time > to->last_time)
@@ -262,8 +263,10 @@ int64_t drain__pass(struct drain *d)
 			continue;
 		/* --mmap-flush: a ring with less than that waits for more (the
 		 * last passes, with flush 0, take everything). */
-		if (d->flush > 1 && r->end - r->start < d->flush)
+		if (d->flush > 1 && r->end - r->start < d->flush) {
+			d->pass.held += r->end != r->start;
 			continue;
+		}
 		if ((r->end - r->start) * DRAIN_BACKLOG_SHARE >= r->mask + 1)
 			d->backlog = true;
 		if (d->before_ring)

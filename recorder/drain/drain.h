@@ -34,6 +34,7 @@ struct drain_stats {
 	uint64_t bytes; /* ring bytes written */
 	uint64_t unwound; /* --unwind=record: samples unwound (unwinder__summary) */
 	uint64_t unwind_partial; /* of which the unwind stopped early */
+	uint64_t held; /* rings a pass left data in, under --mmap-flush's mark */
 };
 
 /* What a hook's on_record answers. */

@@ -36,14 +36,14 @@ static enum drain_verdict output__log(void *arg, const struct ring *r, uint64_t 
 	return DRAIN_KEEP;
 }
 
-/* A pass ended: whole unless the size cut stopped it (the log keeps an
- * exited process's maps until a whole pass has drained its samples). */
+/* A pass ended: whole unless the size cut stopped it or --mmap-flush left
+ * a ring's data for later (the log keeps an exited process's maps until a
+ * whole pass has drained its samples). */
 static void output__log_pass(void *arg, const struct drain_stats *pass)
 {
 	struct output *o = arg;
 
-	(void)pass;
-	sideband_log__pass(&o->sblog, !o->shares[0].capped);
+	sideband_log__pass(&o->sblog, !o->shares[0].capped && !pass->held);
 }
 
 int output__begin_streams(struct output *o, int nr)

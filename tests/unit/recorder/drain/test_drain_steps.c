@@ -3,8 +3,9 @@
  * What a drain is told after drain__init, through drain.c's functions only:
  * the ticks anyone may ask for (the smallest wins, each withdrawn alone),
  * the between-pass steps (in the order added, every one run, the first
- * error or the strongest answer), the writer changed between passes, and
- * the rounds held back and given back.
+ * error or the strongest answer), the writer changed between passes, the
+ * rounds held back and given back, and a pass that leaves a ring's data
+ * under --mmap-flush's mark says so.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -218,6 +219,43 @@ static void test_set_writer_and_rounds(void **state)
 	unlink(path2);
 }
 
+static void count_held(void *arg, const struct drain_stats *pass)
+{
+	*(uint64_t *)arg += pass->held;
+}
+
+/* --mmap-flush: a ring under the mark waits, and the pass says it left data
+ * behind (the side-band log then keeps an exited process's maps). */
+static void test_flush_mark_held(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t off, held = 0;
+	struct writer *w = open_writer(f->path, &off);
+	struct drain_config c = { .nr_rings = 1, .writer = w, .time_off = TIME_OFF, .flush = 1024 };
+	struct drain_hook hook = { .on_pass = count_held, .arg = &held };
+	struct stream s;
+	struct drain d;
+
+	assert_int_equal(drain__init(&d, &f->ring, &c), 0);
+	assert_int_equal(drain__add_hook(&d, &hook), 0);
+	std_stream(&s);
+	publish(f, TAIL, &s);
+	assert_int_equal(drain__pass(&d), 0);
+	assert_int_equal(held, 1);
+	assert_int_equal(writer__data_size(w), 0);
+	drain__exit(&d);
+	/* Without a mark the ring is drained, and an empty one holds nothing. */
+	c.flush = 0;
+	held = 0;
+	assert_int_equal(drain__init(&d, &f->ring, &c), 0);
+	assert_int_equal(drain__add_hook(&d, &hook), 0);
+	assert_int_equal(drain__pass(&d), 168);
+	assert_int_equal(drain__pass(&d), 0);
+	assert_int_equal(held, 0);
+	assert_int_equal(writer__finish(w, NULL), 0);
+	drain__exit(&d);
+}
+
 int main(void)
 {
 	/* clang-format off */
@@ -225,6 +263,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ticks, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_between_steps, fixture_setup, fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_set_writer_and_rounds, fixture_setup, fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_flush_mark_held, fixture_setup, fixture_teardown),
 	};
 	/* clang-format on */
 	return cmocka_run_group_tests(tests, NULL, NULL);
