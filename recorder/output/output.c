@@ -340,7 +340,16 @@ int output__between_pass(void *arg)
 	switch (output_rotate__check(&o->rot, cfg, size, o->shares[0].capped, requested,
 				     o->file.samples != 0)) {
 	case OUTPUT_FULL:
-		size_limit__stop(&o->size, size_limit__final(&o->size, size));
+		/* The walk's records go in before the line, which says the
+		 * file's size: the file ends here anyway. */
+		if (o->bg) {
+			int ret = output__synth_join(o);
+
+			if (ret)
+				return ret;
+			size = writer__file_size(o->w);
+		}
+		size_limit__stop(&o->size, size);
 		return DRAIN_END;
 	case OUTPUT_ROTATE:
 		return output__switch(o);

@@ -76,11 +76,6 @@ void size_limit__spend(struct size_limit *sl, uint64_t bytes)
 	size_limit__take(sl, bytes - was);
 }
 
-uint64_t size_limit__final(struct size_limit *sl, uint64_t size)
-{
-	return size + atomic_load(&sl->ahead);
-}
-
 void size_share__init(struct size_share *sh, struct size_limit *sl)
 {
 	sh->set = sl;

@@ -71,10 +71,6 @@ void size_limit__made(struct size_limit *sl, uint64_t bytes);
  * budget cannot cover is counted in the size the limit line reports. */
 void size_limit__spend(struct size_limit *sl, uint64_t bytes);
 
-/* The size the limit line reports for a file of size bytes: with the
- * side-band made but not yet written. */
-uint64_t size_limit__final(struct size_limit *sl, uint64_t size);
-
 /* A share of sl, empty (its stream's next record takes from the budget). */
 void size_share__init(struct size_share *sh, struct size_limit *sl);
 
