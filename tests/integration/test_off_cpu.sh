@@ -193,13 +193,17 @@ fi
 # machine changes how long blocks take, never how many there are.
 # Each block of a thread sleeping N times is a direct sample with
 # --off-cpu-thresh 1, as perf 6.1's sched_switch tracepoint sees N; a lost
-# one is said. (Linux 6.18 misses a switch in now and then.)
+# one is said. (Linux 6.18 misses a switch in now and then.) A sleep whose
+# timer fires while the task is still preempted, before it leaves the CPU
+# (two CPU hogs make that happen to a 1 ms sleep), is no block: up to 1 %
+# may be missing for that, as for the stacks below.
 for run in "600 5" "300 15"; do
 	set -- $run
 	prec_record_ok --off-cpu --off-cpu-thresh 1 -e dummy -o "$TMP/blocks.data" -- "$BLOCKS" sleeps "$1" "$2"
 	n=$(count_blocks "$TMP/blocks.data" ob-sleep nanosleep)
 	l=$(lost 'off-CPU blocks lost')
-	((n + l == $1 && n >= $1 * 9 / 10)) || fail "sleeps $run: $n direct samples, $l said lost"
+	((n + l <= $1 && n + l >= $1 - $1 / 100 && n >= $1 * 9 / 10)) ||
+		fail "sleeps $run: $n direct samples, $l said lost"
 done
 # --off-cpu-thresh 0: every block a direct sample (real times, none summed).
 prec_record_ok --off-cpu --off-cpu-thresh 0 -e dummy -o "$TMP/t0.data" -- "$BLOCKS" sleeps 50 2
@@ -209,10 +213,14 @@ grep -q 'off-CPU samples: 0 summed' "$PREC_ERR" || fail "--off-cpu-thresh 0: $(g
 # Every child of a fork-heavy command, each with its block.
 for kids in 2000 500; do
 	prec_record_ok --off-cpu -e dummy -o "$TMP/kids.data" -- "$BLOCKS" kids "$kids" 1
-	n=$("$PERF" script -i "$TMP/kids.data" -F comm,pid 2>/dev/null |
-		awk '$1 == "ob-kid" { k[$2] = 1 } END { print length(k) }')
+	# The children by pid, not by the name perf gives them: every pid but
+	# the parent's (before or after its prctl).
+	"$PERF" script -i "$TMP/kids.data" -F comm,pid 2>/dev/null >"$TMP/kids.txt"
+	n=$(awk '$1 == "ob-parent" || $1 == "prec_blocks" { p[$2] = 1; next }
+		{ k[$2] = 1 } END { for (x in k) if (!(x in p)) n++; print n + 0 }' "$TMP/kids.txt")
 	l=$(($(lost 'off-CPU blocks lost') + $(lost 'forked processes not followed')))
-	((n + l >= kids && n >= kids * 9 / 10)) || fail "kids $kids: $n children's blocks, $l said lost"
+	((n + l >= kids - kids / 100 && n >= kids * 9 / 10)) ||
+		fail "kids $kids: $n children's blocks, $l said lost; by name: $(awk '{ print $1 }' "$TMP/kids.txt" | sort | uniq -c | sort -rn | head -n 5 | tr '\n' ' ')"
 done
 # Distinct stacks: each a summed sample of its own, but for those whose
 # hash bucket another took (said; merged into one chainless sample). A
