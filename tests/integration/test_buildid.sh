@@ -194,7 +194,10 @@ buildid_set all-perf.data >all-perf.ids
 diff all-perf.ids all.ids >/dev/null ||
 	fail "--buildid-all lists other DSOs than perf record's: $(diff all-perf.ids all.ids | tr '\n' ' ')"
 [[ -z $(comm -23 prec.ids all.ids) ]] || fail "--buildid-all is not a superset of the hit list"
-[[ -n $(comm -13 prec.ids all.ids) ]] || fail "--buildid-all lists no DSO that was not hit"
+# libm is mapped and called once: a sample may land there on a busy
+# machine, so the hit list is no measure; --buildid-all lists it anyway.
+has_match '/libm[.-]' <all.ids ||
+	fail "--buildid-all does not list libm (mapped, never hit): $(awk '{ print $2 }' all.ids | tr '\n' ' ')"
 [[ $(find hall/.debug/.build-id -type l | wc -l) == $(wc -l <all.ids) ]] ||
 	fail "--buildid-all: not every DSO is cached"
 
