@@ -12,6 +12,7 @@
 #include "events/parse_events.h"
 #include "evlist/evlist.h"
 #include "entry.h"
+#include "names/names_reader.h"
 #include "prec/version.h"
 #include "signals.h"
 
@@ -80,6 +81,8 @@ int main(int argc, char **argv)
 	int fatal_sig = 0;
 	int status, ret, cret;
 
+	/* prec started by itself as the reader of JIT names: that, only. */
+	names_reader__run_if_asked();
 	/* A closed stderr or output pipe must be an error return, not a kill. */
 	signals__init();
 	/* perf's configuration, before the command line, as perf reads it. */

@@ -416,6 +416,7 @@ void output_config__init(struct output_config *cfg, const struct record_opts *op
 		.buildid_all = opts->buildid_all,
 		.buildid_mmap = opts->buildid_mmap,
 		.keep_names = !opts->no_keep_names,
+		.names_cache_max = opts->names_cache_max,
 		.buildid_dir = opts->buildid_dir,
 		/* options__validate resolved perf's "system". */
 		.debuginfod_urls = opts->debuginfod ? opts->debuginfod_urls : NULL,

@@ -144,4 +144,49 @@ int buildid_cache__fetch_debug(const struct buildid_cache *c, const char *name,
 uint32_t buildid_cache__add_list(const struct buildid_cache *c, const struct writer_buildid *v,
 				 uint32_t nr);
 
+/*
+ * prec's own entries (--names-cache-max), one set per recording that kept
+ * names (recorder/names/):
+ *
+ *   ROOT/jit/prec-PID-TIME/            the JIT ELFs, jitted-PID.so
+ *   ROOT/REAL/prec-PID-TIME/           what buildid_cache__add made of them
+ *                                      (jitted-PID.so/SBUILDID/elf, probes),
+ *                                      REAL being realpath(ROOT/jit)
+ *   .build-id/xx/rest                  each link whose text is the entry of
+ *                                      one of those ELFs
+ *
+ * PID is the recorder's, TIME its start in seconds since the epoch. Nothing
+ * else is prec's: perf's entries, perf inject's jit/java-jit-* and any name
+ * that is not prec-DIGITS-DIGITS are never looked at, let alone removed.
+ *
+ * Sizes are disk use: st_blocks * 512 of every file, directory and link of
+ * a recording's set, a file linked twice (the ELF and its entry's elf) counted
+ * once, plus the two directories that hold the sets (ROOT/jit, ROOT/REAL),
+ * so the total is what `du` says of them and the links.
+ */
+struct buildid_cache_prune {
+	uint64_t max_bytes; /* the cap on the total; 0: unbounded, nothing is done */
+	/* Out. */
+	uint32_t recordings; /* prec's recordings found */
+	uint32_t removed; /* of them, removed (the oldest) */
+	uint32_t running; /* of them, kept because their recorder still runs */
+	uint32_t links_removed; /* .build-id links removed with them */
+	uint64_t bytes_before, bytes_after; /* the total before and after */
+};
+
+/*
+ * Removes prec's recordings under root (above), oldest first (by TIME, then
+ * PID), until the total is at most p->max_bytes. A recording whose PID is a
+ * running process (kill(PID, 0) succeeds or says EPERM) is never removed:
+ * the caller's own (the newest), and any other recording under way; a PID
+ * that a later process took keeps its old recording until that process
+ * ends. So the total stays over the cap when the running ones alone exceed
+ * it (bytes_after says so). Symbolic links are never followed: a link in a
+ * set is removed, not what it points at; of .build-id, only the links to a
+ * removed entry go. Returns 0 (nothing to do included: no jit directory,
+ * max_bytes 0), or the first -errno of a removal that failed (the others
+ * are still tried; the out fields count what was done). Never prints.
+ */
+int buildid_cache__prune_jit(const char *root, struct buildid_cache_prune *p);
+
 #endif

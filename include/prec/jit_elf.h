@@ -4,7 +4,10 @@
 /*
  * An ELF image that names JIT-compiled code (writer/jit_elf.c): the symbols
  * of a perf map or a jitdump, written so that stock perf 6.1 finds them
- * through its build-id cache after the process and its map are gone.
+ * through its build-id cache after the process and its map are gone. Built
+ * in memory from an array (jit_elf__build), or streamed to a file from a
+ * walk of the symbols with memory bounded whatever their number
+ * (jit_elf__write): the same bytes either way.
  *
  * The image: ELF64, ET_DYN, the caller's e_machine, host byte order;
  *   [1] .text               SHT_NOBITS, ALLOC|EXECINSTR: no bytes (the JIT's
@@ -68,5 +71,32 @@ struct jit_elf_sym {
  */
 int jit_elf__build(const struct jit_elf_sym *syms, size_t nr, uint16_t e_machine, void **img,
 		   size_t *len, struct build_id *bid);
+
+/*
+ * Where jit_elf__write takes its symbols: walked from the first three times
+ * (the sizes, then .symtab, then .strtab), each walk giving the same
+ * symbols, by jit_elf__build's rules. rewind: back to the first symbol, 0 or
+ * -errno. next: the next symbol into *s (its name valid until the next
+ * call), 1; 0 past the last; or -errno.
+ */
+struct jit_elf_src {
+	int (*rewind)(void *ctx);
+	int (*next)(void *ctx, struct jit_elf_sym *s);
+	void *ctx;
+};
+
+/*
+ * jit_elf__build's image of src's symbols, byte for byte, written to fd
+ * from file offset 0 (pwrite: a regular file; fd's own offset unused) with
+ * 64 KiB of memory however many symbols: the build-id is hashed as the bytes
+ * go out, with the descriptor zero, and written into the note last. *nr
+ * (may be NULL) is the number of symbols written, *bid (may be NULL) the
+ * id. Returns 0; jit_elf__build's errors (-EINVAL also for a source that
+ * gives other symbols on a later walk, or a NULL src); the source's; or a
+ * write's -errno. After an error part of the image may be in the file: the
+ * caller removes it.
+ */
+int jit_elf__write(int fd, const struct jit_elf_src *src, uint16_t e_machine, size_t *nr,
+		   struct build_id *bid);
 
 #endif

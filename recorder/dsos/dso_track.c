@@ -173,7 +173,8 @@ static void on_mmap(struct dso_track *t, uint16_t misc, const struct dso_track_m
 {
 	uint16_t cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	bool kernel_space = cpumode == PERF_RECORD_MISC_KERNEL;
-	uint64_t start = m->start, end = m->start + m->len < m->start ? UINT64_MAX : m->start + m->len;
+	uint64_t start = m->start,
+		 end = m->start + m->len < m->start ? UINT64_MAX : m->start + m->len;
 	struct proc *p;
 	struct dso *d = NULL;
 
@@ -459,6 +460,12 @@ static int dso_read_bid(const struct dso_track *t, const struct dso *d, struct b
 	case DSO_VDSO:
 		return buildid__read_vdso(bid);
 	case DSO_FILE:
+		if (t->namer.late_bid) {
+			int err = t->namer.late_bid(t->namer.arg, d->name, bid);
+
+			if (!err || err == -ETIMEDOUT)
+				return err;
+		}
 		return buildid__read_file(d->name, bid);
 	default:
 		return -ENOENT;
@@ -485,8 +492,8 @@ int dso_track__merge(struct dso_track *dst, struct dso_track *src)
 	dso_track_settle(src);
 	for (uint32_t i = 0; i < src->nr_dsos; i++) {
 		const struct dso *s = src->dsos[i];
-		struct dso *d = dso_track_dso(dst, s->name,
-					      s->kind == DSO_KERNEL || s->kind == DSO_MODULE);
+		struct dso *d =
+			dso_track_dso(dst, s->name, s->kind == DSO_KERNEL || s->kind == DSO_MODULE);
 
 		if (!d) {
 			dst->st.nomem++;

@@ -143,6 +143,11 @@ struct dso_track_namer {
 	 * file itself (0), read through the mapping, not the path; or -errno
 	 * (it is read by its path at the end, as before). */
 	int (*file_bid)(void *arg, const struct dso_track_mapping *m, struct build_id *bid);
+	/* At dso_track__finish, for a file whose build-id file_bid did not
+	 * give: the build-id read through its first mapping since (0); or
+	 * -ETIMEDOUT: its file does not answer, not to be read by its path;
+	 * else -errno: read by its path. */
+	int (*late_bid)(void *arg, const char *name, struct build_id *bid);
 	/* At dso_track__finish: a path the bytes of the file of this id can be
 	 * read from when its own path may not hold them (a container's, a
 	 * deleted or replaced file: "/proc/self/fd/N"), or NULL. */

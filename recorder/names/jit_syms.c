@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * One process's JIT symbol table: the symbols in the order added, their
- * names in one arena, a hash of start addresses for moves, and the sorted,
- * overlap-free view built on demand (jit_syms.h says who wins and what each
- * operation costs).
+ * One process's JIT symbol table: the symbols in the order added (16 bytes
+ * each), their names in one arena in the same order, the oldest of both
+ * dropped together past the bounds, a hash of start addresses for moves
+ * made at the first one, and the overlap-free view walked on demand
+ * (jit_syms.h says who wins and what each operation costs).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,11 +13,20 @@
 #include "names/jit_syms.h"
 #include "prec/grow.h"
 
+/* The arena holds each entry's name in entry order, so the names of the
+ * oldest entries lie first and a name ends where the next entry's starts. */
 struct jit_syms_entry {
-	uint64_t addr, size;
-	uint32_t name_off, name_len; /* name in the arena, NUL after it */
+	uint64_t addr;
+	uint32_t size; /* BIG_SIZE: the size is in t->big */
+	uint32_t name_off;
 };
 
+struct jit_syms_big {
+	uint32_t idx; /* the entry's index: t->big is sorted by it */
+	uint64_t size;
+};
+
+#define BIG_SIZE UINT32_MAX
 #define HASH_EMPTY UINT32_MAX
 
 void jit_syms__init(struct jit_syms *t)
@@ -30,9 +40,43 @@ void jit_syms__exit(struct jit_syms *t)
 		return;
 	free(t->entries);
 	free(t->names);
+	free(t->big);
 	free(t->hash);
 	free(t->sorted);
 	jit_syms__init(t);
+}
+
+static uint64_t jit_syms__size(const struct jit_syms *t, uint32_t i)
+{
+	size_t lo = 0, hi = t->nr_big;
+
+	if (t->entries[i].size != BIG_SIZE)
+		return t->entries[i].size;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->big[mid].idx < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return t->big[lo].size;
+}
+
+static uint64_t jit_syms__end(const struct jit_syms *t, uint32_t i)
+{
+	return t->entries[i].addr + jit_syms__size(t, i);
+}
+
+/* Where entry i's name ends (its NUL), or would start for i == nr. */
+static size_t jit_syms__name_at(const struct jit_syms *t, uint32_t i)
+{
+	return i < t->nr ? t->entries[i].name_off : t->names_len;
+}
+
+static size_t jit_syms__name_len(const struct jit_syms *t, uint32_t i)
+{
+	return jit_syms__name_at(t, i + 1) - t->entries[i].name_off - 1;
 }
 
 static uint32_t jit_syms__slot(const struct jit_syms *t, uint64_t addr)
@@ -51,8 +95,16 @@ static uint32_t *jit_syms__find(const struct jit_syms *t, uint64_t addr)
 	return &t->hash[i];
 }
 
-/* Keeps the hash at most half full for nr entries (a power of two from 256,
- * at most twice JIT_SYMS_MAX), rebuilt in add order when it grows. */
+/* Every entry into the hash, in add order: the latest at an address wins. */
+static void jit_syms__hash_fill(struct jit_syms *t)
+{
+	memset(t->hash, 0xff, ((size_t)t->hash_mask + 1) * sizeof(*t->hash));
+	for (uint32_t i = 0; i < t->nr; i++)
+		*jit_syms__find(t, t->entries[i].addr) = i;
+}
+
+/* Makes (or keeps) the hash at most half full for nr entries (a power of
+ * two from 256, at most twice JIT_SYMS_MAX), refilled when it grows. */
 static int jit_syms__hash_reserve(struct jit_syms *t, uint32_t nr)
 {
 	size_t slots = t->hash ? (size_t)t->hash_mask + 1 : 0, old = slots;
@@ -62,39 +114,8 @@ static int jit_syms__hash_reserve(struct jit_syms *t, uint32_t nr)
 		return -ENOMEM;
 	if (slots == old)
 		return 0;
-	memset(t->hash, 0xff, slots * sizeof(*t->hash));
 	t->hash_mask = (uint32_t)(slots - 1);
-	for (uint32_t i = 0; i < t->nr; i++)
-		*jit_syms__find(t, t->entries[i].addr) = i;
-	return 0;
-}
-
-/* Appends an entry whose name is already in the arena; the range is checked. */
-static int jit_syms__append(struct jit_syms *t, uint64_t addr, uint64_t size, uint32_t name_off,
-			    uint32_t name_len)
-{
-	struct jit_syms_entry *e;
-	int err;
-
-	if (t->nr >= JIT_SYMS_MAX)
-		return -ENOSPC;
-	err = grow__array(&t->entries, &t->alloc, (size_t)t->nr + 1, sizeof(*e), 64, JIT_SYMS_MAX);
-	if (err)
-		return err;
-	err = jit_syms__hash_reserve(t, t->nr + 1);
-	if (err)
-		return err;
-	e = &t->entries[t->nr];
-	e->addr = addr;
-	e->size = size;
-	e->name_off = name_off;
-	e->name_len = name_len;
-	*jit_syms__find(t, addr) = t->nr++;
-	if (addr < t->max_end)
-		t->unsorted = true;
-	else
-		t->max_end = addr + size;
-	t->sorted_valid = false;
+	jit_syms__hash_fill(t);
 	return 0;
 }
 
@@ -109,11 +130,127 @@ static int jit_syms__check_range(uint64_t addr, uint64_t size)
 	return 0;
 }
 
+/*
+ * How many of the oldest entries go so that one more, with need bytes of
+ * name, fits: a quarter of the bound at least, when one is reached (their
+ * names lie first in the arena: the fewest whose names free enough).
+ */
+static uint32_t jit_syms__to_drop(const struct jit_syms *t, size_t need)
+{
+	uint32_t k = t->nr >= JIT_SYMS_MAX ? JIT_SYMS_MAX / 4 : 0, hi = t->nr;
+	size_t want;
+
+	if (t->names_len + need <= JIT_SYMS_NAMES_MAX)
+		return k;
+	want = t->names_len + need - JIT_SYMS_NAMES_MAX;
+	if (want < JIT_SYMS_NAMES_MAX / 4)
+		want = JIT_SYMS_NAMES_MAX / 4;
+	/* All names together are more than want: need is at most a name. */
+	while (k < hi) {
+		uint32_t mid = k + (hi - k) / 2;
+
+		if (jit_syms__name_at(t, mid) < want)
+			k = mid + 1;
+		else
+			hi = mid;
+	}
+	return k;
+}
+
+/* Drops the k oldest entries and their names (the room is kept). */
+static void jit_syms__drop(struct jit_syms *t, uint32_t k)
+{
+	size_t freed = jit_syms__name_at(t, k);
+	uint32_t b = 0, i;
+
+	if (!k)
+		return;
+	t->nr -= k;
+	memmove(t->entries, t->entries + k, (size_t)t->nr * sizeof(*t->entries));
+	memmove(t->names, t->names + freed, t->names_len - freed);
+	t->names_len -= freed;
+	while (b < t->nr_big && t->big[b].idx < k)
+		b++;
+	t->nr_big -= b;
+	if (b) /* t->big may be NULL, and memmove must not see it */
+		memmove(t->big, t->big + b, (size_t)t->nr_big * sizeof(*t->big));
+	for (i = 0; i < t->nr_big; i++)
+		t->big[i].idx -= k;
+	/* What is left may be sorted again. */
+	t->max_end = 0;
+	t->unsorted = false;
+	for (i = 0; i < t->nr; i++) {
+		t->entries[i].name_off -= (uint32_t)freed;
+		if (t->entries[i].addr < t->max_end)
+			t->unsorted = true;
+		else
+			t->max_end = jit_syms__end(t, i);
+	}
+	if (t->hash)
+		jit_syms__hash_fill(t);
+	t->dropped += k;
+}
+
+/* Room for one more entry of a name of len bytes, after k are dropped:
+ * every allocation made before anything changes. */
+static int jit_syms__reserve(struct jit_syms *t, uint32_t k, bool big, size_t len)
+{
+	size_t freed = jit_syms__name_at(t, k);
+	uint32_t kept_big = t->nr_big;
+
+	for (uint32_t b = 0; b < t->nr_big && t->big[b].idx < k; b++)
+		kept_big--;
+	if (grow__array(&t->entries, &t->alloc, (size_t)(t->nr - k) + 1, sizeof(*t->entries), 64,
+			JIT_SYMS_MAX) ||
+	    grow__array(&t->names, &t->names_alloc, t->names_len - freed + len + 1, 1, 4096,
+			JIT_SYMS_NAMES_MAX) ||
+	    (big && grow__array(&t->big, &t->big_alloc, (size_t)kept_big + 1, sizeof(*t->big), 8,
+				JIT_SYMS_MAX)))
+		return -ENOMEM;
+	/* Dropping never grows the hash: it holds the entries before it. */
+	if (t->hash && !k && jit_syms__hash_reserve(t, t->nr + 1))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Appends an entry and a copy of its name (len bytes, no NUL inside, not in
+ * the arena); the range is checked. The oldest go first when a bound would
+ * be passed. */
+static int jit_syms__append(struct jit_syms *t, uint64_t addr, uint64_t size, const char *name,
+			    size_t len)
+{
+	uint32_t k = jit_syms__to_drop(t, len + 1);
+	struct jit_syms_entry *e;
+	int err;
+
+	err = jit_syms__reserve(t, k, size >= BIG_SIZE, len);
+	if (err)
+		return err;
+	jit_syms__drop(t, k);
+	e = &t->entries[t->nr];
+	e->addr = addr;
+	e->size = size >= BIG_SIZE ? BIG_SIZE : (uint32_t)size;
+	e->name_off = (uint32_t)t->names_len;
+	if (size >= BIG_SIZE)
+		t->big[t->nr_big++] = (struct jit_syms_big){ t->nr, size };
+	memcpy(t->names + t->names_len, name, len);
+	t->names[t->names_len + len] = '\0';
+	t->names_len += len + 1;
+	if (t->hash)
+		*jit_syms__find(t, addr) = t->nr;
+	t->nr++;
+	if (addr < t->max_end)
+		t->unsorted = true;
+	else
+		t->max_end = addr + size;
+	t->sorted_valid = false;
+	return 0;
+}
+
 int jit_syms__add(struct jit_syms *t, uint64_t addr, uint64_t size, const char *name,
 		  size_t name_len)
 {
 	const char *nul = memchr(name, '\0', name_len);
-	size_t off = t->names_len;
 	int err;
 
 	err = jit_syms__check_range(addr, size);
@@ -125,168 +262,204 @@ int jit_syms__add(struct jit_syms *t, uint64_t addr, uint64_t size, const char *
 		name_len = JIT_SYMS_NAME_MAX;
 	if (!name_len)
 		return -EINVAL;
-	if (t->nr >= JIT_SYMS_MAX)
-		return -ENOSPC;
-	if (off + name_len + 1 > JIT_SYMS_NAMES_MAX)
-		return -E2BIG;
-	err = grow__array(&t->names, &t->names_alloc, off + name_len + 1, 1, 64,
-			  JIT_SYMS_NAMES_MAX);
-	if (err)
-		return err;
-	/* The arena keeps the name only once the entry is in. */
-	memcpy(t->names + off, name, name_len);
-	t->names[off + name_len] = '\0';
-	err = jit_syms__append(t, addr, size, (uint32_t)off, (uint32_t)name_len);
-	if (err)
-		return err;
-	t->names_len = off + name_len + 1;
-	return 0;
+	return jit_syms__append(t, addr, size, name, name_len);
 }
 
 int jit_syms__move(struct jit_syms *t, uint64_t old_addr, uint64_t new_addr, uint64_t size)
 {
-	const struct jit_syms_entry *old;
+	char name[JIT_SYMS_NAME_MAX];
 	uint32_t idx;
+	size_t len;
 	int err;
 
 	if (!t->nr)
 		return -ENOENT;
+	/* The first move makes the hash: perf maps never pay for it. */
+	if (!t->hash && jit_syms__hash_reserve(t, t->nr))
+		return -ENOMEM;
 	idx = *jit_syms__find(t, old_addr);
 	if (idx == HASH_EMPTY)
 		return -ENOENT;
 	err = jit_syms__check_range(new_addr, size);
 	if (err)
 		return err;
-	old = &t->entries[idx];
-	return jit_syms__append(t, new_addr, size, old->name_off, old->name_len);
+	/* Copied out: the append may move the arena or drop the old entry. */
+	len = jit_syms__name_len(t, idx);
+	memcpy(name, t->names + t->entries[idx].name_off, len);
+	return jit_syms__append(t, new_addr, size, name, len);
 }
 
-/* The sweep's helpers: starts sorted by address, a max-heap of entry indices. */
-struct jit_syms_start {
-	uint64_t addr;
-	uint32_t idx;
-};
+/* ---- the view ---- */
 
-static int jit_syms__start_cmp(const void *a, const void *b)
+static int jit_syms__order_cmp(const void *a, const void *b, void *arg)
 {
-	const struct jit_syms_start *x = a, *y = b;
+	const struct jit_syms_entry *e = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
+	if (e[x].addr != e[y].addr)
+		return e[x].addr < e[y].addr ? -1 : 1;
+	return x < y ? -1 : x > y;
 }
 
-static void jit_syms__heap_push(uint32_t *h, size_t *n, uint32_t v)
+int jit_syms__iter_start(struct jit_syms_iter *it, const struct jit_syms *t)
 {
-	size_t i = (*n)++, parent;
+	memset(it, 0, sizeof(*it));
+	it->t = t;
+	if (!t->unsorted || !t->nr)
+		return 0;
+	it->order = malloc((size_t)t->nr * sizeof(*it->order));
+	if (!it->order)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < t->nr; i++)
+		it->order[i] = i;
+	qsort_r(it->order, t->nr, sizeof(*it->order), jit_syms__order_cmp, t->entries);
+	return 0;
+}
 
-	for (; i && h[parent = (i - 1) / 2] < v; i = parent)
+void jit_syms__iter_rewind(struct jit_syms_iter *it)
+{
+	it->i = 0;
+	it->nh = 0;
+	it->cur = 0;
+	it->have = false;
+}
+
+void jit_syms__iter_end(struct jit_syms_iter *it)
+{
+	free(it->order);
+	free(it->heap);
+	memset(it, 0, sizeof(*it));
+}
+
+/* The heap of entries covering the sweep's address, by add index. */
+static int jit_syms__heap_push(struct jit_syms_iter *it, uint32_t v)
+{
+	uint32_t *h;
+	size_t i, parent;
+
+	if (grow__array(&it->heap, &it->heap_alloc, it->nh + 1, sizeof(*it->heap), 64,
+			JIT_SYMS_MAX))
+		return -ENOMEM;
+	h = it->heap;
+	for (i = it->nh++; i && h[parent = (i - 1) / 2] < v; i = parent)
 		h[i] = h[parent];
 	h[i] = v;
+	return 0;
 }
 
-static void jit_syms__heap_pop(uint32_t *h, size_t *n)
+static void jit_syms__heap_pop(struct jit_syms_iter *it)
 {
-	uint32_t v = h[--(*n)];
-	size_t i = 0, c;
+	uint32_t *h = it->heap, v = h[--it->nh];
+	size_t i = 0, c, n = it->nh;
 
-	while ((c = 2 * i + 1) < *n) {
-		if (c + 1 < *n && h[c + 1] > h[c])
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n && h[c + 1] > h[c])
 			c++;
 		if (h[c] <= v)
 			break;
 		h[i] = h[c];
 		i = c;
 	}
-	if (*n)
+	if (n)
 		h[i] = v;
 }
 
 /*
- * Adds [from, to) of entry idx to the view; a piece right after one of the
- * same name joins it (a symbol split by an overlap and healed, a move next
- * to its source, one function compiled twice): the name is all a reader
- * gets from it.
+ * The next piece [*from, *to) of entry *idx: 1, 0 at the end, -ENOMEM. A
+ * sorted table's pieces are its entries. Else later wins: walk the addresses
+ * where a symbol starts or ends; between two of them the winner is the
+ * latest symbol covering them, the top of a heap ordered by add index.
+ * Ended symbols leave the heap when they reach its top: below a live one
+ * they cannot win.
  */
-static int jit_syms__emit(struct jit_syms *t, size_t *alloc, uint64_t from, uint64_t to,
-			  uint32_t idx)
+static int jit_syms__piece(struct jit_syms_iter *it, uint64_t *from, uint64_t *to, uint32_t *idx)
 {
-	const struct jit_syms_entry *e = &t->entries[idx];
-	const char *name = t->names + e->name_off;
-	struct jit_sym *s;
+	const struct jit_syms *t = it->t;
+	const struct jit_syms_entry *e = t->entries;
+	uint64_t next;
 
-	if (t->nr_sorted) {
-		s = &t->sorted[t->nr_sorted - 1];
-		if (s->addr + s->size == from && s->name_len == e->name_len &&
-		    (s->name == name || !memcmp(s->name, name, e->name_len))) {
-			s->size = to - s->addr;
+	if (!it->order) {
+		if (it->i >= t->nr)
 			return 0;
-		}
+		*idx = it->i++;
+		*from = e[*idx].addr;
+		*to = jit_syms__end(t, *idx);
+		return 1;
 	}
-	/* Pieces lie between two of the entries' ends: fewer than 2 per entry. */
-	if (grow__array(&t->sorted, alloc, (size_t)t->nr_sorted + 1, sizeof(*s), 64,
-			2 * (size_t)JIT_SYMS_MAX))
-		return -ENOMEM;
-	s = &t->sorted[t->nr_sorted++];
-	s->addr = from;
-	s->size = to - from;
-	s->name = name;
-	s->name_len = e->name_len;
+	while (it->i < t->nr || it->nh) {
+		if (!it->nh)
+			it->cur = e[it->order[it->i]].addr;
+		while (it->i < t->nr && e[it->order[it->i]].addr == it->cur)
+			if (jit_syms__heap_push(it, it->order[it->i++]))
+				return -ENOMEM;
+		while (it->nh && jit_syms__end(t, it->heap[0]) <= it->cur)
+			jit_syms__heap_pop(it);
+		if (!it->nh)
+			continue;
+		next = jit_syms__end(t, it->heap[0]);
+		if (it->i < t->nr && e[it->order[it->i]].addr < next)
+			next = e[it->order[it->i]].addr;
+		*from = it->cur;
+		*to = next;
+		*idx = it->heap[0];
+		it->cur = next;
+		return 1;
+	}
 	return 0;
 }
 
-/*
- * Later wins: walk the addresses where a symbol starts or ends; between two
- * of them the winner is the latest symbol covering them, the top of a heap
- * ordered by add index. Ended symbols leave the heap when they reach its
- * top: below a live one they cannot win.
- */
-static int jit_syms__sweep(struct jit_syms *t, size_t *alloc)
+static bool jit_syms__same_name(const struct jit_syms *t, uint32_t a, uint32_t b)
 {
-	struct jit_syms_start *starts = malloc((size_t)t->nr * sizeof(*starts));
-	uint32_t *heap = malloc((size_t)t->nr * sizeof(*heap));
-	size_t i = 0, nh = 0;
-	uint64_t cur = 0, next;
-	int err = -ENOMEM;
+	size_t len = jit_syms__name_len(t, a);
 
-	if (!starts || !heap)
-		goto out;
-	for (i = 0; i < t->nr; i++)
-		starts[i] = (struct jit_syms_start){ t->entries[i].addr, (uint32_t)i };
-	qsort(starts, t->nr, sizeof(*starts), jit_syms__start_cmp);
-	err = 0;
-	i = 0;
-	while (i < t->nr || nh) {
-		const struct jit_syms_entry *top;
+	return a == b ||
+	       (len == jit_syms__name_len(t, b) &&
+		!memcmp(t->names + t->entries[a].name_off, t->names + t->entries[b].name_off, len));
+}
 
-		if (!nh)
-			cur = starts[i].addr;
-		while (i < t->nr && starts[i].addr == cur)
-			jit_syms__heap_push(heap, &nh, starts[i++].idx);
-		while (nh && t->entries[heap[0]].addr + t->entries[heap[0]].size <= cur)
-			jit_syms__heap_pop(heap, &nh);
-		if (!nh)
-			continue;
-		top = &t->entries[heap[0]];
-		next = top->addr + top->size;
-		if (i < t->nr && starts[i].addr < next)
-			next = starts[i].addr;
-		err = jit_syms__emit(t, alloc, cur, next, heap[0]);
-		if (err)
-			goto out;
-		cur = next;
+/*
+ * A piece right after one of the same name joins it (a symbol split by an
+ * overlap and healed, a move next to its source, one function compiled
+ * twice): the name is all a reader gets from it. One piece is read ahead.
+ */
+int jit_syms__iter_next(struct jit_syms_iter *it, struct jit_sym *s)
+{
+	const struct jit_syms *t = it->t;
+	uint64_t from, to;
+	uint32_t idx;
+	int ret;
+
+	if (!it->have) {
+		ret = jit_syms__piece(it, &it->from, &it->to, &it->idx);
+		if (ret <= 0)
+			return ret;
 	}
-out:
-	free(starts);
-	free(heap);
-	return err;
+	from = it->from;
+	to = it->to;
+	idx = it->idx;
+	it->have = false;
+	while ((ret = jit_syms__piece(it, &it->from, &it->to, &it->idx)) > 0) {
+		if (it->from != to || !jit_syms__same_name(t, idx, it->idx)) {
+			it->have = true;
+			break;
+		}
+		to = it->to;
+	}
+	if (ret < 0)
+		return ret;
+	s->addr = from;
+	s->size = to - from;
+	s->name = t->names + t->entries[idx].name_off;
+	s->name_len = jit_syms__name_len(t, idx);
+	return 1;
 }
 
 int jit_syms__sorted(struct jit_syms *t, const struct jit_sym **syms, size_t *nr)
 {
+	struct jit_syms_iter it;
+	struct jit_sym s;
 	size_t alloc = 0;
-	uint32_t i;
-	int err = 0;
+	int err, ret = 0;
 
 	if (t->sorted_valid)
 		goto done;
@@ -294,13 +467,19 @@ int jit_syms__sorted(struct jit_syms *t, const struct jit_sym **syms, size_t *nr
 	free(t->sorted);
 	t->sorted = NULL;
 	t->nr_sorted = 0;
-	if (t->unsorted) {
-		err = jit_syms__sweep(t, &alloc);
-	} else {
-		for (i = 0; i < t->nr && !err; i++)
-			err = jit_syms__emit(t, &alloc, t->entries[i].addr,
-					     t->entries[i].addr + t->entries[i].size, i);
+	err = jit_syms__iter_start(&it, t);
+	/* Pieces lie between two of the entries' ends: fewer than 2 per entry. */
+	while (!err && (ret = jit_syms__iter_next(&it, &s)) > 0) {
+		if (grow__array(&t->sorted, &alloc, (size_t)t->nr_sorted + 1, sizeof(s), 64,
+				2 * (size_t)JIT_SYMS_MAX)) {
+			ret = -ENOMEM;
+			break;
+		}
+		t->sorted[t->nr_sorted++] = s;
 	}
+	jit_syms__iter_end(&it);
+	if (!err && ret < 0)
+		err = ret;
 	if (err) {
 		free(t->sorted);
 		t->sorted = NULL;

@@ -27,11 +27,22 @@
  * Everything a process offers is untrusted: files are opened inside its
  * root without following links, only regular files owned by root or by the
  * process's user, at most max_file bytes; the parsers are pure and fuzzed.
+ * And it is read by a process of its own, the names reader (names_proto.h):
+ * no thread of the recorder ever waits on a traced process's file, a file
+ * that never answers costs its process's names (one warning naming it),
+ * and prec ends, SIGKILL included, whatever the reader is stuck in.
  *
- * Lifecycle: names__new (a worker thread "prec-names" polls the sources)
- * -> the trackers' namer (names__namer) and each drain's hook
+ * A process is an instance: a pid from its fork to its end (a pid reused
+ * is a new instance, with its own ELF, "jitted-PID-N.so"); its perf map
+ * must be written since it started (a stale one of another is not read);
+ * a map rewritten in place voids what was read of it; it ends when its
+ * last thread does, not its leader.
+ *
+ * Lifecycle: names__new (the reader started, a thread "prec-names" talks
+ * to it) -> the trackers' namer (names__namer) and each drain's hook
  * (names_hook.h) -> names__write_elfs at each file's end -> names__delete.
- * Every function is safe from several threads.
+ * Every function is safe from several threads and returns without waiting
+ * on the reader, but names__write_elfs (at most NAMES_SYNC_MS).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -75,12 +86,17 @@ void names__namer(struct names *n, struct dso_track_namer *nm);
  * or NULL (no JIT names, or out of memory). arg is the names. */
 const char *names__anon_name(void *arg, uint32_t pid);
 
-/* pid exited: its sources are read a last time soon. */
+/* A thread of pid exited: when it was the process's last, its sources are
+ * read a last time soon. */
 void names__proc_exit(struct names *n, uint32_t pid);
 
-/* Reads every source a last time and writes the ELF of each process whose
- * symbols changed since the last call. 0, or the first -errno (an ELF that
- * could not be written; the others are). */
+/* A new process pid was forked: an earlier one of that pid is over. */
+void names__proc_fork(struct names *n, uint32_t pid);
+
+/* Has the reader read every source (waiting NAMES_SYNC_MS at most, so a
+ * file that never answers delays the end by that much) and writes the ELF
+ * of each instance whose symbols changed since the last call. 0, or the
+ * first -errno (an ELF that could not be written; the others are). */
 int names__write_elfs(struct names *n);
 
 void names__stats(struct names *n, struct names_stats *st);

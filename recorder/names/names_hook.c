@@ -48,7 +48,7 @@ size_t names_hook__place(void *dst, size_t room, const struct prec_mmap2_event *
 	if (kname == size - sizeof(*k))
 		return 0; /* no NUL: not a record to copy */
 	trailer = sizeof(*k) + ALIGN8(kname + 1) <= size ? size - sizeof(*k) - ALIGN8(kname + 1) :
-							       0;
+							   0;
 	out = sizeof(*k) + ALIGN8(nlen + 1) + trailer;
 	if (out > UINT16_MAX || out > room)
 		return 0;
@@ -97,10 +97,12 @@ static enum drain_verdict hook_record(void *arg, const struct ring *r, uint64_t 
 	const char *name;
 	uint32_t v[4];
 
-	if (hdr->type == PERF_RECORD_EXIT && hdr->size >= 24) {
+	if ((hdr->type == PERF_RECORD_EXIT || hdr->type == PERF_RECORD_FORK) && hdr->size >= 24) {
 		ring__copy(r, pos + 8, v, sizeof(v)); /* pid, ppid, tid, ptid */
-		if (v[0] == v[2])
+		if (hdr->type == PERF_RECORD_EXIT)
 			names__proc_exit(h->n, v[0]);
+		else if (v[0] == v[2]) /* a new process, not a thread */
+			names__proc_fork(h->n, v[0]);
 		return DRAIN_KEEP;
 	}
 	if (hdr->type != PERF_RECORD_MMAP2 || hdr->size <= sizeof(*k) ||

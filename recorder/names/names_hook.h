@@ -7,8 +7,8 @@
  * places its process's JIT ELF over it, written after the rings' records of
  * the same pass and before its FINISHED_ROUND, with the kernel record's
  * sample_id (so the same time): perf's ordered events see it before any
- * sample in that memory. A process's EXIT tells the registry to read its
- * sources a last time. Nothing is allocated per record; the pass's records
+ * sample in that memory. A thread's EXIT lets the registry see whether its
+ * process is over; a new process's FORK ends an earlier one of that pid. Nothing is allocated per record; the pass's records
  * share one buffer, bounded (what passes it is counted, not written).
  */
 #include <stdbool.h>

@@ -2,11 +2,12 @@
 #ifndef PREC_RECORDER_NAMES_INT_H
 #define PREC_RECORDER_NAMES_INT_H
 /*
- * The names layer's insides, shared by its files in one-way order:
- * names.c (the registry, the worker, the ELFs) uses names_src.c (one
- * process's sources: its root, its perf map, its jitdump) and names_bin.c
- * (binaries through their mappings); all use names_open.c (opening what a
- * process offers, inside its root, under the ownership rule).
+ * The names layer's insides on the recorder's side, shared by its files in
+ * one-way order: names.c (the registry of process instances, their symbol
+ * tables, the ELFs) uses names_link.c (the reader process and the thread
+ * that talks to it) and names_bin.c's recorder half (binaries' build-ids
+ * and held descriptors). What reads the traced processes' files runs in
+ * the reader (names_reader_int.h), never here.
  */
 #include <pthread.h>
 #include <stdbool.h>
@@ -16,45 +17,37 @@
 #include "prec/buildid.h"
 #include "names/jit_syms.h"
 #include "names/names.h"
-#include "names/perf_map.h"
+#include "names/names_proto.h"
 
 #define NAMES_BUCKETS 1024
 #define NAMES_BINS_MAX 4096 /* binaries remembered (build-id and handle) */
-#define NAMES_READ_CHUNK (256u * 1024)
-#define NAMES_LOOK_EVERY 10 /* polls between looks for a map not there yet */
+#define NAMES_STALL_MS 1000 /* one call asleep this long: the file does not answer */
+#define NAMES_SYNC_MS 1500 /* a file's end waits this long for the reader at most */
 
-/* One growing file of a process: its perf map or its jitdump. */
-struct names_src {
-	int fd; /* -1: not open (not found yet, or done) */
-	uint64_t off; /* bytes of the file taken so far */
-	char *carry; /* a line or record cut by the end of what was read */
-	size_t carry_len, carry_cap;
-	bool failed; /* refused, or hostile: never read again */
-	bool header_done; /* a jitdump's header was read */
-	bool swapped; /* ... and says the other byte order */
-	uint32_t header_size;
-	struct perf_map_parser mp; /* a perf map's line state */
-};
-
+/* One process instance: a pid from one fork to its end. */
 struct names_proc {
-	struct names_proc *next; /* hash chain */
+	struct names_proc *next; /* hash chain, newest first */
+	uint32_t key; /* the reader's name for it: its index + 1 */
 	uint32_t pid;
-	pid_t nspid; /* its pid in its own namespace: perf-NSPID.map */
-	uid_t uid; /* owner of /proc/PID: files must be its or root's */
-	int root_fd, tmp_fd; /* O_PATH: its root and its /tmp (-1: none) */
-	struct names_src map, dump;
+	uint32_t inst; /* 1 for the first process of this pid seen, then 2... */
+	int32_t nspid; /* its pid in its own namespace, as the reader found */
+	bool superseded; /* a new process took its pid */
+	bool done; /* the reader read it a last time */
+	bool given_up; /* its file stalled the reader */
+	bool dropped_told; /* the bound's line was given */
+	char *dump_path; /* the jitdump it mapped, for a new reader */
+	uint64_t dump_start, dump_end;
+	char *elf_name;
+	/* Under names.tables: */
 	struct jit_syms syms;
 	uint64_t gen, written_gen; /* symbol changes, and the last written */
-	uint32_t polls; /* looks for its map so far */
-	bool exited; /* its EXIT was seen: read a last time */
-	bool done; /* read after its exit: nothing more comes */
-	char *elf_name;
 };
 
 struct names_bin {
 	uint32_t maj, min;
 	uint64_t ino, ino_generation;
-	int err; /* 0: bid is the file's; else why it could not be read */
+	char *name; /* the path the mapping named */
+	int err; /* 0: bid is the file's; -EINPROGRESS: asked; else why not */
 	struct build_id bid;
 	int fd; /* the mapped file, held for the build-id cache; -1: none */
 	char source[32]; /* "/proc/self/fd/N" */
@@ -63,82 +56,90 @@ struct names_bin {
 struct names {
 	struct names_config cfg;
 	char *jit_dir;
-	int proc_fd; /* /proc */
-	pthread_mutex_t lock; /* the tables below and the counters */
-	pthread_mutex_t io; /* reading sources, writing ELFs */
-	pthread_cond_t cond; /* the worker's sleep */
-	pthread_t th;
-	bool started, stop, poke;
+	pthread_mutex_t lock; /* the registry, the bins, the queue, the counters */
+	pthread_mutex_t tables; /* every instance's symbols */
+	pthread_cond_t cond; /* a sync answered, or the reader dead */
 	struct names_proc *b[NAMES_BUCKETS];
-	struct names_proc **procs; /* every process, registration order */
+	struct names_proc **procs; /* by key - 1 */
 	uint32_t nr_procs;
 	size_t cap_procs;
-	struct names_bin *bins;
+	struct names_bin *bins; /* by request id - 1 */
 	uint32_t nr_bins;
 	size_t cap_bins;
 	uint32_t fds_max; /* binaries held open at most */
 	uint32_t fd_limit; /* RLIMIT_NOFILE's soft limit at the start */
 	uint32_t fds_held;
 	struct names_stats st;
+	/* names_link.c */
+	pid_t reader;
+	int sock, wake_fd, busy_fd;
+	struct names_busy *busy;
+	pthread_t th;
+	bool started, stop, dead;
+	char *out; /* packets queued for the reader: u32 length, packet */
+	size_t out_len, out_cap, sent;
+	uint64_t sync_seq, synced;
+	uint32_t respawns;
 };
 
-/* names_open.c */
+/* names.c, for the link */
 
-/* Opens the regular file rel beneath dir_fd for reading, following no link
- * (symbolic or magic), without blocking (a FIFO is refused), owned by root
- * or uid, at most max bytes long (0: no bound). The fd, or -errno:
- * -ENOENT (not there yet), -ELOOP (a link), -EPERM (foreign owner),
- * -EFBIG, -EINVAL (not a regular file). */
-int names_open__beneath(int dir_fd, const char *rel, uid_t uid, uint64_t max);
+/* The instance of key, or NULL. */
+struct names_proc *names__proc_of(struct names *n, uint32_t key);
 
-/* Whether fd is a regular file of at most max bytes (0: any), owned by
- * root or uid (uid -1: anyone). 0 or -errno, as names_open__beneath. */
-int names_open__check(int fd, uid_t uid, uint64_t max);
+/* What was read of p is void (a rewrite, or a wrong process). */
+void names__proc_reset(struct names *n, struct names_proc *p);
 
-/* The file process pid mapped at [start, end), through /proc/PID/map_files
- * below proc_fd (root, or CAP_CHECKPOINT_RESTORE), checked as
- * names_open__beneath before it is opened. The fd, or -errno. */
-int names_open__mapped(int proc_fd, uint32_t pid, uint64_t start, uint64_t end, uid_t uid,
-		       uint64_t max);
+/* The instance of key stalled the reader on path: its names end there. */
+void names__give_up(struct names *n, uint32_t key, const char *path);
 
-/* An O_PATH handle on the directory path inside the root root_fd, or
- * -errno. */
-int names_open__dir_in_root(int root_fd, const char *path);
+/* A new reader: every instance still followed is asked again. */
+void names__resume(struct names *n);
 
-/* Opens path inside the root root_fd (its links resolved in that root,
- * never out of it, no magic links) for reading; a regular file only. */
-int names_open__in_root(int root_fd, const char *path);
+/* names_link.c */
 
-/* names_src.c */
+/* Starts the reader and the link thread. 0 or -errno. */
+int names_link__start(struct names *n);
 
-/* Takes pid's root, its /tmp and its namespace pid. 0 or -errno (gone). */
-int names_src__open_proc(struct names *n, struct names_proc *p);
+/* Stops the thread, ends the reader (never waiting on one the kernel
+ * holds), frees the link's resources. */
+void names_link__stop(struct names *n);
 
-/* Reads what p's sources gained since the last call into p->syms (under
- * n->io); look: look for a map not found yet now. */
-void names_src__poll(struct names *n, struct names_proc *p, bool look);
+/* Queues one packet for the reader (str, when not NULL, follows payload
+ * with its NUL). Never blocks on the reader. */
+void names_link__send(struct names *n, uint32_t type, uint32_t key, uint64_t a, uint64_t b,
+		      const void *payload, size_t len, const char *str);
 
-/* A jitdump p mapped, at path in its root (the record's name), or through
- * the mapping [start, end). 0 or -errno. */
-int names_src__open_dump(struct names *n, struct names_proc *p, const char *path, uint64_t start,
-			 uint64_t end);
+/* Asks the reader to read everything now and waits for its answer, at
+ * most wait_ms. Whether it answered. */
+bool names_link__sync(struct names *n, unsigned int wait_ms);
 
-/* Closes p's handles and frees its buffers. */
-void names_src__close(struct names_proc *p);
+/* names_bin.c, the recorder's half */
 
-/* Whether name is a jitdump's: ".../jit-DIGITS.dump". */
-bool names_src__is_dump(const char *name);
-
-/* names_bin.c */
-
-/* The build-id of the file mapped by m, read through the mapping (once per
- * device and inode). 0 or -errno. */
+/* The build-id of the file mapped by m: known (0), asked of the reader
+ * (-EAGAIN: by the file's end, names_bin__by_name answers), or -errno. */
 int names_bin__bid(struct names *n, const struct dso_track_mapping *m, struct build_id *bid);
+
+/* The reader's answer to request id (fd: the file, kept or closed). */
+void names_bin__answer(struct names *n, uint32_t id, int err, const struct build_id *bid, int fd);
+
+/* Every request not answered fails: -ETIMEDOUT for the file at stall_path
+ * (it is not to be read by its path either), -ENOENT for the others. */
+void names_bin__fail_pending(struct names *n, const char *stall_path);
+
+/* The build-id read of a file mapped by the path name. 0, -ETIMEDOUT (its
+ * file stalled the reader), or -ENOENT. */
+int names_bin__by_name(struct names *n, const char *name, struct build_id *bid);
 
 /* "/proc/self/fd/N" of a held file of build-id bid, or NULL. */
 const char *names_bin__source(struct names *n, const struct build_id *bid);
 
 /* Closes every held file. */
 void names_bin__exit(struct names *n);
+
+/* names_src.c (pure) */
+
+/* Whether name is a jitdump's: ".../jit-DIGITS.dump". */
+bool names_src__is_dump(const char *name);
 
 #endif

@@ -16,7 +16,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "names/names_int.h"
+#include "names/names_reader_int.h"
 
 static int openat2_fd(int dir_fd, const char *path, uint64_t flags, uint64_t resolve)
 {

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * One process's sources of JIT names (names_int.h): the handles on its root
- * and its /tmp taken while it lives (a container's private /tmp stays
- * reachable through them after its last process is gone), its perf map
- * (/tmp/perf-NSPID.map, found when it appears, as late as its exit for
- * Java's DumpPerfMapAtExit) and its jitdump, each read from where the last
- * read stopped, through the pure parsers, into the process's symbols.
+ * One process instance's sources of JIT names, in the names reader
+ * (names_reader_int.h): its perf map (/tmp/perf-NSPID.map in its own /tmp,
+ * found when it appears, as late as its exit for Java's DumpPerfMapAtExit)
+ * and its jitdump, each read from where the last read stopped through the
+ * pure parsers, the symbols sent to the recorder. A map older than its
+ * process is another's (a stale one of an earlier container, or of the
+ * pid's earlier owner) and is not read; a map replaced or rewritten in
+ * place voids what was read of it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,9 +19,8 @@
 
 #include "names/jitdump.h"
 #include "names/names_int.h"
+#include "names/names_reader_int.h"
 #include "names/perf_map.h"
-#include "prec/log.h"
-#include "targets/proc_status.h"
 
 /* Why a source was not read, in the user's words. */
 static const char *refusal(int err)
@@ -41,42 +42,34 @@ static const char *refusal(int err)
 
 /* The one line a refused or hostile source gets: each source is given up
  * once (its failed flag), so a process warns at most once per file. */
-static void src_warn(const struct names_proc *p, bool is_dump, const char *what, const char *why)
+static void src_warn(struct names_rd *rd, const struct rd_proc *p, bool is_dump, const char *what,
+		     const char *why)
 {
 	if (is_dump)
-		pr_warn("JIT names of pid %u: its jitdump %s: %s", p->pid, what, why);
+		names_rd__warn(rd, p->key, "JIT names of pid %u: its jitdump %s: %s", p->pid, what,
+			       why);
 	else
-		pr_warn("JIT names of pid %u: /tmp/perf-%d.map %s: %s", p->pid, (int)p->nspid, what,
-			why);
+		names_rd__warn(rd, p->key, "JIT names of pid %u: /tmp/perf-%d.map %s: %s", p->pid,
+			       (int)p->nspid, what, why);
 }
 
-int names_src__open_proc(struct names *n, struct names_proc *p)
+static void src_restart(struct names_src *s)
 {
-	struct proc_status ps;
-	struct stat st;
-	char rel[48];
-	int dir;
+	s->off = 0;
+	s->carry_len = 0;
+	s->tail_len = 0;
+	s->header_done = false;
+	perf_map__init(&s->mp);
+}
 
-	p->root_fd = p->tmp_fd = p->map.fd = p->dump.fd = -1;
-	snprintf(rel, sizeof(rel), "%u", p->pid);
-	dir = openat(n->proc_fd, rel, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (dir < 0)
-		return -errno;
-	if (fstat(dir, &st)) {
-		close(dir);
-		return -errno;
-	}
-	p->uid = st.st_uid;
-	/* The kernel's magic link to its root: the one link followed. */
-	p->root_fd = openat(dir, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	p->nspid = (pid_t)p->pid;
-	if (!proc_status__read(dir, "status", &ps) && ps.nstgid > 0)
-		p->nspid = ps.nstgid;
-	close(dir);
-	if (p->root_fd < 0)
-		return -errno;
-	p->tmp_fd = names_open__dir_in_root(p->root_fd, "tmp");
-	return 0;
+/* What was read of p is void: the recorder drops its symbols and both
+ * sources are read again from their start. */
+static void proc_restart(struct names_rd *rd, struct rd_proc *p)
+{
+	names_rd__flush(rd);
+	names_rd__send(rd, NAMES_RESET, p->key, 0, 0, NULL, 0, -1);
+	src_restart(&p->map);
+	src_restart(&p->dump);
 }
 
 bool names_src__is_dump(const char *name)
@@ -91,74 +84,35 @@ bool names_src__is_dump(const char *name)
 	return n && !strcmp(base + 4 + n, ".dump");
 }
 
-int names_src__open_dump(struct names *n, struct names_proc *p, const char *path, uint64_t start,
-			 uint64_t end)
-{
-	int fd;
-
-	if (p->dump.fd >= 0 || p->dump.failed)
-		return 0;
-	/* The file it mapped, whatever its path says now; else by the path in
-	 * its root. */
-	fd = names_open__mapped(n->proc_fd, p->pid, start, end, p->uid, n->cfg.max_file);
-	if (fd < 0 && p->root_fd >= 0) {
-		int err;
-
-		fd = names_open__in_root(p->root_fd, path);
-		err = fd >= 0 ? names_open__check(fd, p->uid, n->cfg.max_file) : 0;
-		if (err) { /* its own reason, for the warning */
-			close(fd);
-			fd = err;
-		}
-	}
-	if (fd < 0) {
-		p->dump.failed = fd != -ENOENT;
-		if (p->dump.failed) {
-			n->st.refused++;
-			src_warn(p, true, "not read", refusal(fd));
-		}
-		return fd;
-	}
-	p->dump.fd = fd;
-	n->st.dumps++;
-	return 0;
-}
-
-/* ---- reading ---- */
+/* ---- parsing ---- */
 
 struct feed {
-	struct names *n;
-	struct names_proc *p;
+	struct names_rd *rd;
+	struct rd_proc *p;
 };
 
 static int on_map_entry(const struct perf_map_entry *e, void *arg)
 {
 	struct feed *f = arg;
 
-	if (jit_syms__add(&f->p->syms, e->start, e->size, e->name, e->name_len))
-		f->n->st.malformed++;
-	else
-		f->p->gen++;
+	names_rd__sym(f->rd, f->p->key, e->start, e->size, e->name, e->name_len);
 	return 0;
 }
 
 static int on_dump_record(const struct jitdump_record *r, void *arg)
 {
 	struct feed *f = arg;
-	int err = 0;
+	uint64_t size;
 
-	if (r->id == JITDUMP_CODE_LOAD)
-		err = jit_syms__add(&f->p->syms, r->load.code_addr, r->load.code_size, r->load.name,
-				    r->load.name_len);
-	else if (r->id == JITDUMP_CODE_MOVE)
-		err = jit_syms__move(&f->p->syms, r->move.old_code_addr, r->move.new_code_addr,
-				     r->move.code_size);
-	else
-		return 0;
-	if (err)
-		f->n->st.malformed++;
-	else
-		f->p->gen++;
+	if (r->id == JITDUMP_CODE_LOAD) {
+		names_rd__sym(f->rd, f->p->key, r->load.code_addr, r->load.code_size, r->load.name,
+			      r->load.name_len);
+	} else if (r->id == JITDUMP_CODE_MOVE) {
+		size = r->move.code_size;
+		names_rd__flush(f->rd); /* after the loads before it */
+		names_rd__send(f->rd, NAMES_MOVE, f->p->key, r->move.old_code_addr,
+			       r->move.new_code_addr, &size, sizeof(size), -1);
+	}
 	return 0;
 }
 
@@ -172,7 +126,8 @@ static int64_t src_parse(struct feed *f, struct names_src *s, bool is_dump, bool
 		uint64_t before = s->mp.stats.malformed;
 
 		used = perf_map__parse(&s->mp, s->carry, s->carry_len, at_eof, on_map_entry, f);
-		f->n->st.malformed += s->mp.stats.malformed - before;
+		f->rd->cnt.malformed += s->mp.stats.malformed - before;
+		f->rd->cnt_dirty |= s->mp.stats.malformed != before;
 		return used;
 	}
 	if (!s->header_done) {
@@ -188,111 +143,237 @@ static int64_t src_parse(struct feed *f, struct names_src *s, bool is_dump, bool
 		return h.header_size;
 	}
 	used = jitdump__parse_records(s->carry, s->carry_len, s->swapped, &js, on_dump_record, f);
-	f->n->st.malformed += js.malformed;
+	f->rd->cnt.malformed += js.malformed;
+	f->rd->cnt_dirty |= js.malformed != 0;
 	return used;
 }
 
-/* The bytes s's file gained, read and parsed; a cut line or record waits
- * in the carry for the next read. */
-static void src_read(struct feed *f, struct names_src *s, bool is_dump, bool at_eof)
+/* Room for want more bytes in s's carry. */
+static int carry_room(struct names_src *s, size_t want)
 {
-	size_t limit = is_dump ? JITDUMP_RECORD_MAX : PERF_MAP_LINE_MAX;
-	uint64_t size, max = f->n->cfg.max_file;
-	struct stat st;
+	char *c;
 
-	if (s->fd < 0 || s->failed || fstat(s->fd, &st))
-		return;
+	if (s->carry_len + want <= s->carry_cap)
+		return 0;
+	c = realloc(s->carry, s->carry_len + want);
+	if (!c)
+		return -ENOMEM;
+	s->carry = c;
+	s->carry_cap = s->carry_len + want;
+	return 0;
+}
+
+/* Whether the bytes before s's offset are still the ones read: a map
+ * truncated and written again, at any length, differs there. */
+static bool tail_same(int fd, const struct names_src *s)
+{
+	char now[NAMES_TAIL];
+
+	if (!s->tail_len)
+		return true;
+	return pread(fd, now, s->tail_len, (off_t)(s->off - s->tail_len)) == (ssize_t)s->tail_len &&
+	       !memcmp(now, s->tail, s->tail_len);
+}
+
+/* Parses what the carry holds; false when the source turned hostile. */
+static bool src_consume(struct feed *f, struct names_src *s, bool is_dump, bool at_eof)
+{
+	int64_t used;
+
+	do {
+		used = src_parse(f, s, is_dump, at_eof);
+		if (used > 0) {
+			memmove(s->carry, s->carry + used, s->carry_len - (size_t)used);
+			s->carry_len -= (size_t)used;
+		}
+	} while (used > 0 && s->carry_len && is_dump);
+	if (used >= 0 && s->carry_len <= (is_dump ? JITDUMP_RECORD_MAX : PERF_MAP_LINE_MAX))
+		return true;
+	s->failed = true; /* hostile: what was read stays */
+	f->rd->cnt.malformed++;
+	f->rd->cnt_dirty = true;
+	src_warn(f->rd, f->p, is_dump, "is malformed", "the rest of it is skipped");
+	return false;
+}
+
+/* The bytes fd (s's file, path for the busy page) gained, read and parsed;
+ * a cut line or record waits in the carry for the next poll. */
+static void src_read(struct feed *f, struct names_src *s, int fd, bool is_dump, const char *path,
+		     bool at_eof)
+{
+	uint64_t size, max = f->rd->max_file;
+	struct stat st;
+	bool same;
+
+	names_rd__busy(f->rd, f->p->key, path);
+	if (fstat(fd, &st))
+		goto out;
 	size = (uint64_t)st.st_size < max ? (uint64_t)st.st_size : max;
-	if (size < s->off) { /* rewritten from the start */
-		s->off = 0;
-		s->carry_len = 0;
-		s->header_done = false;
-		perf_map__init(&s->mp);
-	}
+	same = size >= s->off && tail_same(fd, s);
+	if (!same)
+		proc_restart(f->rd, f->p); /* rewritten from the start */
 	while (s->off < size && !s->failed) {
 		size_t want = size - s->off < NAMES_READ_CHUNK ? size - s->off : NAMES_READ_CHUNK;
-		int64_t used;
 		ssize_t got;
 
-		if (s->carry_len + want > s->carry_cap) {
-			char *c = realloc(s->carry, s->carry_len + want);
-
-			if (!c)
-				return;
-			s->carry = c;
-			s->carry_cap = s->carry_len + want;
-		}
-		got = pread(s->fd, s->carry + s->carry_len, want, (off_t)s->off);
+		if (carry_room(s, want))
+			break;
+		got = pread(fd, s->carry + s->carry_len, want, (off_t)s->off);
 		if (got <= 0)
-			return;
+			break;
 		s->off += (uint64_t)got;
 		s->carry_len += (size_t)got;
-		do {
-			used = src_parse(f, s, is_dump, at_eof && s->off == size);
-			if (used > 0) {
-				memmove(s->carry, s->carry + used, s->carry_len - (size_t)used);
-				s->carry_len -= (size_t)used;
-			}
-		} while (used > 0 && s->carry_len && is_dump);
-		if (used < 0 || s->carry_len > limit) {
-			s->failed = true; /* hostile: what was read stays */
-			f->n->st.malformed++;
-			src_warn(f->p, is_dump, "is malformed", "the rest of it is skipped");
-		}
+		if (!src_consume(f, s, is_dump, at_eof && s->off == size))
+			break;
+	}
+	s->tail_len = s->off < NAMES_TAIL ? (uint32_t)s->off : NAMES_TAIL;
+	if (s->tail_len &&
+	    pread(fd, s->tail, s->tail_len, (off_t)(s->off - s->tail_len)) != (ssize_t)s->tail_len)
+		s->tail_len = 0;
+out:
+	names_rd__idle(f->rd);
+	/* Nothing kept between polls but a cut line. */
+	if (!s->carry_len) {
+		free(s->carry);
+		s->carry = NULL;
+		s->carry_cap = 0;
 	}
 }
 
-void names_src__poll(struct names *n, struct names_proc *p, bool look)
+/* Whether the file of st may be p's: written since p started. */
+static bool written_since_start(const struct rd_proc *p, const struct stat *st)
 {
-	struct feed f = { .n = n, .p = p };
-	bool last = p->exited;
+	int64_t since = p->start_real_ns - (int64_t)NAMES_STALE_SLACK_NS;
+	int64_t sec = since / 1000000000, nsec = since % 1000000000;
 
-	if (p->done)
+	return !p->start_real_ns || st->st_mtim.tv_sec > sec ||
+	       (st->st_mtim.tv_sec == sec && st->st_mtim.tv_nsec >= nsec);
+}
+
+/* Whether fd is still s's file; a new one (replaced, or the first) is
+ * taken if it is p's. false: not to be read now. */
+static bool src_same_file(struct names_rd *rd, struct rd_proc *p, struct names_src *s, int fd,
+			  bool is_dump)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return false;
+	if (s->found && s->dev == (uint64_t)st.st_dev && s->ino == (uint64_t)st.st_ino)
+		return true;
+	if (!is_dump && !written_since_start(p, &st)) {
+		if (!s->stale_told)
+			src_warn(rd, p, false, "not read",
+				 "it was last written before the process started (another's)");
+		s->stale_told = true;
+		return false;
+	}
+	if (s->found)
+		proc_restart(rd, p); /* another file took its name */
+	else if (is_dump)
+		rd->cnt.dumps++;
+	else
+		rd->cnt.maps++;
+	rd->cnt_dirty = true;
+	s->found = true;
+	s->dev = (uint64_t)st.st_dev;
+	s->ino = (uint64_t)st.st_ino;
+	return true;
+}
+
+static void src_refused(struct names_rd *rd, struct rd_proc *p, struct names_src *s, bool is_dump,
+			int err)
+{
+	s->failed = true;
+	rd->cnt.refused++;
+	rd->cnt_dirty = true;
+	src_warn(rd, p, is_dump, "not read", refusal(err));
+}
+
+static void map_poll(struct names_rd *rd, struct rd_proc *p, bool look, bool last)
+{
+	struct names_src *s = &p->map;
+	struct feed f = { .rd = rd, .p = p };
+	char rel[32], path[80];
+	int tmp = names_rd__handle_fd(rd, p->tmp), fd;
+
+	if (s->failed || tmp < 0 || (!s->found && !look))
 		return;
-	/* A map not there yet is looked for every NAMES_LOOK_EVERY polls, at
-	 * the exit (Java writes its map then) and when asked (a file's end). */
-	if (p->map.fd < 0 && !p->map.failed && p->tmp_fd >= 0 &&
-	    (last || look || p->polls++ % NAMES_LOOK_EVERY == 0)) {
-		char rel[32];
-		int fd;
+	snprintf(rel, sizeof(rel), "perf-%d.map", (int)p->nspid);
+	snprintf(path, sizeof(path), "/proc/%u/root/tmp/%s", p->pid, rel);
+	names_rd__busy(rd, p->key, path);
+	fd = names_open__beneath(tmp, rel, p->uid, rd->max_file);
+	names_rd__idle(rd);
+	if (fd < 0) {
+		if (fd != -ENOENT)
+			src_refused(rd, p, s, false, fd);
+		return; /* not there yet, or deleted: what was read stays */
+	}
+	if (src_same_file(rd, p, s, fd, false))
+		src_read(&f, s, fd, false, path, last);
+	close(fd);
+}
 
-		snprintf(rel, sizeof(rel), "perf-%d.map", (int)p->nspid);
-		fd = names_open__beneath(p->tmp_fd, rel, p->uid, n->cfg.max_file);
-		if (fd >= 0) {
-			p->map.fd = fd;
-			perf_map__init(&p->map.mp);
-			n->st.maps++;
-		} else if (fd != -ENOENT) {
-			p->map.failed = true;
-			n->st.refused++;
-			src_warn(p, false, "not read", refusal(fd));
+static void dump_poll(struct names_rd *rd, struct rd_proc *p, bool last)
+{
+	struct names_src *s = &p->dump;
+	struct feed f = { .rd = rd, .p = p };
+	int root = names_rd__handle_fd(rd, p->root), fd, err;
+
+	if (!s->path || s->failed)
+		return;
+	/* The file it mapped, whatever its path says now; else by the path in
+	 * its root. */
+	names_rd__busy(rd, p->key, s->path);
+	fd = names_open__mapped(rd->proc_fd, p->pid, s->start, s->end, p->uid, rd->max_file);
+	if (fd < 0 && root >= 0) {
+		fd = names_open__in_root(root, s->path);
+		err = fd >= 0 ? names_open__check(fd, p->uid, rd->max_file) : 0;
+		if (err) { /* its own reason, for the warning */
+			close(fd);
+			fd = err;
 		}
 	}
-	src_read(&f, &p->map, false, last);
-	src_read(&f, &p->dump, true, last);
-	if (last) {
-		p->done = true;
-		names_src__close(p);
+	names_rd__idle(rd);
+	if (fd < 0) {
+		if (fd != -ENOENT && fd != -ESRCH)
+			src_refused(rd, p, s, true, fd);
+		return;
 	}
+	if (src_same_file(rd, p, s, fd, true))
+		src_read(&f, s, fd, true, s->path, last);
+	close(fd);
+}
+
+void names_src__set_dump(struct names_rd *rd, struct rd_proc *p, const char *path, uint64_t start,
+			 uint64_t end)
+{
+	struct names_src *s = &p->dump;
+
+	if (s->path || s->failed)
+		return;
+	s->path = strdup(path);
+	s->start = start;
+	s->end = end;
+	dump_poll(rd, p, false);
+}
+
+void names_src__poll(struct names_rd *rd, struct rd_proc *p, bool look, bool last)
+{
+	map_poll(rd, p, look || last, last);
+	dump_poll(rd, p, last);
 }
 
 static void src_free(struct names_src *s)
 {
-	if (s->fd >= 0)
-		close(s->fd);
-	s->fd = -1;
 	free(s->carry);
-	s->carry = NULL;
+	free(s->path);
+	s->carry = s->path = NULL;
 	s->carry_len = s->carry_cap = 0;
 }
 
-void names_src__close(struct names_proc *p)
+void names_src__free(struct rd_proc *p)
 {
 	src_free(&p->map);
 	src_free(&p->dump);
-	if (p->root_fd >= 0)
-		close(p->root_fd);
-	if (p->tmp_fd >= 0)
-		close(p->tmp_fd);
-	p->root_fd = p->tmp_fd = -1;
 }

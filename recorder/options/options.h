@@ -14,6 +14,8 @@
 
 #define PREC_DEFAULT_OUTPUT "perf.data"
 #define PREC_DEFAULT_FREQ 4000
+/* --names-cache-max's default: 512 MiB of JIT ELFs in the build-id cache. */
+#define PREC_NAMES_CACHE_MAX (512ULL << 20)
 
 /* --affinity: where the drain thread runs while it reads a ring. */
 enum record_affinity {
@@ -90,6 +92,11 @@ struct record_opts {
 	bool no_buildid_cache; /* -N: HEADER_BUILD_ID but no build-id cache */
 	bool buildid_all; /* --buildid-all: every mapped DSO's build-id */
 	bool no_keep_names; /* --no-keep-names: no JIT ELFs, binaries read by path */
+	/* --names-cache-max (or prec.names-cache-max): bytes of prec's JIT ELFs
+	 * kept in the build-id cache, oldest pruned; 0 unbounded;
+	 * options__validate: PREC_NAMES_CACHE_MAX unless given */
+	uint64_t names_cache_max;
+	bool names_cache_max_given;
 	bool buildid_mmap; /* --buildid-mmap: attr.build_id, synthesized MMAP2 ids;
 			    * implies no HEADER_BUILD_ID and no cache, as perf */
 	bool pipe_output; /* set by options__validate: -o -, or no -o and stdout a FIFO */

@@ -55,8 +55,7 @@ static int parse_tagged(const char *s, const struct unit *units, uint64_t bare_m
 	return 0;
 }
 
-/* A size: digits with an optional B/K/M/G unit (bare: bytes). 0, -EINVAL, -ERANGE. */
-static int output_opts__size(const char *s, uint64_t *bytes)
+int output_opts__size(const char *s, uint64_t *bytes)
 {
 	return parse_tagged(s, size_units, 1, bytes);
 }
@@ -134,6 +133,16 @@ int output_opts__apply(enum output_opt which, const char *arg, struct record_opt
 		opts->debuginfod = true;
 		opts->debuginfod_urls = arg && strcmp(arg, "system") ? arg : NULL;
 		opts->debuginfod_from_config = false;
+		return 0;
+	case OUTPUT_OPT_NAMES_CACHE_MAX:
+		/* 0: unbounded. */
+		if (output_opts__size(arg, &v))
+			return prec_err__set(
+				e, -EINVAL,
+				"invalid --names-cache-max value '%s' (give a size like 512M; units B, K, M, G; 0 for no limit)",
+				arg);
+		opts->names_cache_max = v;
+		opts->names_cache_max_given = true;
 		return 0;
 	case OUTPUT_OPT_SYNTH:
 	case OUTPUT_OPT_SYNTH_THREADS:

@@ -2,7 +2,7 @@
 #ifndef PREC_RECORDER_OUTPUT_OPTS_H
 #define PREC_RECORDER_OUTPUT_OPTS_H
 /* --switch-output, --switch-max-files, --max-size, --mmap-flush,
- * --debuginfod and -m values, and the number syntax the other options
+ * --debuginfod, --names-cache-max and -m values, and the number syntax the other options
  * share. Pure. */
 #include <stddef.h>
 
@@ -20,7 +20,12 @@ enum output_opt {
 	OUTPUT_OPT_SYNTH_THREADS, /* --num-thread-synthesize, */
 	OUTPUT_OPT_PROC_MAP_TIMEOUT, /* --proc-map-timeout */
 	OUTPUT_OPT_DEBUGINFOD, /* --debuginfod[=URLS]: what the build-id cache fetches */
+	OUTPUT_OPT_NAMES_CACHE_MAX, /* --names-cache-max: prec's JIT ELFs in the cache */
 };
+
+/* A size: digits with an optional B/K/M/G unit (bare: bytes), as --max-size
+ * takes it. 0, -EINVAL, -ERANGE. */
+int output_opts__size(const char *s, uint64_t *bytes);
 
 /* A plain count: digits only, no sign, no unit. 0, -EINVAL, -ERANGE. */
 int output_opts__size_plain(const char *s, uint64_t *v);

@@ -249,6 +249,8 @@ int options__validate(struct record_opts *opts, const struct options_env *env, s
 	/* perf synthesizes everything unless --synth says otherwise. */
 	if (!opts->synth_given)
 		opts->synth = RECORD_SYNTH_ALL;
+	if (!opts->names_cache_max_given)
+		opts->names_cache_max = PREC_NAMES_CACHE_MAX;
 	/* --call-graph dwarf samples data addresses too (-d); as in perf, -g
 	 * recording dwarf by perf's configuration does not. */
 	if (opts->callchain_sample_addr)

@@ -14,6 +14,7 @@
 
 #include "options/callchain.h"
 #include "options/options.h"
+#include "options/options_output.h"
 #include "options/perfconfig.h"
 #include "options/perfconfig_parse.h"
 #include "prec/grow.h"
@@ -52,7 +53,7 @@ static bool key_read(const char *var)
 	static const char *const keys[] = {
 		"buildid.dir",		 "call-graph.dump-size", "call-graph.record-mode",
 		"core.proc-map-timeout", "record.aio",		 "record.build-id",
-		"record.call-graph",	 "record.debuginfod",
+		"record.call-graph",	 "record.debuginfod",	 "prec.names-cache-max",
 	};
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -354,6 +355,14 @@ static int resolve_record(struct perfconfig *cfg, size_t i, struct prec_err *e)
 		cfg->debuginfod = *it->value != '\0';
 		cfg->debuginfod_urls = strcmp(it->value, "system") ? it->value : NULL;
 	}
+	/* prec's own key (perf ignores the section): --names-cache-max. */
+	if (!strcmp(it->var, "prec.names-cache-max")) {
+		if (output_opts__size(it->value, &cfg->names_cache_max))
+			return bad_value(cfg, it, it->var, "not a size",
+					 "give a size like 512M, units B, K, M, G; 0 for no limit",
+					 e);
+		cfg->names_cache_max_set = true;
+	}
 	return 0;
 }
 
@@ -387,4 +396,8 @@ void perfconfig__apply(const struct perfconfig *cfg, struct record_opts *opts)
 	}
 	opts->proc_map_timeout_ms = cfg->proc_map_timeout_ms;
 	opts->buildid_dir = cfg->buildid_dir;
+	if (cfg->names_cache_max_set) {
+		opts->names_cache_max = cfg->names_cache_max;
+		opts->names_cache_max_given = true;
+	}
 }

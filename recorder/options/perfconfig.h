@@ -25,6 +25,8 @@
  *   call-graph.dump-size     the dwarf stack dump size for -g
  *   core.proc-map-timeout    --proc-map-timeout's milliseconds
  *   buildid.dir              the build-id cache's directory
+ * and prec's own, in a section perf ignores:
+ *   prec.names-cache-max     --names-cache-max's size (B/K/M/G; 0 no cap)
  * Other keys are ignored (perf's other commands read them).
  */
 #include <stdbool.h>
@@ -76,6 +78,8 @@ struct perfconfig {
 	const char *debuginfod_urls; /* on: its URLs, NULL for "system" */
 	unsigned proc_map_timeout_ms; /* 0: not set */
 	const char *buildid_dir; /* NULL: not set */
+	uint64_t names_cache_max; /* prec.names-cache-max, when names_cache_max_set */
+	bool names_cache_max_set;
 	/* Lines to say once the log is set up (perf says them too): "prec: warning: " + each. */
 	char warnings[PERFCONFIG_MAX_WARNINGS][PERFCONFIG_WARNING_LEN];
 	int nr_warnings;

@@ -35,6 +35,7 @@ struct output_config {
 	bool buildid_all; /* --buildid-all: every mapped DSO's build-id */
 	bool buildid_mmap; /* --buildid-mmap: the ids travel in MMAP2 instead */
 	bool keep_names; /* --keep-names (the default for files): names/ kept */
+	uint64_t names_cache_max; /* --names-cache-max: prec's JIT ELFs in the cache; 0 unbounded */
 	const char *buildid_dir; /* buildid.dir: the build-id cache; NULL: $HOME/.debug */
 	const char *debuginfod_urls; /* --debuginfod's servers; NULL: not asked */
 };

@@ -188,6 +188,33 @@ enum dso_track_buildids output_meta__buildids(const struct output_config *cfg)
 	return cfg->buildid_all ? DSO_TRACK_BUILDIDS_ALL : DSO_TRACK_BUILDIDS_HIT;
 }
 
+/* --names-cache-max: prec's JIT ELFs in the cache pruned to the cap, once
+ * this file's are in (they and any other running recording's stay). */
+static void output_meta__prune_names(const struct output_config *cfg, const char *root)
+{
+	struct buildid_cache_prune p = { .max_bytes = cfg->names_cache_max };
+	uint64_t t0 = mono_clock__ns(false);
+	int err;
+
+	if (cfg->pipe || !cfg->keep_names || !cfg->names_cache_max)
+		return;
+	err = buildid_cache__prune_jit(root, &p);
+	if (err)
+		pr_warn("the build-id cache's JIT ELFs could not all be pruned to --names-cache-max: %s (see %s/jit)",
+			strerror(-err), root);
+	if (!p.recordings)
+		return;
+	pr_verbose(
+		"build-id cache: prec's JIT ELFs of %u recordings, %.2f MB; %u oldest removed (%u links), %.2f MB left, cap %.2f MB (%.1f ms)\n",
+		p.recordings, (double)p.bytes_before / 1e6, p.removed, p.links_removed,
+		(double)p.bytes_after / 1e6, (double)p.max_bytes / 1e6,
+		(double)mono_clock__elapsed_ns(t0) / 1e6);
+	if (p.bytes_after > p.max_bytes)
+		pr_verbose(
+			"build-id cache: over --names-cache-max: %u recordings still running keep theirs\n",
+			p.running);
+}
+
 void output_meta__cache_buildids(const struct writer_meta *meta, const struct output_config *cfg)
 {
 	struct buildid_cache c;
@@ -195,17 +222,20 @@ void output_meta__cache_buildids(const struct writer_meta *meta, const struct ou
 	char root[PATH_MAX];
 	uint32_t n;
 
-	if (!meta->nr_buildids)
-		return;
 	if (buildid_cache__root(cfg->buildid_dir, root, sizeof(root))) {
-		pr_verbose("build-id cache: its directory name is too long (set PERF_BUILDID_DIR)\n");
+		if (meta->nr_buildids)
+			pr_verbose(
+				"build-id cache: its directory name is too long (set PERF_BUILDID_DIR)\n");
 		return;
 	}
-	t0 = mono_clock__ns(false);
-	buildid_cache__init(&c, root);
-	/* --debuginfod's servers (options__validate resolved perf's "system"). */
-	c.debuginfod_urls = cfg->debuginfod_urls;
-	n = buildid_cache__add_list(&c, meta->buildids, meta->nr_buildids);
-	pr_verbose("build-id cache: %u of %u DSOs in %s (%.1f ms)\n", n, meta->nr_buildids, root,
-		   (double)mono_clock__elapsed_ns(t0) / 1e6);
+	if (meta->nr_buildids) {
+		t0 = mono_clock__ns(false);
+		buildid_cache__init(&c, root);
+		/* --debuginfod's servers (options__validate resolved perf's "system"). */
+		c.debuginfod_urls = cfg->debuginfod_urls;
+		n = buildid_cache__add_list(&c, meta->buildids, meta->nr_buildids);
+		pr_verbose("build-id cache: %u of %u DSOs in %s (%.1f ms)\n", n, meta->nr_buildids,
+			   root, (double)mono_clock__elapsed_ns(t0) / 1e6);
+	}
+	output_meta__prune_names(cfg, root);
 }

@@ -64,8 +64,10 @@ int output_meta__finish(struct output_meta *m, struct writer *w, const struct dr
 enum dso_track_buildids output_meta__buildids(const struct output_config *cfg);
 
 /* perf record's build-id cache filled with the DSOs of meta's BUILD_ID list
- * (buildid_cache.h), with their debug files from cfg's --debuginfod servers;
- * printed under -v, never an error. */
+ * (buildid_cache.h), with their debug files from cfg's --debuginfod servers,
+ * then prec's JIT ELFs in it pruned to --names-cache-max
+ * (buildid_cache__prune_jit); printed under -v, never an error (a prune
+ * that failed is one warning). */
 void output_meta__cache_buildids(const struct writer_meta *meta, const struct output_config *cfg);
 
 #endif

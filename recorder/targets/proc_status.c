@@ -50,6 +50,8 @@ int proc_status__parse(const char *buf, struct proc_status *st)
 	if (ppid)
 		st->ppid = status_int(ppid + 5);
 	st->kernel = !vmpeak && threads;
+	threads = strstr(ppid ? ppid : buf, "Threads:");
+	st->threads = threads ? status_int(threads + 8) : -1;
 	st->nstgid = st->tgid;
 	ns = strstr(tgid ? tgid : buf, "NStgid:");
 	if (ns) {

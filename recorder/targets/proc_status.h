@@ -16,6 +16,7 @@ struct proc_status {
 	pid_t tgid, ppid; /* -1 when missing */
 	bool kernel; /* no VmPeak but a Threads line: a kernel thread */
 	pid_t nstgid; /* the last NStgid (its own PID namespace's); tgid without one */
+	int threads; /* the Threads line: its live threads; -1 when missing */
 };
 
 /*

@@ -98,6 +98,8 @@ bad err 'switch-output' '10x' -- --switch-output=10x -o @OUT@ -- true
 bad err 'max-size' '-1' -- --max-size=-1 -o @OUT@ -- true
 bad err 'max-size' '0' -- --max-size=0 -o @OUT@ -- true
 bad err 'mmap-flush' 'abc' -- --mmap-flush=abc -o @OUT@ -- true
+bad err 'names-cache-max' 'abc' -- --names-cache-max=abc -o @OUT@ -- true
+bad err 'names-cache-max' '-1' -- --names-cache-max=-1 -o @OUT@ -- true
 bad err 'switch-max-files' 'switch-output' -- --switch-max-files=3 -o @OUT@ -- true
 bad err 'switch-max-files' 'x' -- --switch-output --switch-max-files=x -o @OUT@ -- true
 bad err 'modifier' 'z' -- -e cpu-clock:zz -o @OUT@ -- true

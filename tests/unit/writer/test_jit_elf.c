@@ -6,7 +6,10 @@
  * the build-id equal to the SHA-1 of the image with the descriptor zeroed,
  * stable, and changed by any change of the input; the hostile table
  * (unsorted, duplicate, overlapping, wrapping, unnamed symbols; NULLs) and
- * an image over JIT_ELF_MAX.
+ * an image over JIT_ELF_MAX. Each image is also streamed to a file by
+ * jit_elf__write, which must answer the same and write the same bytes; its
+ * own cases: a source that fails or changes between its walks, a file that
+ * cannot be written.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,9 +19,13 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "prec/buildid.h"
 #include "prec/elf.h"
@@ -36,6 +43,80 @@ struct image {
 	uint64_t names_size;
 };
 
+/* jit_elf__write's source over an array; fail_walk and fail_at make the
+ * walk of that number (1..3) fail at that symbol, more adds symbols to the
+ * later walks, longer_at lengthens a name in them. */
+struct array_src {
+	const struct jit_elf_sym *syms;
+	size_t nr, i;
+	int walk, fail_walk, more;
+	size_t fail_at, longer_at;
+};
+
+static int array_rewind(void *ctx)
+{
+	struct array_src *a = ctx;
+
+	a->i = 0;
+	return ++a->walk == a->fail_walk && a->fail_at == SIZE_MAX ? -EIO : 0;
+}
+
+static int array_next(void *ctx, struct jit_elf_sym *s)
+{
+	struct array_src *a = ctx;
+	size_t nr = a->nr + (a->walk > 1 ? (size_t)a->more : 0);
+
+	if (a->walk == a->fail_walk && a->i == a->fail_at)
+		return -ENOTRECOVERABLE;
+	if (a->i >= nr)
+		return 0;
+	*s = a->syms[a->i < a->nr ? a->i : a->nr - 1];
+	if (a->walk > 1 && a->i == a->longer_at)
+		s->name = "a longer name than any";
+	a->i++;
+	return 1;
+}
+
+/* The file jit_elf__write makes of a source, and its answer. */
+static int stream(struct array_src *a, uint16_t machine, uint8_t **buf, size_t *len, size_t *nr,
+		  struct build_id *bid)
+{
+	struct jit_elf_src src = { array_rewind, array_next, a };
+	int fd = memfd_create("jit_elf", MFD_CLOEXEC), err;
+	struct stat st;
+
+	assert_true(fd >= 0);
+	err = jit_elf__write(fd, &src, machine, nr, bid);
+	assert_int_equal(fstat(fd, &st), 0);
+	*len = (size_t)st.st_size;
+	*buf = malloc(*len ? *len : 1);
+	assert_non_null(*buf);
+	assert_int_equal(pread(fd, *buf, *len, 0), (ssize_t)*len);
+	close(fd);
+	return err;
+}
+
+/* jit_elf__write of the same symbols: the same answer, the same bytes. */
+static void assert_stream_same(const struct jit_elf_sym *syms, size_t nr, uint16_t machine, int err,
+			       const struct image *im)
+{
+	struct array_src a = { .syms = syms, .nr = nr, .fail_at = SIZE_MAX, .longer_at = SIZE_MAX };
+	struct build_id bid;
+	size_t len, n = SIZE_MAX;
+	uint8_t *buf;
+
+	assert_int_equal(stream(&a, machine, &buf, &len, &n, &bid), err);
+	if (!err) {
+		assert_int_equal(n, nr);
+		assert_int_equal(len, im->len);
+		assert_memory_equal(buf, im->buf, len);
+		assert_memory_equal(&bid, &im->bid, sizeof(bid));
+	} else {
+		assert_int_equal(len, 0); /* refused before the first byte */
+	}
+	free(buf);
+}
+
 static int build(const struct jit_elf_sym *syms, size_t nr, uint16_t machine, struct image *im)
 {
 	void *img = NULL;
@@ -44,6 +125,9 @@ static int build(const struct jit_elf_sym *syms, size_t nr, uint16_t machine, st
 	memset(im, 0, sizeof(*im));
 	err = jit_elf__build(syms, nr, machine, &img, &im->len, &im->bid);
 	im->buf = img;
+	/* An array that long is none the test has: only its length is refused. */
+	if (nr <= JIT_ELF_MAX / sizeof(Elf64_Sym) && (syms || !nr))
+		assert_stream_same(syms, nr, machine, err, im);
 	return err;
 }
 
@@ -347,6 +431,85 @@ static void test_jit_elf_id_follows_input(void **state)
 	free(a.buf);
 }
 
+/* The source's errors, at each walk; a source that gives more symbols or a
+ * longer name on a later walk is refused, never written past the layout. */
+static void test_jit_elf_write_source(void **state)
+{
+	struct array_src a;
+	struct image im;
+	uint8_t *buf;
+	size_t len;
+
+	(void)state;
+	build_open(three, 3, &im);
+	for (int walk = 1; walk <= 3; walk++) {
+		for (size_t at = 0; at <= 3; at++) {
+			a = (struct array_src){ .syms = three,
+						.nr = 3,
+						.fail_walk = walk,
+						.fail_at = at,
+						.longer_at = SIZE_MAX };
+			assert_int_equal(stream(&a, EM_X86_64, &buf, &len, NULL, NULL),
+					 -ENOTRECOVERABLE);
+			free(buf);
+		}
+		a = (struct array_src){ .syms = three,
+					.nr = 3,
+					.fail_walk = walk,
+					.fail_at = SIZE_MAX,
+					.longer_at = SIZE_MAX };
+		assert_int_equal(stream(&a, EM_X86_64, &buf, &len, NULL, NULL), -EIO);
+		free(buf);
+	}
+	for (int more = 1; more <= 2; more++) {
+		a = (struct array_src){ .syms = three,
+					.nr = 3,
+					.more = more,
+					.fail_at = SIZE_MAX,
+					.longer_at = SIZE_MAX };
+		assert_int_equal(stream(&a, EM_X86_64, &buf, &len, NULL, NULL), -EINVAL);
+		assert_true(len <= im.len);
+		free(buf);
+	}
+	for (size_t at = 0; at < 3; at++) {
+		a = (struct array_src){
+			.syms = three, .nr = 3, .fail_at = SIZE_MAX, .longer_at = at
+		};
+		assert_int_equal(stream(&a, EM_X86_64, &buf, &len, NULL, NULL), -EINVAL);
+		assert_true(len <= im.len);
+		free(buf);
+	}
+	/* NULL nr and bid are fine */
+	a = (struct array_src){ .syms = three, .nr = 3, .fail_at = SIZE_MAX, .longer_at = SIZE_MAX };
+	assert_int_equal(stream(&a, EM_X86_64, &buf, &len, NULL, NULL), 0);
+	assert_int_equal(len, im.len);
+	assert_memory_equal(buf, im.buf, len);
+	free(buf);
+	image_free(&im);
+}
+
+/* A file that takes no bytes, and the arguments. */
+static void test_jit_elf_write_errors(void **state)
+{
+	struct array_src a = { .syms = three, .nr = 3, .fail_at = SIZE_MAX, .longer_at = SIZE_MAX };
+	struct jit_elf_src src = { array_rewind, array_next, &a };
+	struct jit_elf_src no_next = { array_rewind, NULL, &a };
+	int fd = open("/dev/full", O_WRONLY | O_CLOEXEC);
+
+	(void)state;
+	if (fd >= 0) {
+		assert_int_equal(jit_elf__write(fd, &src, EM_X86_64, NULL, NULL), -ENOSPC);
+		close(fd);
+	}
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(jit_elf__write(fd, &src, EM_X86_64, NULL, NULL), -EBADF);
+	close(fd);
+	assert_int_equal(jit_elf__write(-1, &src, EM_X86_64, NULL, NULL), -EINVAL);
+	assert_int_equal(jit_elf__write(1, NULL, EM_X86_64, NULL, NULL), -EINVAL);
+	assert_int_equal(jit_elf__write(1, &no_next, EM_X86_64, NULL, NULL), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,6 +521,8 @@ int main(void)
 		cmocka_unit_test(test_jit_elf_hostile),
 		cmocka_unit_test(test_jit_elf_too_big),
 		cmocka_unit_test(test_jit_elf_id_follows_input),
+		cmocka_unit_test(test_jit_elf_write_source),
+		cmocka_unit_test(test_jit_elf_write_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

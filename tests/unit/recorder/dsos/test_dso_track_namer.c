@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,7 +133,8 @@ static void sample(struct dso_track *t, uint32_t pid, uint64_t ip)
 }
 
 struct namer_probe {
-	int anon_calls, bid_calls, source_calls;
+	int anon_calls, bid_calls, source_calls, late_calls;
+	int late_err; /* what late_bid answers */
 	uint32_t anon_pid;
 	struct dso_track_mapping last;
 	char last_name[600];
@@ -174,7 +176,9 @@ static const char *source(void *arg, const struct build_id *bid)
 
 static struct dso_track *new_track(struct namer_probe *p)
 {
-	struct dso_track_namer n = { anon_name, file_bid, source, p };
+	struct dso_track_namer n = {
+		.anon_name = anon_name, .file_bid = file_bid, .source = source, .arg = p
+	};
 	struct dso_track_layout l;
 	struct dso_track *t;
 
@@ -284,6 +288,81 @@ static void test_record_bid(void **state)
 	dso_track__delete(t);
 }
 
+/* The reader answers after the mapping was seen: file_bid says -EAGAIN. */
+static int file_bid_later(void *arg, const struct dso_track_mapping *m, struct build_id *bid)
+{
+	struct namer_probe *p = arg;
+
+	(void)m;
+	(void)bid;
+	p->bid_calls++;
+	return -EAGAIN;
+}
+
+static int late_bid(void *arg, const char *name, struct build_id *bid)
+{
+	struct namer_probe *p = arg;
+
+	p->late_calls++;
+	snprintf(p->last_name, sizeof(p->last_name), "%s", name);
+	if (p->late_err)
+		return p->late_err;
+	memset(bid, 0, sizeof(*bid));
+	bid->size = 20;
+	id_of(3, bid->data);
+	return 0;
+}
+
+static struct dso_track *new_late_track(struct namer_probe *p, int late_err)
+{
+	struct dso_track_namer n = {
+		.file_bid = file_bid_later, .late_bid = late_bid, .source = source, .arg = p
+	};
+	struct dso_track_layout l;
+	struct dso_track *t;
+
+	memset(p, 0, sizeof(*p));
+	p->late_err = late_err;
+	assert_int_equal(dso_track__layout(STYPE, true, &l), 0);
+	assert_int_equal(dso_track__new(&t, &l), 0);
+	dso_track__set_namer(t, &n);
+	return t;
+}
+
+/* An id the reader gave by the end wins over the path's (lib.so holds id
+ * 2 now); a file that stalled the reader is not read by its path at all;
+ * one the reader could not read is. */
+static void test_late_bid(void **state)
+{
+	const int errs[] = { 0, -ETIMEDOUT, -ENOENT };
+	const struct writer_buildid *v, *w;
+	uint8_t b[512], id[20];
+	struct namer_probe p;
+	uint32_t nr;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
+		struct dso_track *t = new_late_track(&p, errs[i]);
+
+		dso_track__event(t, b,
+				 mmap2(b, 100, 0x400000, lib, PROT_READ | PROT_EXEC, 4242, NULL));
+		assert_int_equal(p.bid_calls, 1);
+		sample(t, 100, 0x400100);
+		assert_int_equal(dso_track__finish(t, &v, &nr), 0);
+		assert_int_equal(p.late_calls, 1);
+		assert_string_equal(p.last_name, lib);
+		w = find(v, nr, lib);
+		if (errs[i] == -ETIMEDOUT) {
+			assert_null(w);
+		} else {
+			assert_non_null(w);
+			id_of(errs[i] ? 2 : 3, id);
+			assert_memory_equal(w->id, id, 20);
+		}
+		dso_track__delete(t);
+	}
+}
+
 /* -B: no build-ids listed, none read. */
 static void test_buildids_none(void **state)
 {
@@ -323,7 +402,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_anon_named),   cmocka_unit_test(test_file_bid),
 		cmocka_unit_test(test_record_bid),   cmocka_unit_test(test_buildids_none),
-		cmocka_unit_test(test_is_anon_name),
+		cmocka_unit_test(test_is_anon_name), cmocka_unit_test(test_late_bid),
 	};
 
 	return cmocka_run_group_tests_name("dso_track_namer", tests, setup, teardown);

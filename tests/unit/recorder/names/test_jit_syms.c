@@ -4,8 +4,9 @@
  * address space with the latest symbol over it: every arrangement of two
  * symbols, random tables of many, moves; then the edges (zero sizes, the
  * top of the address space, names cut at their NUL and at the bound, the
- * symbol and name-byte bounds) and 100k-symbol tables in the orders JITs
- * and hostile files produce (correctness only: no timing is asserted).
+ * symbol and name-byte bounds keeping the newest, sizes past 4 GiB), the
+ * walk against the array, and 100k-symbol tables in the orders JITs and
+ * hostile files produce (correctness only: no timing is asserted).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -234,39 +235,178 @@ static void test_edges(void **state)
 	free(big);
 }
 
+/* The view's symbols by name: the first and last, and how many. */
+static size_t view(struct jit_syms *t, const struct jit_sym **s)
+{
+	size_t nr;
+
+	assert_int_equal(jit_syms__sorted(t, s, &nr), 0);
+	return nr;
+}
+
 static void test_bounds(void **state)
 {
 	struct jit_syms t;
 	const struct jit_sym *s;
-	size_t nr;
 	char *name = malloc(JIT_SYMS_NAME_MAX);
-	uint32_t i;
+	uint32_t i, k;
 	int err = 0;
 
 	(void)state;
 	assert_non_null(name);
+	/* symbols: the one past the bound drops the oldest quarter */
 	jit_syms__init(&t);
 	for (i = 0; i < JIT_SYMS_MAX; i++)
 		assert_int_equal(jit_syms__add(&t, 32ULL * i, 16, "f", 1), 0);
-	assert_int_equal(jit_syms__add(&t, 0, 1, "f", 1), -ENOSPC);
-	assert_int_equal(jit_syms__move(&t, 0, 1ULL << 40, 1), -ENOSPC);
-	assert_int_equal(jit_syms__sorted(&t, &s, &nr), 0);
-	assert_int_equal(nr, JIT_SYMS_MAX);
+	assert_int_equal(t.dropped, 0);
+	assert_int_equal(view(&t, &s), JIT_SYMS_MAX);
+	assert_int_equal(jit_syms__add(&t, 32ULL * i, 16, "g", 1), 0);
+	assert_int_equal(t.dropped, JIT_SYMS_MAX / 4);
+	assert_int_equal(view(&t, &s), JIT_SYMS_MAX - JIT_SYMS_MAX / 4 + 1);
+	assert_int_equal(s[0].addr, 32ULL * (JIT_SYMS_MAX / 4));
+	assert_string_equal(s[JIT_SYMS_MAX - JIT_SYMS_MAX / 4].name, "g");
+	/* moves count as symbols, and a dropped one is gone */
+	assert_int_equal(jit_syms__move(&t, 0, 1ULL << 40, 1), -ENOENT);
+	for (i = 0; i < JIT_SYMS_MAX / 4 - 1; i++)
+		assert_int_equal(jit_syms__move(&t, 32ULL * JIT_SYMS_MAX, (1ULL << 40) + i, 1), 0);
+	assert_int_equal(t.dropped, JIT_SYMS_MAX / 4);
+	assert_int_equal(jit_syms__move(&t, 32ULL * JIT_SYMS_MAX, 1ULL << 41, 1), 0);
+	assert_int_equal(t.dropped, JIT_SYMS_MAX / 2);
+	assert_int_equal(jit_syms__move(&t, 32ULL * (JIT_SYMS_MAX / 2 - 1), 1ULL << 42, 1),
+			 -ENOENT);
+	assert_int_equal(jit_syms__move(&t, 32ULL * (JIT_SYMS_MAX / 2), 1ULL << 42, 1), 0);
+	/* the f kept, g, its moves (the adjacent ones joined), the f moved */
+	assert_int_equal(view(&t, &s), JIT_SYMS_MAX / 2 + 4);
+	assert_int_equal(s[0].addr, 32ULL * (JIT_SYMS_MAX / 2));
+	assert_string_equal(s[JIT_SYMS_MAX / 2].name, "g");
+	assert_int_equal(s[JIT_SYMS_MAX / 2 + 1].addr, 1ULL << 40);
+	assert_int_equal(s[JIT_SYMS_MAX / 2 + 1].size, JIT_SYMS_MAX / 4 - 1);
+	assert_string_equal(s[JIT_SYMS_MAX / 2 + 3].name, "f");
 	jit_syms__exit(&t);
 
-	/* name bytes: the add that would pass the bound fails and changes nothing */
+	/* name bytes: the add that would pass the bound drops the oldest names
+	 * that free a quarter of it, and goes in */
 	memset(name, 'n', JIT_SYMS_NAME_MAX);
 	jit_syms__init(&t);
-	for (i = 0; i < JIT_SYMS_NAMES_MAX / JIT_SYMS_NAME_MAX + 1 && !err; i++)
-		err = jit_syms__add(&t, 4096ULL * i, 16, name, JIT_SYMS_NAME_MAX);
-	assert_int_equal(err, -E2BIG);
+	for (i = 0; i < JIT_SYMS_NAMES_MAX / JIT_SYMS_NAME_MAX + 1 && !t.dropped; i++)
+		assert_int_equal(jit_syms__add(&t, 4096ULL * i, 16, name, JIT_SYMS_NAME_MAX), 0);
 	assert_int_equal(i - 1, JIT_SYMS_NAMES_MAX / (JIT_SYMS_NAME_MAX + 1));
+	k = (JIT_SYMS_NAMES_MAX / 4 + JIT_SYMS_NAME_MAX) / (JIT_SYMS_NAME_MAX + 1);
+	assert_int_equal(t.dropped, k);
+	assert_true(t.names_len <= JIT_SYMS_NAMES_MAX);
 	assert_int_equal(jit_syms__add(&t, 1ULL << 50, 16, "short", 5), 0);
-	assert_int_equal(jit_syms__sorted(&t, &s, &nr), 0);
-	assert_int_equal(nr, i);
-	assert_string_equal(s[nr - 1].name, "short");
+	assert_int_equal(view(&t, &s), i + 1 - k);
+	assert_int_equal(s[0].addr, 4096ULL * k);
+	assert_string_equal(s[i - k].name, "short");
+	while (!err && t.dropped == k)
+		err = jit_syms__add(&t, 1ULL << 51, 16, name, JIT_SYMS_NAME_MAX);
+	assert_int_equal(err, 0);
+	assert_true(t.names_len <= JIT_SYMS_NAMES_MAX);
 	jit_syms__exit(&t);
 	free(name);
+}
+
+/* What is kept past the bound is still the latest over its bytes: an old
+ * symbol dropped stops showing between the newer ones; sizes past 4 GiB,
+ * the sorted flag and the moves' hash follow the entries that stay. */
+#define KEPT ((1ULL << 40) + 0x1000)
+
+static void test_bounds_keep_newest(void **state)
+{
+	struct jit_syms t;
+	const struct jit_sym *s;
+	size_t nr;
+	uint32_t i;
+
+	(void)state;
+	jit_syms__init(&t);
+	assert_int_equal(jit_syms__add(&t, 0, 1ULL << 40, "old", 3), 0);
+	assert_int_equal(jit_syms__add(&t, 0x1000, 1ULL << 36, "huge", 4), 0);
+	assert_int_equal(jit_syms__move(&t, 0x1000, 1ULL << 44, 1ULL << 33), 0);
+	for (i = 3; i < JIT_SYMS_MAX / 4; i++)
+		assert_int_equal(jit_syms__add(&t, (1ULL << 41) + 64 * i, 32, "f", 1), 0);
+	assert_int_equal(jit_syms__add(&t, KEPT, 1ULL << 35, "kept", 4), 0);
+	for (i++; i < JIT_SYMS_MAX; i++)
+		assert_int_equal(jit_syms__add(&t, (1ULL << 41) + 64 * i, 32, "f", 1), 0);
+	assert_true(t.unsorted);
+	nr = view(&t, &s);
+	assert_string_equal(s[0].name, "old");
+	assert_string_equal(s[1].name, "huge");
+	assert_int_equal(s[1].size, 1ULL << 36);
+	assert_int_equal(jit_syms__move(&t, 0x1000, 1ULL << 45, 16), 0);
+	assert_int_equal(t.dropped, JIT_SYMS_MAX / 4);
+	/* "old", "huge" and its move are gone; what is left is in order again */
+	assert_false(t.unsorted);
+	assert_int_equal(jit_syms__move(&t, 0x1000, 1ULL << 46, 16), -ENOENT);
+	assert_int_equal(jit_syms__move(&t, KEPT, 1ULL << 46, 1ULL << 32), 0);
+	nr = view(&t, &s);
+	assert_int_equal(nr, 3 * (JIT_SYMS_MAX / 4) + 2);
+	assert_string_equal(s[0].name, "kept");
+	assert_int_equal(s[0].size, 1ULL << 35);
+	assert_string_equal(s[1].name, "f");
+	assert_int_equal(s[1].addr, (1ULL << 41) + 64ULL * (JIT_SYMS_MAX / 4 + 1));
+	assert_string_equal(s[nr - 2].name, "huge");
+	assert_int_equal(s[nr - 2].addr, 1ULL << 45);
+	assert_int_equal(s[nr - 2].size, 16);
+	assert_string_equal(s[nr - 1].name, "kept");
+	assert_int_equal(s[nr - 1].size, 1ULL << 32);
+	/* a newer symbol still wins over an older one kept */
+	assert_int_equal(jit_syms__add(&t, KEPT + 16, 16, "newer", 5), 0);
+	assert_true(t.unsorted);
+	nr = view(&t, &s);
+	assert_string_equal(s[0].name, "kept");
+	assert_int_equal(s[0].size, 16);
+	assert_string_equal(s[1].name, "newer");
+	assert_string_equal(s[2].name, "kept");
+	assert_int_equal(s[2].addr, KEPT + 32);
+	assert_int_equal(s[2].size, (1ULL << 35) - 32);
+	jit_syms__exit(&t);
+}
+
+/* The walk gives the array's symbols, again after a rewind; a sorted
+ * table's walk needs no order. */
+static void test_iter(void **state)
+{
+	struct jit_syms t;
+	struct jit_syms_iter it;
+	const struct jit_sym *s;
+	struct jit_sym one;
+	size_t nr;
+	char name[16];
+
+	(void)state;
+	jit_syms__init(&t);
+	assert_int_equal(jit_syms__iter_start(&it, &t), 0);
+	assert_int_equal(jit_syms__iter_next(&it, &one), 0);
+	jit_syms__iter_end(&it);
+	for (int sorted = 1; sorted >= 0; sorted--) {
+		for (uint64_t i = 0; i < 2000; i++) {
+			uint64_t off = sorted ? 8 * i : rng() % 4096, size = 1 + rng() % 8;
+			int n = snprintf(name, sizeof(name), "n%llu", (unsigned long long)(i % 7));
+
+			assert_int_equal(jit_syms__add(&t, 0x1000 + off, size, name, (size_t)n), 0);
+		}
+		assert_int_equal(t.unsorted, !sorted);
+		nr = view(&t, &s);
+		assert_int_equal(jit_syms__iter_start(&it, &t), 0);
+		assert_true(sorted ? !it.order : !!it.order);
+		for (int round = 0; round < 2; round++) {
+			size_t k = 0;
+
+			while (jit_syms__iter_next(&it, &one) > 0) {
+				assert_true(k < nr);
+				assert_int_equal(one.addr, s[k].addr);
+				assert_int_equal(one.size, s[k].size);
+				assert_ptr_equal(one.name, s[k].name);
+				assert_int_equal(one.name_len, s[k].name_len);
+				k++;
+			}
+			assert_int_equal(k, nr);
+			jit_syms__iter_rewind(&it);
+		}
+		jit_syms__iter_end(&it);
+	}
+	jit_syms__exit(&t);
 }
 
 static void test_100k(void **state)
@@ -331,6 +471,8 @@ int main(void)
 		cmocka_unit_test(test_move),
 		cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_bounds_keep_newest),
+		cmocka_unit_test(test_iter),
 		cmocka_unit_test(test_100k),
 	};
 

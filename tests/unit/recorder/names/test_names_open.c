@@ -26,7 +26,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "recorder/names/names_int.h"
+#include "recorder/names/names.h"
+#include "recorder/names/names_reader_int.h"
 
 #define MAX (1ULL << 20)
 #define HOST_TEXT "0x1000 10 HOST_SECRET_SYMBOL\n"

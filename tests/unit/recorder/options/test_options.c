@@ -430,6 +430,8 @@ static const struct reject_row reject_rows[] = {
 	{ { "--max-size", "10X", "true" }, "invalid --max-size value '10X'" },
 	{ { "--max-size=99999999999999999999G", "true" }, "invalid --max-size" },
 	{ { "--mmap-flush=1.5K", "true" }, "invalid --mmap-flush value '1.5K'" },
+	{ { "--names-cache-max=abc", "true" }, "invalid --names-cache-max value 'abc'" },
+	{ { "--names-cache-max=-1", "true" }, "invalid --names-cache-max value '-1'" },
 	{ { "--switch-max-files=2", "true" }, "--switch-max-files needs --switch-output" },
 	{ { "--switch-output", "--switch-max-files=-1", "true" }, "invalid --switch-max-files" },
 	{ { "--buildid-all=1", "true" }, "takes no value" },

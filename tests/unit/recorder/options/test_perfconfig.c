@@ -158,6 +158,14 @@ static void test_core_and_buildid_keys(void **state)
 	assert_int_equal(cfg.proc_map_timeout_ms, 1500);
 	assert_string_equal(cfg.buildid_dir, "/x y");
 	perfconfig__exit(&cfg);
+	/* prec's own key: a size, 0 included */
+	assert_int_equal(load(&cfg, "[prec]\nnames-cache-max = 3M\n", &e), 0);
+	assert_true(cfg.names_cache_max_set);
+	assert_int_equal(cfg.names_cache_max, 3 << 20);
+	perfconfig__exit(&cfg);
+	assert_int_equal(load(&cfg, "[prec]\nnames-cache-max = 0\n", &e), 0);
+	assert_true(cfg.names_cache_max_set && !cfg.names_cache_max);
+	perfconfig__exit(&cfg);
 	/* "": perf's default, $HOME/.debug */
 	assert_int_equal(load(&cfg, "[buildid]\ndir = /x\ndir = \"\"\n", &e), 0);
 	assert_null(cfg.buildid_dir);
@@ -166,7 +174,8 @@ static void test_core_and_buildid_keys(void **state)
 	assert_int_equal(load(&cfg, "", &e), 0);
 	assert_true(cfg.buildid == PERFCONFIG_BUILDID_UNSET && cfg.aio == -1 &&
 		    cfg.debuginfod == -1 && !cfg.callchain_mode && !cfg.callchain_dump &&
-		    !cfg.proc_map_timeout_ms && !cfg.buildid_dir && !cfg.nr_warnings);
+		    !cfg.proc_map_timeout_ms && !cfg.buildid_dir && !cfg.nr_warnings &&
+		    !cfg.names_cache_max_set);
 	perfconfig__exit(&cfg);
 }
 
@@ -200,6 +209,9 @@ static void test_bad_values(void **state)
 		  "core.proc-map-timeout = '0' is not a timeout" },
 		{ "[core]\nproc-map-timeout = 10s\n", "core.proc-map-timeout" },
 		{ "[record]\naio = x\n", "record.aio = 'x' is not a number" },
+		{ "[prec]\nnames-cache-max = 3X\n", "prec.names-cache-max = '3X' is not a size" },
+		{ "[prec]\nnames-cache-max = -1\n", "prec.names-cache-max" },
+		{ "[prec]\nnames-cache-max =\n", "prec.names-cache-max" },
 		{ "[record]\naio = 99999999999999999999\n", "record.aio" },
 		/* one line whatever the value holds */
 		{ "[record]\nbuild-id = a\\nb\n", "record.build-id = 'a?b'" },
@@ -397,6 +409,19 @@ static void test_command_line_wins(void **state)
 			     ARGS("--proc-map-timeout", "20", "true")),
 			 0);
 	assert_int_equal(o.proc_map_timeout_ms, 20);
+	options__exit(&o);
+
+	/* --names-cache-max: the default, the configured one, the option */
+	assert_int_equal(run(&o, "", &plain_stdout, ARGS("true")), 0);
+	assert_int_equal(o.names_cache_max, PREC_NAMES_CACHE_MAX);
+	options__exit(&o);
+	assert_int_equal(run(&o, "[prec]\nnames-cache-max = 1G\n", &plain_stdout, ARGS("true")), 0);
+	assert_int_equal(o.names_cache_max, 1ULL << 30);
+	options__exit(&o);
+	assert_int_equal(run(&o, "[prec]\nnames-cache-max = 1G\n", &plain_stdout,
+			     ARGS("--names-cache-max=0", "true")),
+			 0);
+	assert_int_equal(o.names_cache_max, 0);
 	options__exit(&o);
 }
 
