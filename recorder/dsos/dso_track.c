@@ -145,7 +145,7 @@ void dso_track__set_namer(struct dso_track *t, const struct dso_track_namer *n)
 
 /* The DSO of a user mapping: JIT code gets its ELF's name; a file seen the
  * first time has its build-id read through the mapping. */
-static struct dso *user_dso(struct dso_track *t, const struct dso_track_mapping *m)
+static struct dso *user_dso(struct dso_track *t, const struct dso_track_mapping *m, uint64_t time)
 {
 	const struct dso_track_namer *nm = &t->namer;
 	const char *name = m->name;
@@ -154,7 +154,7 @@ static struct dso *user_dso(struct dso_track *t, const struct dso_track_mapping 
 	struct dso *d;
 
 	if (nm->anon_name && m->exec && dso_track__is_anon_name(name)) {
-		const char *jit = nm->anon_name(nm->arg, m->pid);
+		const char *jit = nm->anon_name(nm->arg, m->pid, time);
 
 		name = jit ? jit : name;
 	}
@@ -182,7 +182,8 @@ static void on_mmap(struct dso_track *t, uint16_t misc, const struct dso_track_m
 		return; /* guests and hypervisors are not followed */
 	p = kernel_space ? &t->kernel : dso_track_proc_findnew(t, m->pid);
 	if (p)
-		d = kernel_space || bid ? dso_track_dso(t, m->name, kernel_space) : user_dso(t, m);
+		d = kernel_space || bid ? dso_track_dso(t, m->name, kernel_space) :
+					  user_dso(t, m, time);
 	if (!d || dso_maps__insert_file(&p->maps, start, end, m->pgoff, time, d)) {
 		t->st.nomem++;
 		return;

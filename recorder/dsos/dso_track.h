@@ -135,10 +135,11 @@ struct dso_track_mapping {
  * called on the tracker's thread and must be safe from several trackers.
  */
 struct dso_track_namer {
-	/* The DSO name of pid's anonymous executable memory (JIT code: an ELF
-	 * of its symbols, written before dso_track__finish), or NULL to leave
-	 * it anonymous. The string lives until dso_track__delete. */
-	const char *(*anon_name)(void *arg, uint32_t pid);
+	/* The DSO name of pid's anonymous executable memory mapped at time
+	 * (0: unknown) (JIT code: an ELF of its symbols, written before
+	 * dso_track__finish), or NULL to leave it anonymous. The string lives
+	 * until dso_track__delete. */
+	const char *(*anon_name)(void *arg, uint32_t pid, uint64_t time);
 	/* A DSO file mapped for the first time: the build-id of the mapped
 	 * file itself (0), read through the mapping, not the path; or -errno
 	 * (it is read by its path at the end, as before). */

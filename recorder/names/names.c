@@ -77,9 +77,8 @@ static struct names_proc *names__proc_new(struct names *n, uint32_t pid,
 	return p;
 }
 
-const char *names__anon_name(void *arg, uint32_t pid)
+const char *names__anon_name_at(struct names *n, uint32_t pid, uint64_t time)
 {
-	struct names *n = arg;
 	struct names_proc *p, *prev;
 	uint32_t key = 0;
 
@@ -90,11 +89,25 @@ const char *names__anon_name(void *arg, uint32_t pid)
 	if (!p || p->superseded) {
 		p = names__proc_new(n, pid, prev);
 		key = p ? p->key : 0;
+		if (p)
+			p->first_time = time;
+	} else if (time && (!p->first_time || time < p->first_time)) {
+		p->first_time = time;
 	}
 	pthread_mutex_unlock(&n->lock);
 	if (key) /* followed from now on, by the reader */
 		names_link__send(n, NAMES_REG, key, 0, pid, NULL, 0, NULL);
 	return p ? p->elf_name : NULL;
+}
+
+const char *names__anon_name(void *arg, uint32_t pid)
+{
+	return names__anon_name_at(arg, pid, 0);
+}
+
+static const char *names__anon_name_timed(void *arg, uint32_t pid, uint64_t time)
+{
+	return names__anon_name_at(arg, pid, time);
 }
 
 void names__proc_exit(struct names *n, uint32_t pid)
@@ -113,7 +126,7 @@ void names__proc_exit(struct names *n, uint32_t pid)
 		names_link__send(n, NAMES_EXIT, key, 0, 0, NULL, 0, NULL);
 }
 
-void names__proc_fork(struct names *n, uint32_t pid)
+void names__proc_fork(struct names *n, uint32_t pid, uint64_t time)
 {
 	struct names_proc *p;
 	uint32_t key = 0;
@@ -122,7 +135,9 @@ void names__proc_fork(struct names *n, uint32_t pid)
 		return;
 	pthread_mutex_lock(&n->lock);
 	p = names__newest(n, pid);
-	if (p && !p->superseded) {
+	/* Not one first seen mapping code after this fork: that is the new
+	 * process itself, seen first by a tracker in the same pass. */
+	if (p && !p->superseded && !(time && p->first_time && p->first_time >= time)) {
 		p->superseded = true;
 		key = p->key;
 	}
@@ -215,7 +230,7 @@ static int names__late_bid(void *arg, const char *name, struct build_id *bid)
 void names__namer(struct names *n, struct dso_track_namer *nm)
 {
 	*nm = (struct dso_track_namer){
-		.anon_name = n && n->jit_dir ? names__anon_name : NULL,
+		.anon_name = n && n->jit_dir ? names__anon_name_timed : NULL,
 		.file_bid = n ? names__file_bid : NULL,
 		.late_bid = n ? names__late_bid : NULL,
 		.source = n ? names__source : NULL,

@@ -86,12 +86,17 @@ void names__namer(struct names *n, struct dso_track_namer *nm);
  * or NULL (no JIT names, or out of memory). arg is the names. */
 const char *names__anon_name(void *arg, uint32_t pid);
 
+/* The same, for code mapped at time (a record's sample_id time; 0:
+ * unknown): the instance of pid that lives then. */
+const char *names__anon_name_at(struct names *n, uint32_t pid, uint64_t time);
+
 /* A thread of pid exited: when it was the process's last, its sources are
  * read a last time soon. */
 void names__proc_exit(struct names *n, uint32_t pid);
 
-/* A new process pid was forked: an earlier one of that pid is over. */
-void names__proc_fork(struct names *n, uint32_t pid);
+/* A new process pid was forked at time (0: unknown): an earlier one of
+ * that pid is over. */
+void names__proc_fork(struct names *n, uint32_t pid, uint64_t time);
 
 /* Has the reader read every source (waiting NAMES_SYNC_MS at most, so a
  * file that never answers delays the end by that much) and writes the ELF

@@ -89,12 +89,46 @@ static void place(struct names_hook *h, const struct prec_mmap2_event *k, size_t
 	h->placed++;
 }
 
+/* A record's sample_id time (0: none). */
+static uint64_t record_time(const struct names_hook *h, const struct ring *r, uint64_t pos,
+			    const struct perf_event_header *hdr)
+{
+	uint64_t t = 0;
+
+	if (h->time_back > 0 && hdr->size >= sizeof(*hdr) + (size_t)h->time_back)
+		ring__copy(r, pos + hdr->size - (uint64_t)h->time_back, &t, sizeof(t));
+	return t;
+}
+
+/* An event kept until the pass's end: a new process's FORK (rec_off ==
+ * SIZE_MAX) or an anonymous executable MMAP2, copied at rec_off. */
+static void pend(struct names_hook *h, uint32_t pid, uint64_t time, const void *rec, size_t size)
+{
+	struct names_hook_event *e;
+
+	if (grow__array(&h->ev, &h->ev_cap, h->nr_ev + 1, sizeof(*h->ev), 64, NAMES_HOOK_MAX) ||
+	    (rec &&
+	     grow__array(&h->recs, &h->recs_cap, h->recs_len + size, 1, 16384, NAMES_HOOK_MAX))) {
+		h->dropped++;
+		return;
+	}
+	e = &h->ev[h->nr_ev++];
+	*e = (struct names_hook_event){ .pid = pid,
+					.time = time,
+					.seq = h->nr_ev,
+					.rec_off = rec ? h->recs_len : SIZE_MAX,
+					.size = size };
+	if (rec) {
+		memcpy(h->recs + h->recs_len, rec, size);
+		h->recs_len += size;
+	}
+}
+
 static enum drain_verdict hook_record(void *arg, const struct ring *r, uint64_t pos,
 				      const struct perf_event_header *hdr)
 {
 	struct names_hook *h = arg;
 	const struct prec_mmap2_event *k;
-	const char *name;
 	uint32_t v[4];
 
 	if ((hdr->type == PERF_RECORD_EXIT || hdr->type == PERF_RECORD_FORK) && hdr->size >= 24) {
@@ -102,7 +136,7 @@ static enum drain_verdict hook_record(void *arg, const struct ring *r, uint64_t 
 		if (hdr->type == PERF_RECORD_EXIT)
 			names__proc_exit(h->n, v[0]);
 		else if (v[0] == v[2]) /* a new process, not a thread */
-			names__proc_fork(h->n, v[0]);
+			pend(h, v[0], record_time(h, r, pos, hdr), NULL, 0);
 		return DRAIN_KEEP;
 	}
 	if (hdr->type != PERF_RECORD_MMAP2 || hdr->size <= sizeof(*k) ||
@@ -113,18 +147,56 @@ static enum drain_verdict hook_record(void *arg, const struct ring *r, uint64_t 
 		return DRAIN_KEEP;
 	ring__copy(r, pos, h->rec, hdr->size);
 	k = (const struct prec_mmap2_event *)h->rec;
-	if (!names_hook__is_anon_exec(k, hdr->size))
-		return DRAIN_KEEP;
-	name = names__anon_name(h->n, k->pid);
-	if (name)
-		place(h, k, hdr->size, name);
+	if (names_hook__is_anon_exec(k, hdr->size))
+		pend(h, k->pid, record_time(h, r, pos, hdr), k, hdr->size);
 	return DRAIN_KEEP;
+}
+
+/* Time order; at one time a FORK first (the process exists before it maps
+ * anything); else the order seen. */
+static int event_order(const void *a, const void *b)
+{
+	const struct names_hook_event *x = a, *y = b;
+	bool xf = x->rec_off == SIZE_MAX, yf = y->rec_off == SIZE_MAX;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	if (xf != yf)
+		return xf ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * The pass's events, in time order: the rings are read one after the
+ * other, so a process's FORK on one CPU may come after its MMAP2s on
+ * another. A reused pid's new process must not take the old one's ELF.
+ */
+static void resolve(struct names_hook *h)
+{
+	if (!h->nr_ev)
+		return;
+	qsort(h->ev, h->nr_ev, sizeof(*h->ev), event_order);
+	for (size_t i = 0; i < h->nr_ev; i++) {
+		const struct names_hook_event *e = &h->ev[i];
+		const char *name;
+
+		if (e->rec_off == SIZE_MAX) {
+			names__proc_fork(h->n, e->pid, e->time);
+			continue;
+		}
+		name = names__anon_name_at(h->n, e->pid, e->time);
+		if (name)
+			place(h, (const void *)(h->recs + e->rec_off), e->size, name);
+	}
+	h->nr_ev = 0;
+	h->recs_len = 0;
 }
 
 static bool hook_append(void *arg, struct iovec *iov)
 {
 	struct names_hook *h = arg;
 
+	resolve(h);
 	if (!h->len)
 		return false;
 	iov->iov_base = h->buf;
@@ -140,7 +212,7 @@ static void hook_pass(void *arg, const struct drain_stats *pass)
 	h->len = 0;
 }
 
-int names_hook__attach(struct names_hook *h, struct names *n, struct drain *d)
+int names_hook__attach(struct names_hook *h, struct names *n, struct drain *d, int time_back)
 {
 	struct drain_hook hk = {
 		.on_record = hook_record,
@@ -149,18 +221,29 @@ int names_hook__attach(struct names_hook *h, struct names *n, struct drain *d)
 		.arg = h,
 	};
 
+	int err;
+
 	memset(h, 0, sizeof(*h));
 	h->n = n;
+	h->time_back = time_back;
 	h->rec = malloc(RECORD_MAX);
 	if (!h->rec)
 		return -ENOMEM;
-	return drain__add_hook(d, &hk);
+	/* A JIT process is followed from the pass that sees its code: a pass
+	 * every NAMES_HOOK_TICK_MS at least, so one that lives less than a
+	 * quiet ring takes to fill is read while it lives, before its pid
+	 * can be another's. */
+	err = drain__want_tick(d, NAMES_HOOK_TICK_MS);
+	return err < 0 ? err : drain__add_hook(d, &hk);
 }
 
 void names_hook__exit(struct names_hook *h)
 {
 	free(h->buf);
 	free(h->rec);
-	h->buf = h->rec = NULL;
-	h->len = h->cap = 0;
+	free(h->recs);
+	free(h->ev);
+	h->buf = h->rec = h->recs = NULL;
+	h->ev = NULL;
+	h->len = h->cap = h->recs_len = h->recs_cap = h->nr_ev = h->ev_cap = 0;
 }

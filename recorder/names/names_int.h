@@ -31,6 +31,7 @@ struct names_proc {
 	uint32_t pid;
 	uint32_t inst; /* 1 for the first process of this pid seen, then 2... */
 	int32_t nspid; /* its pid in its own namespace, as the reader found */
+	uint64_t first_time; /* the earliest time its code was seen mapped; 0: unknown */
 	bool superseded; /* a new process took its pid */
 	bool done; /* the reader read it a last time */
 	bool given_up; /* its file stalled the reader */

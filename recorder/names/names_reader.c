@@ -243,7 +243,8 @@ static int64_t start_real(const struct names_rd *rd, uint64_t ticks)
 	if (clock__now_ns(CLOCK_BOOTTIME, &boot) || clock__now_ns(CLOCK_REALTIME, &real) ||
 	    rd->hz <= 0)
 		return 0;
-	return (int64_t)real - ((int64_t)boot - (int64_t)(ticks * (1000000000ull / (uint64_t)rd->hz)));
+	return (int64_t)real -
+	       ((int64_t)boot - (int64_t)(ticks * (1000000000ull / (uint64_t)rd->hz)));
 }
 
 /* p's handles, its namespace pid and start, taken from /proc. 0 or -errno. */
@@ -251,7 +252,7 @@ static int take_live(struct names_rd *rd, struct rd_proc *p)
 {
 	struct proc_status ps;
 	struct stat st;
-	char rel[48], state;
+	char rel[48], path[96], state;
 	int dir, root;
 
 	snprintf(rel, sizeof(rel), "%u", p->pid);
@@ -268,6 +269,9 @@ static int take_live(struct names_rd *rd, struct rd_proc *p)
 	if (!proc_status__read(dir, "status", &ps) && ps.nstgid > 0)
 		p->nspid = ps.nstgid;
 	/* The kernel's magic link to its root: the one link followed. */
+	snprintf(path, sizeof(path), "/proc/%u/root/tmp, the directory of perf-%d.map,", p->pid,
+		 (int)p->nspid);
+	names_rd__busy(rd, p->key, path);
 	root = openat(dir, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	close(dir);
 	if (root < 0) {

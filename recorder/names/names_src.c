@@ -210,8 +210,12 @@ static void src_read(struct feed *f, struct names_src *s, int fd, bool is_dump, 
 		goto out;
 	size = (uint64_t)st.st_size < max ? (uint64_t)st.st_size : max;
 	same = size >= s->off && tail_same(fd, s);
+	/* Rewritten from the start: by the process itself while it lives;
+	 * once it is gone, by another (a reused pid's), whose it is now. */
+	if (!same && at_eof)
+		goto out;
 	if (!same)
-		proc_restart(f->rd, f->p); /* rewritten from the start */
+		proc_restart(f->rd, f->p);
 	while (s->off < size && !s->failed) {
 		size_t want = size - s->off < NAMES_READ_CHUNK ? size - s->off : NAMES_READ_CHUNK;
 		ssize_t got;
@@ -253,7 +257,7 @@ static bool written_since_start(const struct rd_proc *p, const struct stat *st)
 /* Whether fd is still s's file; a new one (replaced, or the first) is
  * taken if it is p's. false: not to be read now. */
 static bool src_same_file(struct names_rd *rd, struct rd_proc *p, struct names_src *s, int fd,
-			  bool is_dump)
+			  bool is_dump, bool last)
 {
 	struct stat st;
 
@@ -261,8 +265,12 @@ static bool src_same_file(struct names_rd *rd, struct rd_proc *p, struct names_s
 		return false;
 	if (s->found && s->dev == (uint64_t)st.st_dev && s->ino == (uint64_t)st.st_ino)
 		return true;
+	if (s->found && last)
+		return false; /* a file put there after the process ended */
+	/* Another's, unless the process writes it later: one warning at its
+	 * end if it never does. */
 	if (!is_dump && !written_since_start(p, &st)) {
-		if (!s->stale_told)
+		if (last && !s->stale_told)
 			src_warn(rd, p, false, "not read",
 				 "it was last written before the process started (another's)");
 		s->stale_told = true;
@@ -309,7 +317,7 @@ static void map_poll(struct names_rd *rd, struct rd_proc *p, bool look, bool las
 			src_refused(rd, p, s, false, fd);
 		return; /* not there yet, or deleted: what was read stays */
 	}
-	if (src_same_file(rd, p, s, fd, false))
+	if (src_same_file(rd, p, s, fd, false, last))
 		src_read(&f, s, fd, false, path, last);
 	close(fd);
 }
@@ -340,7 +348,7 @@ static void dump_poll(struct names_rd *rd, struct rd_proc *p, bool last)
 			src_refused(rd, p, s, true, fd);
 		return;
 	}
-	if (src_same_file(rd, p, s, fd, true))
+	if (src_same_file(rd, p, s, fd, true, last))
 		src_read(&f, s, fd, true, s->path, last);
 	close(fd);
 }

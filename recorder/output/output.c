@@ -73,6 +73,17 @@ void output__count_pass(void *arg, const struct drain_stats *pass)
  * and the counts see them: the build-id tracker never did, and this change
  * keeps the files as they were.
  */
+int output__id_time_back(const struct output *o)
+{
+	const struct evlist *evlist = o->src.evlist;
+	struct dso_track_layout tl;
+
+	if (!evlist->nr || dso_track__layout(evlist->evsel[0].attr.sample_type,
+					     evlist->evsel[0].attr.sample_id_all, &tl))
+		return 0;
+	return tl.id_time_back;
+}
+
 static int output__snapshot(struct output *o)
 {
 	struct evlist *evlist = o->src.evlist;
@@ -80,6 +91,7 @@ static int output__snapshot(struct output *o)
 	struct drain_config c = { .nr_rings = evlist->nr_bw_rings,
 				  .writer = o->w,
 				  .time_off = evlist__sample_time_offset(evlist) };
+	struct names_hook nh = { 0 };
 	struct drain bw;
 	int64_t n;
 
@@ -90,9 +102,13 @@ static int output__snapshot(struct output *o)
 		n = stream_track__add_unwinder(&bw, o->unw);
 	if (!n)
 		n = drain__add_hook(&bw, &count);
+	/* JIT code in the snapshot is named as in the rings drained live. */
+	if (!n && o->names)
+		n = names_hook__attach(&nh, o->names, &bw, output__id_time_back(o));
 	if (!n)
 		n = drain__pass(&bw);
 	drain__exit(&bw);
+	names_hook__exit(&nh);
 	return n < 0 ? (int)n : 0;
 }
 

@@ -194,6 +194,10 @@ int output__meta(struct output *o);
  * file and the whole run (a drain hook's on_pass; arg the output). */
 void output__count_pass(void *arg, const struct drain_stats *pass);
 
+/* Where the events' non-sample records carry their sample_id TIME: bytes
+ * before the record's end (dso_track_layout's id_time_back); 0: none. */
+int output__id_time_back(const struct output *o);
+
 /* output.c, for output_streams.c: the file's drain's between-pass step
  * (arg the output): --max-size ends the recording (DRAIN_END),
  * --switch-output ends this file and begins the next. A drain_next or

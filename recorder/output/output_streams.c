@@ -132,7 +132,7 @@ static int output__attach_stream(struct output *o, int i, struct drain *d)
 	if (!ret && i == 0 && o->src.off_cpu)
 		ret = drain__add_hook(d, &off_cpu);
 	if (!ret && o->names)
-		ret = names_hook__attach(&o->nhooks[i], o->names, d);
+		ret = names_hook__attach(&o->nhooks[i], o->names, d, output__id_time_back(o));
 	return ret ? ret : output__attach_hints(o, i, d);
 }
 

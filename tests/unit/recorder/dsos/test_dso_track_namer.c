@@ -135,15 +135,17 @@ static void sample(struct dso_track *t, uint32_t pid, uint64_t ip)
 struct namer_probe {
 	int anon_calls, bid_calls, source_calls, late_calls;
 	int late_err; /* what late_bid answers */
+	uint64_t anon_time;
 	uint32_t anon_pid;
 	struct dso_track_mapping last;
 	char last_name[600];
 };
 
-static const char *anon_name(void *arg, uint32_t pid)
+static const char *anon_name(void *arg, uint32_t pid, uint64_t time)
 {
 	struct namer_probe *p = arg;
 
+	p->anon_time = time;
 	p->anon_calls++;
 	p->anon_pid = pid;
 	return pid == 100 ? jit : NULL;
@@ -211,6 +213,7 @@ static void test_anon_named(void **state)
 		t, b, mmap2(b, 100, 0x7f0000000000ULL, "//anon", PROT_READ | PROT_EXEC, 0, NULL));
 	assert_int_equal(p.anon_calls, 1);
 	assert_int_equal(p.anon_pid, 100);
+	assert_int_equal(p.anon_time, 10); /* the record's sample_id time */
 	/* Not executable: not asked, not renamed. */
 	dso_track__event(
 		t, b, mmap2(b, 100, 0x7f1000000000ULL, "//anon", PROT_READ | PROT_WRITE, 0, NULL));
