@@ -71,6 +71,7 @@ void names_bin__read(struct names_rd *rd, uint32_t id, const struct names_bin_re
 	int fd, err;
 
 	names_rd__busy(rd, 0, name);
+	rd->busy->bin = id;
 	fd = open_mapped(rd, req, name);
 	err = fd < 0 ? fd : buildid__read_fd(fd, &bid);
 	names_rd__idle(rd);
@@ -150,6 +151,8 @@ int names_bin__bid(struct names *n, const struct dso_track_mapping *m, struct bu
 	}
 	b = bin_add(n, m);
 	id = b ? (uint32_t)(b - n->bins) + 1 : 0;
+	if (b)
+		b->req = req;
 	pthread_mutex_unlock(&n->lock);
 	if (!b)
 		return -ENOMEM;
@@ -187,20 +190,43 @@ void names_bin__answer(struct names *n, uint32_t id, int err, const struct build
 		close(fd);
 }
 
-void names_bin__fail_pending(struct names *n, const char *stall_path)
+void names_bin__fail_pending(struct names *n, uint32_t id)
 {
 	pthread_mutex_lock(&n->lock);
 	for (uint32_t i = 0; i < n->nr_bins; i++) {
 		struct names_bin *b = &n->bins[i];
 
-		if (b->err != -EINPROGRESS)
+		if (b->err != -EINPROGRESS || (id && i + 1 != id))
 			continue;
-		b->err = stall_path && !strcmp(b->name, stall_path) ? -ETIMEDOUT : -ENOENT;
-		if (b->err == -ETIMEDOUT)
-			pr_warn("%s does not answer: its build-id is not read (its samples keep only addresses)",
+		b->err = -ETIMEDOUT;
+		if (id)
+			pr_warn("%s does not answer: its build-id is not read (perf report reads it by its path)",
 				b->name);
 	}
 	pthread_mutex_unlock(&n->lock);
+}
+
+void names_bin__resend(struct names *n)
+{
+	for (uint32_t i = 0;; i++) {
+		struct names_bin_req req;
+		char *name = NULL;
+		bool again;
+
+		pthread_mutex_lock(&n->lock);
+		if (i >= n->nr_bins) {
+			pthread_mutex_unlock(&n->lock);
+			break;
+		}
+		again = n->bins[i].err == -EINPROGRESS;
+		req = n->bins[i].req;
+		if (again)
+			name = strdup(n->bins[i].name);
+		pthread_mutex_unlock(&n->lock);
+		if (name)
+			names_link__send(n, NAMES_BIN, i + 1, 0, 0, &req, sizeof(req), name);
+		free(name);
+	}
 }
 
 int names_bin__by_name(struct names *n, const char *name, struct build_id *bid)

@@ -47,6 +47,7 @@ struct names_proc {
 struct names_bin {
 	uint32_t maj, min;
 	uint64_t ino, ino_generation;
+	struct names_bin_req req; /* what the reader was asked */
 	char *name; /* the path the mapping named */
 	int err; /* 0: bid is the file's; -EINPROGRESS: asked; else why not */
 	struct build_id bid;
@@ -124,9 +125,12 @@ int names_bin__bid(struct names *n, const struct dso_track_mapping *m, struct bu
 /* The reader's answer to request id (fd: the file, kept or closed). */
 void names_bin__answer(struct names *n, uint32_t id, int err, const struct build_id *bid, int fd);
 
-/* Every request not answered fails: -ETIMEDOUT for the file at stall_path
- * (it is not to be read by its path either), -ENOENT for the others. */
-void names_bin__fail_pending(struct names *n, const char *stall_path);
+/* Request id fails with -ETIMEDOUT (its file stalled the reader; it is not
+ * to be read by its path either; 0: every request not answered). */
+void names_bin__fail_pending(struct names *n, uint32_t id);
+
+/* Every request not answered, asked of a new reader. */
+void names_bin__resend(struct names *n);
 
 /* The build-id read of a file mapped by the path name. 0, -ETIMEDOUT (its
  * file stalled the reader), or -ENOENT. */

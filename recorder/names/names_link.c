@@ -273,8 +273,11 @@ static void on_packet(struct names *n, const char *buf, size_t len, int fd)
 			p->nspid = (int32_t)m->b;
 		break;
 	case NAMES_GONE:
-		if (p)
+		if (p) {
+			pthread_mutex_lock(&n->lock);
 			p->done = true;
+			pthread_mutex_unlock(&n->lock);
+		}
 		break;
 	case NAMES_BID:
 		names_bin__answer(n, m->key, (int)(int64_t)m->a,
@@ -357,7 +360,7 @@ static bool reader_stuck(struct names *n)
  * up, a new reader takes the others. */
 static void reader_replace(struct names *n, bool stuck)
 {
-	uint32_t key = stuck ? n->busy->key : 0;
+	uint32_t key = stuck ? n->busy->key : 0, bin = stuck ? n->busy->bin : 0;
 	char path[NAMES_BUSY_PATH];
 	uint64_t seq;
 
@@ -366,7 +369,8 @@ static void reader_replace(struct names *n, bool stuck)
 	reader_stop(n);
 	if (stuck)
 		names__give_up(n, key, path);
-	names_bin__fail_pending(n, stuck ? path : NULL);
+	if (bin)
+		names_bin__fail_pending(n, bin);
 	__atomic_store_n(&n->busy->since_ns, 0, __ATOMIC_RELEASE);
 	if (n->respawns >= RESPAWNS_MAX || reader_start(n)) {
 		if (!n->dead)
@@ -375,10 +379,13 @@ static void reader_replace(struct names *n, bool stuck)
 		n->dead = true;
 		pthread_cond_broadcast(&n->cond);
 		pthread_mutex_unlock(&n->lock);
+		/* Not read by their paths either: theirs may be the stuck mount. */
+		names_bin__fail_pending(n, 0);
 		return;
 	}
 	n->respawns++;
 	names__resume(n);
+	names_bin__resend(n);
 	/* A file's end waiting on the old one asks the new one. */
 	pthread_mutex_lock(&n->lock);
 	seq = n->synced < n->sync_seq ? n->sync_seq : 0;

@@ -71,11 +71,11 @@ struct names_counts {
  * began, 0 when none is (the reader waits for work or writes to the
  * socket); key and path: whose file, for the warning that gives it up.
  * Written by the reader only; the recorder reads it without a lock (a torn
- * path only garbles a warning).
+ * path only garbles a warning). bin: the binary request it reads (0: none).
  */
 struct names_busy {
 	volatile uint64_t since_ns;
-	volatile uint32_t key;
+	volatile uint32_t key, bin;
 	char path[NAMES_BUSY_PATH];
 };
 

@@ -84,6 +84,7 @@ void names_rd__warn(struct names_rd *rd, uint32_t key, const char *fmt, ...)
 void names_rd__busy(struct names_rd *rd, uint32_t key, const char *path)
 {
 	rd->busy->key = key;
+	rd->busy->bin = 0;
 	snprintf(rd->busy->path, sizeof(rd->busy->path), "%s", path);
 	__atomic_store_n(&rd->busy->since_ns, mono_clock__ns(false), __ATOMIC_RELEASE);
 }

@@ -300,6 +300,7 @@ static int output__end_file(struct output *o, struct writer **next)
 		return ret;
 	if (!cfg->no_buildid_cache)
 		output_meta__cache_buildids(&o->rm.meta, cfg);
+	output_meta__prune_names(cfg);
 	unwinder__set_track(o->unw, NULL);
 	dso_track__delete(o->track);
 	o->track = NULL;

@@ -188,15 +188,15 @@ enum dso_track_buildids output_meta__buildids(const struct output_config *cfg)
 	return cfg->buildid_all ? DSO_TRACK_BUILDIDS_ALL : DSO_TRACK_BUILDIDS_HIT;
 }
 
-/* --names-cache-max: prec's JIT ELFs in the cache pruned to the cap, once
- * this file's are in (they and any other running recording's stay). */
-static void output_meta__prune_names(const struct output_config *cfg, const char *root)
+void output_meta__prune_names(const struct output_config *cfg)
 {
 	struct buildid_cache_prune p = { .max_bytes = cfg->names_cache_max };
 	uint64_t t0 = mono_clock__ns(false);
+	char root[PATH_MAX];
 	int err;
 
-	if (cfg->pipe || !cfg->keep_names || !cfg->names_cache_max)
+	if (cfg->pipe || !cfg->keep_names || !cfg->names_cache_max ||
+	    buildid_cache__root(cfg->buildid_dir, root, sizeof(root)))
 		return;
 	err = buildid_cache__prune_jit(root, &p);
 	if (err)
@@ -237,5 +237,4 @@ void output_meta__cache_buildids(const struct writer_meta *meta, const struct ou
 		pr_verbose("build-id cache: %u of %u DSOs in %s (%.1f ms)\n", n, meta->nr_buildids,
 			   root, (double)mono_clock__elapsed_ns(t0) / 1e6);
 	}
-	output_meta__prune_names(cfg, root);
 }

@@ -70,4 +70,9 @@ enum dso_track_buildids output_meta__buildids(const struct output_config *cfg);
  * that failed is one warning). */
 void output_meta__cache_buildids(const struct writer_meta *meta, const struct output_config *cfg);
 
+/* --names-cache-max: prec's JIT ELFs in the build-id cache (written there
+ * whether the cache is filled or not: -N, -B) pruned to the cap, once this
+ * file's are in (they and any other running recording's stay). */
+void output_meta__prune_names(const struct output_config *cfg);
+
 #endif

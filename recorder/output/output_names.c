@@ -47,7 +47,8 @@ void output_names__write(struct names *n, bool at_exit)
 	if (!at_exit)
 		return;
 	names__stats(n, &st);
-	pr_verbose("names: %u processes with JIT code (%u perf maps, %u jitdumps read, %u files refused, %llu bad lines or records), %u ELFs of %llu symbols; %u binaries read through their mappings, %u held for the build-id cache\n",
-		   st.procs, st.maps, st.dumps, st.refused, (unsigned long long)st.malformed,
-		   st.elfs, (unsigned long long)st.syms, st.bins, st.bins_kept);
+	pr_verbose(
+		"names: %u processes with JIT code (%u perf maps, %u jitdumps read, %u files refused, %llu bad lines or records), %u ELFs of %llu symbols; %u binaries read through their mappings, %u held for the build-id cache\n",
+		st.procs, st.maps, st.dumps, st.refused, (unsigned long long)st.malformed, st.elfs,
+		(unsigned long long)st.syms, st.bins, st.bins_kept);
 }

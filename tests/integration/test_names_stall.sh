@@ -15,7 +15,12 @@
 #  (b) the command keeps running during the stall: SIGINT ends prec within
 #      the same time;
 #  (c) as (b), SIGKILL: prec is gone (reaped, no thread of it left stuck in
-#      the filesystem) within the same time.
+#      the filesystem) within the same time;
+#  (d) a library mapped executable from the filesystem before it stalls,
+#      with --buildid-all (its build-id is read through the mapping):
+#      prec ends within the same time after the command, with at most one
+#      warning, naming the library.
+# In (a), the JIT functions read before the stall stay named.
 # The test never hangs itself: each wait has a deadline, and at the end (or
 # on any exit) the stalled daemons are killed, which aborts what they hold
 # and frees whatever waits on them.
@@ -164,13 +169,13 @@ bad()
 	failures+=("$*")
 }
 
-# prec's lines: at most one warning, and it names the map.
+# prec's lines: at most one warning, and it names the map (or RE).
 warnings_ok()
 {
-	local what=$1 err=$2 n
+	local what=$1 err=$2 re=${3:-'perf-[0-9]+\.map'} n
 	n=$(grep -ci 'warning' "$err")
-	if ((n > 1)) || { ((n == 1)) && ! grep -i 'warning' "$err" | grep -Eq 'perf-[0-9]+\.map'; }; then
-		bad "$what: prec's warnings are not one line naming the map: $(grep -i warning "$err" | head -n 3)"
+	if ((n > 1)) || { ((n == 1)) && ! grep -i 'warning' "$err" | grep -Eq "$re"; }; then
+		bad "$what: prec's warnings are not one line naming $re: $(grep -i warning "$err" | head -n 3)"
 	fi
 	grep -i 'warning' "$err" | sed "s/^/$TEST_NAME: $what: prec said: /" >&2
 }
@@ -200,6 +205,11 @@ if wait_gone "$PREC_PID" "$deadline"; then
 		warnings_ok "(a)" "$TMP/a.err"
 		# perf report reads the file without a warning (prec's run is over).
 		(require_valid "$TMP/a.data") || bad "(a): perf report does not read prec's file cleanly"
+		# What was read before the stall names the JIT's samples.
+		named=$("$PERF" report --stdio --sort sym -i "$TMP/a.data" 2>/dev/null |
+			awk '!/^#/ && $1 ~ /%$/ && /stalljit::/ { s += $1 } END { printf "%d\n", s }')
+		log "(a): $named % of the samples named stalljit::*"
+		((named >= 50)) || bad "(a): the JIT's names read before the stall were lost: $named % named"
 	fi
 else
 	bad "(a): prec still runs ${LIMIT} s after its command ended (the stalled /tmp hangs it):
@@ -255,7 +265,69 @@ else
 	finish c
 fi
 
-if ((${#failures[@]})); then
-	fail "${#failures[@]} of 3 cases: $(printf '%s; ' "${failures[@]}")"
+# ---- (d) a library mapped from the filesystem, then the stall ----
+# The command maps a copy of libm executable from the filesystem (its
+# descriptor closed, so nothing of the command touches it again), stalls
+# it and spins 1 s; --buildid-all asks the build-id of every mapped file.
+cat >"$HOST/bin-wrap" <<EOF
+#!/usr/bin/env bash
+d=\$1
+"$STALLFS" --pidfile "\$d/stallfs.pid" -f "\$d/mnt" >/dev/null 2>"\$d/stallfs.err" &
+for ((i = 0; i < 200; i++)); do
+	[[ -s \$d/stallfs.pid ]] && break
+	sleep 0.05
+done
+[[ -s \$d/stallfs.pid ]] || { echo "bin-wrap: prec_stallfs did not mount" >&2; exit 97; }
+cp "\$(find /usr/lib /lib -name 'libm.so.6' 2>/dev/null | head -n 1)" "\$d/mnt/libstall.so" || exit 97
+exec python3 "$HOST/bin-map.py" "\$d"
+EOF
+cat >"$HOST/bin-map.py" <<'EOF'
+import ctypes, os, signal, sys, time
+d = sys.argv[1]
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                      ctypes.c_int, ctypes.c_long]
+fd = os.open(d + "/mnt/libstall.so", os.O_RDONLY)
+libc.mmap(None, 65536, 5, 2, fd, 0)  # PROT_READ|PROT_EXEC, MAP_PRIVATE
+os.close(fd)
+os.kill(int(open(d + "/stallfs.pid").read()), signal.SIGUSR1)
+open(d + "/stalled", "w").write("1")
+t = time.time()
+while time.time() - t < 1.0:
+    pass
+open(d + "/cmd_end", "w").write("%.6f" % time.time())
+EOF
+chmod +x "$HOST/bin-wrap"
+if command -v python3 >/dev/null; then
+	mkdir -p "$HOST/d/mnt"
+	"$PREC" record -e cpu-clock --buildid-all -o "$TMP/d.data" -- "$TMP/privmnt" "$HOST/bin-wrap" "$HOST/d" \
+		>"$TMP/d.out" 2>"$TMP/d.err" &
+	PREC_PID=$!
+	track_pid "$PREC_PID"
+	if wait_file "$HOST/d/stalled" 30 && wait_file "$HOST/d/cmd_end" 30; then
+		if wait_gone "$PREC_PID" "$(awk -v e="$(cat "$HOST/d/cmd_end")" -v l="$LIMIT" 'BEGIN { printf "%.3f", e + l }')"; then
+			wait "$PREC_PID" 2>/dev/null # no job notice
+			CASE_RC=$?
+			log "(d): prec ended $(awk -v n="$EPOCHREALTIME" -v e="$(cat "$HOST/d/cmd_end")" 'BEGIN { printf "%.1f", n - e }') s after its command, exit $CASE_RC"
+			stall_cleanup
+			((CASE_RC == 0)) || bad "(d): prec exited $CASE_RC: $(head -n 5 "$TMP/d.err")"
+			warnings_ok "(d)" "$TMP/d.err" 'libstall\.so'
+		else
+			bad "(d): prec still runs ${LIMIT} s after its command ended (a stalled library hangs it):
+$(evidence "$PREC_PID")"
+			finish d
+		fi
+	else
+		bad "(d): the stall never started: $(head -n 3 "$HOST/d/stallfs.err" "$TMP/d.err" 2>/dev/null)"
+		finish d
+	fi
+else
+	log "(d): no python3, case left out"
 fi
-pass "a stalled /tmp delays prec by at most ${LIMIT} s: at the command's end, SIGINT, SIGKILL"
+
+if ((${#failures[@]})); then
+	fail "${#failures[@]} of 4 cases: $(printf '%s; ' "${failures[@]}")"
+fi
+pass "a stalled /tmp or library delays prec by at most ${LIMIT} s: at the command's end, SIGINT, SIGKILL"
+
