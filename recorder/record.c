@@ -372,7 +372,7 @@ static int recording__begin_output(struct recording *r, int argc, char **argv)
 	ret = output__begin(&r->out, r->unw);
 	if (ret == -E2BIG && opts->pipe_output)
 		pr_err("too many event ids for one pipe record (fewer CPUs or threads, or record to a file with -o)");
-	else if (ret)
+	else if (ret && ret != -ECANCELED) /* -ECANCELED: printed */
 		write_error("write", opts->output, ret);
 	return ret;
 }

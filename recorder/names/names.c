@@ -96,7 +96,7 @@ const char *names__anon_name_at(struct names *n, uint32_t pid, uint64_t time)
 	}
 	pthread_mutex_unlock(&n->lock);
 	if (key) /* followed from now on, by the reader */
-		names_link__send(n, NAMES_REG, key, 0, pid, NULL, 0, NULL);
+		names_link__send(n, NAMES_REG, key, NAMES_REG_NEW, pid, NULL, 0, NULL);
 	return p ? p->elf_name : NULL;
 }
 
@@ -181,9 +181,8 @@ void names__resume(struct names *n)
 		pthread_mutex_unlock(&n->lock);
 		if (!again)
 			continue;
-		/* The new reader reads it from the start. */
-		names__proc_reset(n, p);
-		names_link__send(n, NAMES_REG, key, 0, p->pid, NULL, 0, NULL);
+		/* The new reader reads it from the start, if it still lives. */
+		names_link__send(n, NAMES_REG, key, NAMES_REG_RESUME, p->pid, NULL, 0, NULL);
 		if (p->dump_path)
 			names_link__send(n, NAMES_DUMP, key, p->dump_start, p->dump_end, NULL, 0,
 					 p->dump_path);

@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -62,8 +63,12 @@ static char **reader_env(const struct names *n)
 }
 
 /*
- * A new reader: /proc/self/exe again, with the socket and the busy page
- * as fds 3 and 4 and nothing else. Started by a clone with no exit signal,
+ * A new reader: this binary again (by the path its link names, which a
+ * tool that runs prec, valgrind, shows as prec's; else /proc/self/exe),
+ * with the socket and the busy page as fds 3 and 4 and nothing else: its
+ * 0, 1 and 2 are /dev/null (it says everything through the socket), so a
+ * reader the kernel keeps in a filesystem after prec ended holds no pipe
+ * of prec's open, and a `prec ... | tee` ends with prec. Started by a clone with no exit signal,
  * so its end is no SIGCHLD for the recording (which takes one as its
  * command's end); between the clone and the exec the child makes only
  * system calls. 0 or -errno.
@@ -71,12 +76,17 @@ static char **reader_env(const struct names *n)
 static int reader_start(struct names *n)
 {
 	char *argv[] = { "prec-names", NULL };
+	char exe[PATH_MAX];
+	ssize_t len;
+	long nul;
 	int sv[2];
 	char **env;
 	long pid;
 
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
 		return -errno;
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[len > 0 ? len : 0] = '\0';
 	env = reader_env(n);
 	if (!env) {
 		close(sv[0]);
@@ -90,6 +100,12 @@ static int reader_start(struct names *n)
 		    syscall(SYS_dup3, n->busy_fd, NAMES_READER_BUSY_FD, 0) < 0)
 			syscall(SYS_exit_group, 127);
 		syscall(SYS_close_range, NAMES_READER_BUSY_FD + 1, ~0U, 0);
+		nul = syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDWR | O_CLOEXEC);
+		for (int fd = 0; fd <= 2; fd++)
+			if (nul < 0 || syscall(SYS_dup3, nul, fd, 0) < 0)
+				syscall(SYS_close, fd);
+		if (exe[0] == '/')
+			syscall(SYS_execve, exe, argv, env);
 		syscall(SYS_execve, "/proc/self/exe", argv, env);
 		syscall(SYS_exit_group, 127);
 	}

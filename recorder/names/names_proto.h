@@ -22,7 +22,7 @@
 
 enum names_msg_type {
 	/* recorder -> reader */
-	NAMES_REG = 1, /* key, pid: a process instance to follow (a: fallback only) */
+	NAMES_REG = 1, /* key, b = pid: a process instance to follow (a: names_reg_mode) */
 	NAMES_EXIT, /* key: one of its threads exited: is it gone? */
 	NAMES_GONE, /* key: a new process took its pid: read it a last time */
 	NAMES_DUMP, /* key, a..b: the jitdump it mapped there; payload: its path */
@@ -37,6 +37,13 @@ enum names_msg_type {
 	NAMES_BID, /* key: a request id; a: 0 or -errno; payload: the build-id (a held fd with it) */
 	NAMES_SYNCED, /* a: the sequence answered */
 	NAMES_COUNT, /* payload: struct names_counts, added to the recorder's */
+};
+
+/* How NAMES_REG takes an instance. */
+enum names_reg_mode {
+	NAMES_REG_NEW, /* first seen: followed if alive, else its map read once where perf looks */
+	NAMES_REG_RESUME, /* followed by a reader since given up: read again from the start
+			   * (its symbols reset) if alive, else left as they are */
 };
 
 struct names_msg {

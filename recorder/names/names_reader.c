@@ -46,6 +46,9 @@ int names_rd__send(struct names_rd *rd, uint32_t type, uint32_t key, uint64_t a,
 	} u;
 	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = len ? 2 : 1 };
 
+	uint64_t busy = __atomic_load_n(&rd->busy->since_ns, __ATOMIC_RELAXED);
+	int err = 0;
+
 	if (sizeof(m) + len > NAMES_MSG_MAX)
 		return -EMSGSIZE;
 	if (fd >= 0) {
@@ -60,11 +63,15 @@ int names_rd__send(struct names_rd *rd, uint32_t type, uint32_t key, uint64_t a,
 		c->cmsg_len = CMSG_LEN(sizeof(int));
 		memcpy(CMSG_DATA(c), &fd, sizeof(int));
 	}
-	/* Blocking: the recorder always reads, and ends us if it stops. */
-	while (sendmsg(rd->sock, &mh, MSG_NOSIGNAL) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return 0;
+	/* Blocking: the recorder always reads, and ends us if it stops. A
+	 * wait for the recorder is no file's stall: not busy meanwhile. */
+	if (busy)
+		__atomic_store_n(&rd->busy->since_ns, 0, __ATOMIC_RELEASE);
+	while (!err && sendmsg(rd->sock, &mh, MSG_NOSIGNAL) < 0)
+		err = errno == EINTR ? 0 : -errno;
+	if (busy)
+		__atomic_store_n(&rd->busy->since_ns, mono_clock__ns(false), __ATOMIC_RELEASE);
+	return err;
 }
 
 void names_rd__warn(struct names_rd *rd, uint32_t key, const char *fmt, ...)
@@ -322,7 +329,7 @@ static struct rd_proc *proc_of(struct names_rd *rd, uint32_t key)
 	return key && key <= rd->max_key ? rd->procs[key] : NULL;
 }
 
-static void on_reg(struct names_rd *rd, uint32_t key, uint32_t pid, bool fallback_only)
+static void on_reg(struct names_rd *rd, uint32_t key, uint32_t pid, bool resume)
 {
 	struct rd_proc *p;
 	char path[48];
@@ -347,10 +354,15 @@ static void on_reg(struct names_rd *rd, uint32_t key, uint32_t pid, bool fallbac
 	}
 	snprintf(path, sizeof(path), "/proc/%u/root/tmp", pid);
 	names_rd__busy(rd, key, path);
-	err = fallback_only ? -ESRCH : take_live(rd, p);
-	if (err)
+	err = take_live(rd, p);
+	if (err && !resume)
 		take_fallback(rd, p);
 	names_rd__idle(rd);
+	if (err && resume) { /* what the last reader read stays */
+		p->gone = true;
+		names_rd__send(rd, NAMES_GONE, key, 0, 0, NULL, 0, -1);
+		return;
+	}
 	if (err) {
 		names_rd__send(rd, NAMES_REGGED, key, 0, (uint64_t)p->nspid, NULL, 0, -1);
 		finish(rd, p);
@@ -370,6 +382,8 @@ static void on_reg(struct names_rd *rd, uint32_t key, uint32_t pid, bool fallbac
 			}
 		}
 	}
+	if (resume) /* read from the start: what was read goes */
+		names_rd__send(rd, NAMES_RESET, key, 0, 0, NULL, 0, -1);
 	names_rd__send(rd, NAMES_REGGED, key, p->start, (uint64_t)p->nspid, NULL, 0, -1);
 	names_src__poll(rd, p, true, false);
 }
@@ -401,7 +415,7 @@ static bool on_packet(struct names_rd *rd, const char *buf, size_t len)
 	p = proc_of(rd, m->key);
 	switch (m->type) {
 	case NAMES_REG:
-		on_reg(rd, m->key, (uint32_t)m->b, m->a != 0);
+		on_reg(rd, m->key, (uint32_t)m->b, m->a == NAMES_REG_RESUME);
 		break;
 	case NAMES_EXIT:
 		if (p && !p->gone && !alive(rd, p))

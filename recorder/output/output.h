@@ -143,7 +143,8 @@ int output__open(struct output *o, const struct output_src *src);
 
 /* The first file's front: header and attrs, a stream's features, the
  * tracker, the side-band, compression. unw: --unwind=record's, or NULL.
- * 0 or -errno (-E2BIG: too many ids for a pipe record); not reported. */
+ * 0 or -errno (-E2BIG: too many ids for a pipe record); not reported, but
+ * -ECANCELED (the names layer could not start: printed). */
 int output__begin(struct output *o, struct unwinder *unw);
 
 /* The last part of the begin, once the engine's number of streams nr is

@@ -27,10 +27,16 @@ int output_names__new(struct names **out, const struct output_config *cfg)
 		     (long long)time(NULL)) < (int)sizeof(dir))
 		nc.jit_dir = dir;
 	err = names__new(out, &nc);
+	/* Out of descriptors: the recording goes on as perf record's would. */
+	if (err == -EMFILE || err == -ENFILE) {
+		pr_warn("the names of JIT code and binaries are not kept: %s (raise the open-file limit with 'ulimit -n 4096', or record with --no-keep-names)",
+			strerror(-err));
+		return 0;
+	}
 	if (err)
 		pr_err("cannot keep the names of JIT code and binaries: %s (record with --no-keep-names)",
 		       strerror(-err));
-	return err;
+	return err ? -ECANCELED : 0;
 }
 
 void output_names__write(struct names *n, bool at_exit)

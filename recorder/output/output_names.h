@@ -13,7 +13,8 @@ struct output_config;
 
 /* The names of this recording: off (*out NULL) for a stream (its reader
  * resolves while it records, before the ELFs exist) and with
- * --no-keep-names. 0, or -errno (printed). */
+ * --no-keep-names, and (with a warning) where the descriptors they need
+ * are not to be had. 0, or -ECANCELED (printed: the fix named). */
 int output_names__new(struct names **out, const struct output_config *cfg);
 
 /* At a file's end: n's JIT ELFs written (a failure printed in one line), and
