@@ -264,12 +264,39 @@ static void test_status_nstgid(void **state)
 	}
 }
 
+/* The Threads line: a process lives while a thread of it does, its
+ * leader's exit notwithstanding (the names reader's question). */
+static void test_status_threads(void **state)
+{
+	static const struct {
+		const char *text;
+		int threads;
+	} texts[] = {
+		{ "Name:\tnode\nState:\tS (sleeping)\nTgid:\t9\nPPid:\t1\nVmPeak:\t1 kB\n"
+		  "Threads:\t7\n",
+		  7 },
+		{ "Name:\tx\nState:\tZ (zombie)\nTgid:\t9\nPPid:\t1\nThreads:\t3\n", 3 },
+		{ "Name:\tx\nTgid:\t9\nPPid:\t1\nThreads:\t1\n", 1 },
+		{ "Name:\tx\nTgid:\t9\nPPid:\t1\n", -1 }, /* none */
+		{ "Name:\tx\nTgid:\t9\nPPid:\t1\nThreads:\tabc\n", -1 },
+	};
+	struct proc_status st;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		assert_int_equal(proc_status__parse(texts[i].text, &st), 0);
+		if (st.threads != texts[i].threads)
+			fail_msg("row %zu: threads %d, want %d", i, st.threads, texts[i].threads);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_length_bounds),
 		cmocka_unit_test(test_status_nstgid),
+		cmocka_unit_test(test_status_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
