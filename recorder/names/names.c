@@ -110,38 +110,39 @@ static const char *names__anon_name_timed(void *arg, uint32_t pid, uint64_t time
 	return names__anon_name_at(arg, pid, time);
 }
 
-void names__proc_exit(struct names *n, uint32_t pid)
+/* The key of pid's newest instance if a thread's exit may end it (it is
+ * still read), or 0; with fork (a new process's FORK at fork_time, 0:
+ * unknown), if it is still the pid's: it is over from now. */
+static uint32_t names__live_key(struct names *n, uint32_t pid, bool fork, uint64_t fork_time)
 {
 	struct names_proc *p;
 	uint32_t key = 0;
 
-	if (!n)
-		return;
 	pthread_mutex_lock(&n->lock);
 	p = names__newest(n, pid);
-	if (p && !p->superseded && !p->done)
+	/* A fork before its code was first seen mapped is that instance's
+	 * own: the tracker saw its MMAP2 first, in the same pass. */
+	if (p && !p->superseded && (fork || !p->done) &&
+	    !(fork && fork_time && p->first_time && p->first_time >= fork_time)) {
 		key = p->key;
+		p->superseded = fork;
+	}
 	pthread_mutex_unlock(&n->lock);
+	return key;
+}
+
+void names__proc_exit(struct names *n, uint32_t pid)
+{
+	uint32_t key = n ? names__live_key(n, pid, false, 0) : 0;
+
 	if (key) /* a thread's end: the reader sees whether it was the last */
 		names_link__send(n, NAMES_EXIT, key, 0, 0, NULL, 0, NULL);
 }
 
 void names__proc_fork(struct names *n, uint32_t pid, uint64_t time)
 {
-	struct names_proc *p;
-	uint32_t key = 0;
+	uint32_t key = n ? names__live_key(n, pid, true, time) : 0;
 
-	if (!n)
-		return;
-	pthread_mutex_lock(&n->lock);
-	p = names__newest(n, pid);
-	/* Not one first seen mapping code after this fork: that is the new
-	 * process itself, seen first by a tracker in the same pass. */
-	if (p && !p->superseded && !(time && p->first_time && p->first_time >= time)) {
-		p->superseded = true;
-		key = p->key;
-	}
-	pthread_mutex_unlock(&n->lock);
 	if (key) /* the pid is another process's now */
 		names_link__send(n, NAMES_GONE, key, 0, 0, NULL, 0, NULL);
 }
