@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * One process's JIT symbol table: the symbols in the order added (16 bytes
- * each), their names in one arena in the same order, the oldest of both
- * dropped together past the bounds, a hash of start addresses for moves
- * made at the first one, and the overlap-free view walked on demand
- * (jit_syms.h says who wins and what each operation costs).
+ * each), their names in one arena in the same order, past the bounds the
+ * shadowed ones and then the oldest of both dropped together, a hash of
+ * start addresses for moves made at the first one, and the overlap-free
+ * view walked on demand (jit_syms.h says who wins and what each costs).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -27,6 +27,7 @@ struct jit_syms_big {
 };
 
 #define BIG_SIZE UINT32_MAX
+#define BIT(bits, i) ((bits)[(i) / 64] >> ((i) % 64) & 1)
 #define HASH_EMPTY UINT32_MAX
 
 void jit_syms__init(struct jit_syms *t)
@@ -131,30 +132,52 @@ static int jit_syms__check_range(uint64_t addr, uint64_t size)
 }
 
 /*
- * How many of the oldest entries go so that one more, with need bytes of
- * name, fits: a quarter of the bound at least, when one is reached (their
- * names lie first in the arena: the fewest whose names free enough).
+ * How many entries and bytes of names must go so that one more, with need
+ * bytes of name, fits: a quarter of a bound at least, when one is reached.
  */
-static uint32_t jit_syms__to_drop(const struct jit_syms *t, size_t need)
+static void jit_syms__to_free(const struct jit_syms *t, size_t need, uint32_t *nr, size_t *bytes)
 {
-	uint32_t k = t->nr >= JIT_SYMS_MAX ? JIT_SYMS_MAX / 4 : 0, hi = t->nr;
-	size_t want;
-
+	*nr = t->nr >= JIT_SYMS_MAX ? JIT_SYMS_MAX / 4 : 0;
+	*bytes = 0;
 	if (t->names_len + need <= JIT_SYMS_NAMES_MAX)
-		return k;
-	want = t->names_len + need - JIT_SYMS_NAMES_MAX;
-	if (want < JIT_SYMS_NAMES_MAX / 4)
-		want = JIT_SYMS_NAMES_MAX / 4;
-	/* All names together are more than want: need is at most a name. */
-	while (k < hi) {
+		return;
+	*bytes = t->names_len + need - JIT_SYMS_NAMES_MAX;
+	if (*bytes < JIT_SYMS_NAMES_MAX / 4)
+		*bytes = JIT_SYMS_NAMES_MAX / 4;
+}
+
+/* The fewest oldest entries, nr at least, whose names free bytes (their
+ * names lie first in the arena); all the names together free more. */
+static uint32_t jit_syms__oldest(const struct jit_syms *t, uint32_t nr, size_t bytes)
+{
+	uint32_t k = nr, hi = t->nr;
+
+	while (bytes && k < hi) {
 		uint32_t mid = k + (hi - k) / 2;
 
-		if (jit_syms__name_at(t, mid) < want)
+		if (jit_syms__name_at(t, mid) < bytes)
 			k = mid + 1;
 		else
 			hi = mid;
 	}
 	return k;
+}
+
+/* After entries went: what is left may be sorted again, and the hash
+ * holds the latest left at each address. */
+static void jit_syms__settle(struct jit_syms *t)
+{
+	t->max_end = 0;
+	t->unsorted = false;
+	for (uint32_t i = 0; i < t->nr; i++) {
+		if (t->entries[i].addr < t->max_end)
+			t->unsorted = true;
+		else
+			t->max_end = jit_syms__end(t, i);
+	}
+	if (t->hash)
+		jit_syms__hash_fill(t);
+	t->sorted_valid = false;
 }
 
 /* Drops the k oldest entries and their names (the room is kept). */
@@ -176,19 +199,9 @@ static void jit_syms__drop(struct jit_syms *t, uint32_t k)
 		memmove(t->big, t->big + b, (size_t)t->nr_big * sizeof(*t->big));
 	for (i = 0; i < t->nr_big; i++)
 		t->big[i].idx -= k;
-	/* What is left may be sorted again. */
-	t->max_end = 0;
-	t->unsorted = false;
-	for (i = 0; i < t->nr; i++) {
+	for (i = 0; i < t->nr; i++)
 		t->entries[i].name_off -= (uint32_t)freed;
-		if (t->entries[i].addr < t->max_end)
-			t->unsorted = true;
-		else
-			t->max_end = jit_syms__end(t, i);
-	}
-	if (t->hash)
-		jit_syms__hash_fill(t);
-	t->dropped += k;
+	jit_syms__settle(t);
 }
 
 /* Room for one more entry of a name of len bytes, after k are dropped:
@@ -213,20 +226,33 @@ static int jit_syms__reserve(struct jit_syms *t, uint32_t k, bool big, size_t le
 	return 0;
 }
 
+static int jit_syms__compact(struct jit_syms *t, uint32_t nr, size_t bytes, uint32_t *k,
+			     uint32_t *shown);
+
 /* Appends an entry and a copy of its name (len bytes, no NUL inside, not in
- * the arena); the range is checked. The oldest go first when a bound would
- * be passed. */
+ * the arena); the range is checked. When a bound would be passed, the
+ * entries the view does not show go first, then the oldest if too few did. */
 static int jit_syms__append(struct jit_syms *t, uint64_t addr, uint64_t size, const char *name,
 			    size_t len)
 {
-	uint32_t k = jit_syms__to_drop(t, len + 1);
+	uint32_t nr, k, shown;
 	struct jit_syms_entry *e;
+	size_t bytes;
 	int err;
 
+	jit_syms__to_free(t, len + 1, &nr, &bytes);
+	k = shown = jit_syms__oldest(t, nr, bytes);
+	/* A sorted table shows every entry: none is shadowed. */
+	if (k && t->unsorted) {
+		err = jit_syms__compact(t, nr, bytes, &k, &shown);
+		if (err)
+			return err;
+	}
 	err = jit_syms__reserve(t, k, size >= BIG_SIZE, len);
 	if (err)
 		return err;
 	jit_syms__drop(t, k);
+	t->dropped += shown;
 	e = &t->entries[t->nr];
 	e->addr = addr;
 	e->size = size >= BIG_SIZE ? BIG_SIZE : (uint32_t)size;
@@ -491,4 +517,98 @@ done:
 	*syms = t->sorted;
 	*nr = t->nr_sorted;
 	return 0;
+}
+
+/* ---- compaction: the entries the view does not show go first ---- */
+
+static void jit_syms__bit_put(uint64_t *bits, uint32_t i, bool on)
+{
+	bits[i / 64] = (bits[i / 64] & ~(1ULL << (i % 64))) | ((uint64_t)on << (i % 64));
+}
+
+/*
+ * Marks in vis the entries of an unsorted table that the view shows (each
+ * wins a piece of the sweep: the others are shadowed, every byte covered by
+ * later ones), and in keep, where an address starts an entry shown, the
+ * latest starting there: a move from there must find it, not an older one.
+ * Returns 0 or -ENOMEM.
+ */
+static int jit_syms__mark(const struct jit_syms *t, uint64_t *vis, uint64_t *keep)
+{
+	const struct jit_syms_entry *e = t->entries;
+	struct jit_syms_iter it;
+	uint64_t from, to;
+	uint32_t idx, i, j;
+	bool shown;
+	int ret;
+
+	ret = jit_syms__iter_start(&it, t) ?: 1;
+	while (ret > 0 && (ret = jit_syms__piece(&it, &from, &to, &idx)) > 0)
+		jit_syms__bit_put(vis, idx, true);
+	for (i = 0; !ret && i < t->nr; i = j) {
+		for (j = i, shown = false; j < t->nr && e[it.order[j]].addr == e[it.order[i]].addr;
+		     j++)
+			shown |= BIT(vis, it.order[j]);
+		jit_syms__bit_put(keep, it.order[j - 1], shown);
+	}
+	jit_syms__iter_end(&it);
+	return ret;
+}
+
+/* Keeps the entries marked in vis or keep, with their names and big sizes, in
+ * order; vis follows them (bit j: the j-th kept is shown). */
+static void jit_syms__squeeze(struct jit_syms *t, uint64_t *vis, const uint64_t *keep)
+{
+	uint32_t i, j = 0, b = 0, nb = 0;
+	size_t off = 0;
+
+	for (i = 0; i < t->nr; i++) {
+		size_t at = t->entries[i].name_off, len = jit_syms__name_at(t, i + 1) - at;
+		bool big = t->entries[i].size == BIG_SIZE, shown = BIT(vis, i);
+		uint64_t size = big ? t->big[b++].size : 0;
+
+		if (!shown && !BIT(keep, i))
+			continue;
+		memmove(t->names + off, t->names + at, len);
+		t->entries[j] = t->entries[i];
+		t->entries[j].name_off = (uint32_t)off;
+		if (big)
+			t->big[nb++] = (struct jit_syms_big){ j, size };
+		jit_syms__bit_put(vis, j++, shown);
+		off += len;
+	}
+	t->nr = j;
+	t->names_len = off;
+	t->nr_big = nb;
+	jit_syms__settle(t);
+}
+
+/*
+ * Before the oldest go, the entries the view does not show go (counted in
+ * compacted, not dropped: the view stays the same); nr entries and bytes of
+ * names were to be freed. *k: how many of the oldest must still go, *shown:
+ * how many of those the view shows. Returns 0 or -ENOMEM (nothing changed).
+ */
+static int jit_syms__compact(struct jit_syms *t, uint32_t nr, size_t bytes, uint32_t *k,
+			     uint32_t *shown)
+{
+	size_t words = ((size_t)t->nr + 63) / 64, names = t->names_len;
+	uint64_t *vis = calloc(2 * words, sizeof(*vis));
+	uint32_t before = t->nr, gone, i;
+	int err;
+
+	if (!vis)
+		return -ENOMEM;
+	err = jit_syms__mark(t, vis, vis + words);
+	if (!err) {
+		jit_syms__squeeze(t, vis, vis + words);
+		gone = before - t->nr;
+		t->compacted += gone;
+		bytes = bytes > names - t->names_len ? bytes - (names - t->names_len) : 0;
+		*k = jit_syms__oldest(t, nr > gone ? nr - gone : 0, bytes);
+		for (*shown = 0, i = 0; i < *k; i++)
+			*shown += BIT(vis, i);
+	}
+	free(vis);
+	return err;
 }

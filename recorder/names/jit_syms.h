@@ -10,17 +10,24 @@
  * (as perf splits an mmap that a later one overlaps).
  *
  * Bounded, keeping the newest: past JIT_SYMS_MAX symbols or
- * JIT_SYMS_NAMES_MAX bytes of names, the oldest symbols are dropped (at
- * least a quarter of the bound at a time, so the cost stays O(1) per add
- * amortized) and counted in `dropped`: a long-lived JIT's live code is the
- * code it announced last.
+ * JIT_SYMS_NAMES_MAX bytes of names, at least a quarter of the bound goes at
+ * a time. First the shadowed symbols, every byte covered by later ones (dead
+ * code the JIT replaced: the view does not show them and stays the same
+ * without them), counted in `compacted`; then, if they freed less than the
+ * quarter, the oldest of the rest, counted in `dropped`: a long-lived JIT's
+ * live code is the code it announced last. A shadowed symbol is kept while
+ * it is the latest starting at an address where an older one is shown (a
+ * move from there must not find the older one); `dropped` counts only the
+ * symbols the view showed. Finding the shadowed ones is a sort and a sweep,
+ * O(n log n) once a quarter of the bound: O(log n) per add amortized.
  *
  * Memory: 16 bytes a symbol and its name with a NUL (each symbol owns its
  * name, a move's copied); 8 to 16 more bytes a symbol for the hash of start
  * addresses, made at the first move only (perf maps have none). Walking the
  * view of an unsorted table costs 4 bytes a symbol (the address order, and
  * as much again while it is sorted) while the walk lasts; the view of a
- * sorted one, nothing.
+ * sorted one, nothing. Removing the shadowed symbols costs 8 bytes and 2
+ * bits a symbol (the walk's, and which are shown) while it lasts.
  *
  * Cost: adds in increasing address order (what JITs mostly do) cost O(1)
  * each and keep the table sorted; an add below the end of an earlier symbol
@@ -51,7 +58,8 @@ struct jit_syms {
 	size_t alloc;
 	uint64_t max_end; /* the highest end added so far */
 	bool unsorted; /* an add overlapped or preceded an earlier symbol */
-	uint64_t dropped; /* the oldest symbols dropped to keep the bounds, ever */
+	uint64_t dropped; /* the oldest symbols shown, dropped to keep the bounds, ever */
+	uint64_t compacted; /* the shadowed symbols removed to keep the bounds, ever */
 	char *names; /* the arena: each entry's name in entry order, NUL-terminated */
 	size_t names_len, names_alloc;
 	struct jit_syms_big *big; /* the sizes entries cannot hold, by entry index */
@@ -72,7 +80,8 @@ void jit_syms__exit(struct jit_syms *t);
  * at JIT_SYMS_NAME_MAX bytes; copied), dropping the oldest symbols first
  * when a bound would be passed. Returns 0; -EINVAL for size 0 or an empty
  * name (they name no sample); -ERANGE when addr + size passes UINT64_MAX
- * (or is exactly 2^64); -ENOMEM. A failed add leaves the table as it was.
+ * (or is exactly 2^64); -ENOMEM. A failed add leaves the view as it was
+ * (the shadowed symbols may be gone).
  */
 int jit_syms__add(struct jit_syms *t, uint64_t addr, uint64_t size, const char *name,
 		  size_t name_len);
@@ -82,7 +91,8 @@ int jit_syms__add(struct jit_syms *t, uint64_t addr, uint64_t size, const char *
  * start address; a move is announced for a whole function) now also lies at
  * [new_addr, new_addr + size), with the same name. The old one stays, as
  * perf inject keeps the old mapping. Returns 0, -ENOENT when no symbol kept
- * started at old_addr, or jit_syms__add's errors for the new range.
+ * started at old_addr (dropped, or shadowed and removed), or jit_syms__add's
+ * errors for the new range.
  */
 int jit_syms__move(struct jit_syms *t, uint64_t old_addr, uint64_t new_addr, uint64_t size);
 

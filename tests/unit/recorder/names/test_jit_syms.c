@@ -298,8 +298,9 @@ static void test_bounds(void **state)
 	assert_int_equal(view(&t, &s), i + 1 - k);
 	assert_int_equal(s[0].addr, 4096ULL * k);
 	assert_string_equal(s[i - k].name, "short");
-	while (!err && t.dropped == k)
-		err = jit_syms__add(&t, 1ULL << 51, 16, name, JIT_SYMS_NAME_MAX);
+	/* at new addresses: the same one again would only shadow the last */
+	for (i = 0; !err && t.dropped == k; i++)
+		err = jit_syms__add(&t, (1ULL << 51) + 4096ULL * i, 16, name, JIT_SYMS_NAME_MAX);
 	assert_int_equal(err, 0);
 	assert_true(t.names_len <= JIT_SYMS_NAMES_MAX);
 	jit_syms__exit(&t);
@@ -463,6 +464,225 @@ static void test_100k(void **state)
 	jit_syms__exit(&t);
 }
 
+/*
+ * Past the bound, the shadowed symbols go first and the view stays the
+ * same. A model with an entry id per byte (the latest over it), each entry
+ * naming itself or, moved, its source; a move the table refuses must be
+ * from an address where no entry starting there is shown (unless some
+ * were dropped). dense: the
+ * symbols shadow each other so much that nothing shown is ever dropped (the
+ * view is the model's); else the oldest shown go too: what the table shows
+ * is the model's, an entry shown in the model shows whole or not at all,
+ * and those not at all are `dropped` at most.
+ */
+struct big_model {
+	uint32_t *ent, *cnt, *name_of, *prev_at, *latest_at;
+	uint64_t space;
+	uint32_t nr;
+};
+
+static void big_paint(struct big_model *m, uint64_t off, uint64_t size, uint32_t name)
+{
+	uint32_t id = ++m->nr;
+
+	m->name_of[id] = name;
+	m->prev_at[id] = m->latest_at[off];
+	m->latest_at[off] = id;
+	for (uint64_t a = off; a < off + size; a++) {
+		m->cnt[m->ent[a]]--;
+		m->ent[a] = id;
+		m->cnt[id]++;
+	}
+}
+
+static void big_op(struct jit_syms *t, struct big_model *m, uint64_t maxsz)
+{
+	uint64_t off = rng() % m->space, size = 1 + rng() % maxsz, from = rng() % m->space;
+	char name[16];
+	int n, err;
+
+	if (off + size > m->space)
+		size = m->space - off;
+	if (rng() % 32 || !m->latest_at[from]) {
+		n = snprintf(name, sizeof(name), "s%u", m->nr + 1);
+		assert_int_equal(jit_syms__add(t, base_addr + off, size, name, (size_t)n), 0);
+		big_paint(m, off, size, m->nr + 1);
+		return;
+	}
+	err = jit_syms__move(t, base_addr + from, base_addr + off, size);
+	if (!err) {
+		big_paint(m, off, size, m->name_of[m->latest_at[from]]);
+		return;
+	}
+	assert_int_equal(err, -ENOENT);
+	for (uint32_t id = m->latest_at[from]; id; id = m->prev_at[id])
+		assert_true(!m->cnt[id] || t->dropped); /* shadowed, or the oldest */
+}
+
+/* The table's view against the model, byte by byte: returns how many
+ * entries the model shows that the table does not. */
+static uint32_t big_check(struct jit_syms *t, const struct big_model *m, bool whole)
+{
+	const struct jit_sym *s;
+	size_t nr;
+	uint32_t *seen = calloc(m->nr + 1, sizeof(*seen)), lost = 0;
+	uint64_t a = 0, end;
+	char name[16];
+
+	assert_non_null(seen);
+	assert_int_equal(jit_syms__sorted(t, &s, &nr), 0);
+	for (size_t k = 0; k < nr; k++, a = end) {
+		assert_true(s[k].addr >= base_addr + a &&
+			    s[k].addr + s[k].size <= base_addr + m->space);
+		for (; base_addr + a < s[k].addr; a++)
+			assert_true(!whole && (!m->ent[a] || !seen[m->ent[a]]));
+		for (end = a + s[k].size; a < end; a++) {
+			snprintf(name, sizeof(name), "s%u", m->name_of[m->ent[a]]);
+			assert_string_equal(s[k].name, name);
+			seen[m->ent[a]]++;
+		}
+	}
+	for (uint32_t id = 1; id <= m->nr; id++) {
+		assert_true(seen[id] == 0 || seen[id] == m->cnt[id]);
+		lost += m->cnt[id] && !seen[id];
+	}
+	assert_true(!whole || !lost);
+	free(seen);
+	return lost;
+}
+
+static void random_past_bound(uint64_t space, uint64_t maxsz, uint32_t ops, bool dense)
+{
+	struct big_model m = { .space = space };
+	struct jit_syms t;
+	uint32_t lost = 0;
+
+	m.ent = calloc(space, sizeof(uint32_t));
+	m.latest_at = calloc(space, sizeof(uint32_t));
+	m.cnt = calloc(ops + 1, sizeof(uint32_t));
+	m.name_of = calloc(ops + 1, sizeof(uint32_t));
+	m.prev_at = calloc(ops + 1, sizeof(uint32_t));
+	assert_true(m.ent && m.latest_at && m.cnt && m.name_of && m.prev_at);
+	jit_syms__init(&t);
+	for (uint32_t i = 0; i < ops; i++) {
+		big_op(&t, &m, maxsz);
+		if (i % (JIT_SYMS_MAX / 2) == JIT_SYMS_MAX / 2 - 1)
+			lost = big_check(&t, &m, dense);
+	}
+	lost = big_check(&t, &m, dense);
+	assert_true(t.compacted > 0);
+	assert_true(t.nr <= JIT_SYMS_MAX);
+	if (dense)
+		assert_int_equal(t.dropped, 0);
+	else
+		assert_true(t.dropped > 0 && lost <= t.dropped);
+	jit_syms__exit(&t);
+	free(m.ent);
+	free(m.latest_at);
+	free(m.cnt);
+	free(m.name_of);
+	free(m.prev_at);
+}
+
+static void test_shadowed_go_first_random(void **state)
+{
+	(void)state;
+	random_past_bound(1 << 16, 64, 2 * JIT_SYMS_MAX + JIT_SYMS_MAX / 3, true);
+	random_past_bound(1 << 22, 4, JIT_SYMS_MAX + JIT_SYMS_MAX / 2, false);
+}
+
+/* Code space reused: most symbols rewritten at the same addresses; the very
+ * first, never overwritten, are kept past the bound, nothing shown drops. */
+static void test_shadowed_go_first(void **state)
+{
+	struct jit_syms t;
+	const struct jit_sym *s;
+	char name[16];
+	uint32_t i;
+	size_t nr;
+	int n;
+
+	(void)state;
+	jit_syms__init(&t);
+	for (i = 0; i < 1000; i++) {
+		n = snprintf(name, sizeof(name), "first%u", i);
+		assert_int_equal(jit_syms__add(&t, 0x1000 + 32ULL * i, 16, name, (size_t)n), 0);
+	}
+	for (i = 0; i < 3 * JIT_SYMS_MAX; i++) {
+		n = snprintf(name, sizeof(name), "r%u", i);
+		assert_int_equal(
+			jit_syms__add(&t, 0x100000 + 32ULL * (i % 5000), 16, name, (size_t)n), 0);
+	}
+	assert_int_equal(t.dropped, 0);
+	assert_true(t.compacted >= 2 * JIT_SYMS_MAX);
+	assert_int_equal(jit_syms__sorted(&t, &s, &nr), 0);
+	assert_int_equal(nr, 6000);
+	assert_string_equal(s[0].name, "first0");
+	assert_string_equal(s[999].name, "first999");
+	n = snprintf(name, sizeof(name), "r%u", 3 * JIT_SYMS_MAX - 1);
+	assert_string_equal(s[1000 + (3 * JIT_SYMS_MAX - 1) % 5000].name, name);
+	jit_syms__exit(&t);
+}
+
+/* Shadowed ones freeing less than the quarter: the oldest shown make up the
+ * rest, and only they count as dropped. */
+static void test_shadowed_then_oldest(void **state)
+{
+	struct jit_syms t;
+	const struct jit_sym *s;
+	size_t nr;
+	uint32_t i;
+
+	(void)state;
+	jit_syms__init(&t);
+	for (i = 0; i < JIT_SYMS_MAX / 8; i++)
+		assert_int_equal(jit_syms__add(&t, 32ULL * i, 16, "old", 3), 0);
+	for (i = 0; i < JIT_SYMS_MAX / 8; i++)
+		assert_int_equal(jit_syms__add(&t, 32ULL * i, 16, "new", 3), 0);
+	for (i = JIT_SYMS_MAX / 4; i < JIT_SYMS_MAX; i++)
+		assert_int_equal(jit_syms__add(&t, 32ULL * i, 16, "f", 1), 0);
+	assert_int_equal(t.dropped + t.compacted, 0);
+	assert_int_equal(jit_syms__add(&t, 32ULL * i, 16, "g", 1), 0);
+	assert_int_equal(t.compacted, JIT_SYMS_MAX / 8);
+	assert_int_equal(t.dropped, JIT_SYMS_MAX / 8);
+	assert_false(t.unsorted);
+	assert_int_equal(jit_syms__sorted(&t, &s, &nr), 0);
+	assert_int_equal(nr, 3 * (JIT_SYMS_MAX / 4) + 1);
+	assert_int_equal(s[0].addr, 32ULL * (JIT_SYMS_MAX / 4));
+	assert_string_equal(s[nr - 1].name, "g");
+	jit_syms__exit(&t);
+}
+
+/* A shadowed symbol the latest at an address where an older one shows stays:
+ * a move from there takes its name; one with none shown there goes. */
+static void test_shadowed_moves(void **state)
+{
+	struct jit_syms t;
+	const struct jit_sym *s;
+	size_t nr;
+	uint32_t i;
+
+	(void)state;
+	jit_syms__init(&t);
+	assert_int_equal(jit_syms__add(&t, 10, 20, "f", 1), 0); /* shows [25, 30) */
+	assert_int_equal(jit_syms__add(&t, 10, 10, "g", 1), 0); /* shadowed by h */
+	assert_int_equal(jit_syms__add(&t, 100, 10, "x", 1), 0); /* shadowed by h */
+	assert_int_equal(jit_syms__add(&t, 5, 20, "h", 1), 0);
+	assert_int_equal(jit_syms__add(&t, 95, 20, "h", 1), 0);
+	for (i = 5; i < JIT_SYMS_MAX + 1; i++)
+		assert_int_equal(jit_syms__add(&t, 0x1000, 16, "r", 1), 0);
+	assert_int_equal(t.dropped, 0);
+	assert_int_equal(jit_syms__move(&t, 100, 200, 4), -ENOENT);
+	assert_int_equal(jit_syms__move(&t, 10, 200, 4), 0);
+	assert_int_equal(jit_syms__sorted(&t, &s, &nr), 0);
+	assert_int_equal(nr, 5);
+	assert_string_equal(s[1].name, "f");
+	assert_int_equal(s[1].addr, 25);
+	assert_string_equal(s[3].name, "g");
+	assert_int_equal(s[3].addr, 200);
+	jit_syms__exit(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -474,6 +694,10 @@ int main(void)
 		cmocka_unit_test(test_bounds_keep_newest),
 		cmocka_unit_test(test_iter),
 		cmocka_unit_test(test_100k),
+		cmocka_unit_test(test_shadowed_go_first_random),
+		cmocka_unit_test(test_shadowed_go_first),
+		cmocka_unit_test(test_shadowed_then_oldest),
+		cmocka_unit_test(test_shadowed_moves),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
