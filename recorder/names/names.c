@@ -2,7 +2,8 @@
 /*
  * The names registry (names.h): the process instances with JIT code, each
  * a pid from one fork to its end, with the symbols the reader sent of it;
- * the JIT ELFs written at each file's end. Below it: names_link.c (the
+ * the JIT ELFs written at each file's end, and what the reader's packets
+ * and stalls mean for them (names_link_ops). Below it: names_link.c (the
  * reader process and the thread that talks to it) and names_bin.c
  * (binaries through their mappings).
  */
@@ -23,7 +24,7 @@
 
 /* ---- the registry ---- */
 
-struct names_proc *names__proc_of(struct names *n, uint32_t key)
+static struct names_proc *names__proc_of(struct names *n, uint32_t key)
 {
 	struct names_proc *p;
 
@@ -147,7 +148,7 @@ void names__proc_fork(struct names *n, uint32_t pid, uint64_t time)
 		names_link__send(n, NAMES_GONE, key, 0, 0, NULL, 0, NULL);
 }
 
-void names__proc_reset(struct names *n, struct names_proc *p)
+static void names__proc_reset(struct names *n, struct names_proc *p)
 {
 	pthread_mutex_lock(&n->tables);
 	jit_syms__exit(&p->syms);
@@ -156,7 +157,7 @@ void names__proc_reset(struct names *n, struct names_proc *p)
 	pthread_mutex_unlock(&n->tables);
 }
 
-void names__give_up(struct names *n, uint32_t key, const char *path)
+static void names__give_up(struct names *n, uint32_t key, const char *path)
 {
 	struct names_proc *p = names__proc_of(n, key);
 
@@ -169,7 +170,7 @@ void names__give_up(struct names *n, uint32_t key, const char *path)
 		p->pid, path);
 }
 
-void names__resume(struct names *n)
+static void names__resume(struct names *n)
 {
 	for (uint32_t key = 1;; key++) {
 		struct names_proc *p = names__proc_of(n, key);
@@ -190,7 +191,166 @@ void names__resume(struct names *n)
 	}
 }
 
+/* ---- what the reader says ---- */
+
+static void on_syms(struct names *n, struct names_proc *p, const char *pl, size_t len)
+{
+	uint64_t bad = 0;
+	size_t off = 0;
+
+	pthread_mutex_lock(&n->tables);
+	while (off + sizeof(struct names_sym_rec) <= len) {
+		struct names_sym_rec r;
+
+		memcpy(&r, pl + off, sizeof(r));
+		off += sizeof(r);
+		if (r.name_len > len - off)
+			break;
+		if (jit_syms__add(&p->syms, r.addr, r.size, pl + off, r.name_len))
+			bad++;
+		else
+			p->gen++;
+		off += (r.name_len + 7) & ~(size_t)7;
+	}
+	pthread_mutex_unlock(&n->tables);
+	pthread_mutex_lock(&n->lock);
+	n->st.malformed += bad;
+	pthread_mutex_unlock(&n->lock);
+}
+
+static void on_move(struct names *n, struct names_proc *p, const struct names_msg *m,
+		    const char *pl)
+{
+	uint64_t size;
+	bool bad;
+
+	if (m->len < sizeof(size))
+		return;
+	memcpy(&size, pl, sizeof(size));
+	pthread_mutex_lock(&n->tables);
+	bad = jit_syms__move(&p->syms, m->a, m->b, size) != 0;
+	if (!bad)
+		p->gen++;
+	pthread_mutex_unlock(&n->tables);
+	pthread_mutex_lock(&n->lock);
+	n->st.malformed += bad;
+	pthread_mutex_unlock(&n->lock);
+}
+
+static void on_count(struct names *n, const char *pl, size_t len)
+{
+	struct names_counts c;
+
+	if (len < sizeof(c))
+		return;
+	memcpy(&c, pl, sizeof(c));
+	pthread_mutex_lock(&n->lock);
+	n->st.maps += c.maps;
+	n->st.dumps += c.dumps;
+	n->st.refused += c.refused;
+	n->st.bins += c.bins;
+	n->st.malformed += c.malformed;
+	pthread_mutex_unlock(&n->lock);
+}
+
+/* One packet of the reader's (a sync's answer is the link's). */
+static void names__on_packet(struct names *n, const char *buf, size_t len, int fd)
+{
+	const struct names_msg *m = (const void *)buf;
+	const char *pl = buf + sizeof(*m);
+	struct names_proc *p;
+
+	if (len < sizeof(*m) || m->len != len - sizeof(*m)) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	p = names__proc_of(n, m->key);
+	switch (m->type) {
+	case NAMES_SYMS:
+		if (p && !p->given_up)
+			on_syms(n, p, pl, m->len);
+		break;
+	case NAMES_MOVE:
+		if (p && !p->given_up)
+			on_move(n, p, m, pl);
+		break;
+	case NAMES_RESET:
+		if (p)
+			names__proc_reset(n, p);
+		break;
+	case NAMES_WARN:
+		pr_warn("%.*s", (int)m->len, pl);
+		break;
+	case NAMES_REGGED:
+		if (p)
+			p->nspid = (int32_t)m->b;
+		break;
+	case NAMES_GONE:
+		if (p) {
+			pthread_mutex_lock(&n->lock);
+			p->done = true;
+			pthread_mutex_unlock(&n->lock);
+		}
+		break;
+	case NAMES_BID:
+		names_bin__answer(n, m->key, (int)(int64_t)m->a,
+				  m->len >= sizeof(struct build_id) ? (const void *)pl : NULL, fd);
+		fd = -1;
+		break;
+	case NAMES_COUNT:
+		on_count(n, pl, m->len);
+		break;
+	default:
+		break;
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+/* The reader stalled in a call on key's file at path (key 0: binary
+ * request bin's): that instance's names end there, that binary is not read
+ * by its path either. */
+static void names__stalled(struct names *n, uint32_t key, uint32_t bin, const char *path)
+{
+	names__give_up(n, key, path);
+	if (bin)
+		names_bin__fail_pending(n, bin);
+}
+
+/* A new reader (ok), or none to be had: what was asked of the old one is
+ * asked again, or given up (not read by its path: it may be on the stuck
+ * mount). */
+static void names__restarted(struct names *n, bool ok)
+{
+	if (!ok) {
+		names_bin__fail_pending(n, 0);
+		return;
+	}
+	names__resume(n);
+	names_bin__resend(n);
+}
+
+static const struct names_link_ops names_ops = {
+	.packet = names__on_packet,
+	.stalled = names__stalled,
+	.restarted = names__restarted,
+};
+
 /* ---- the tracker's namer ---- */
+
+/* Whether name is a jitdump's: ".../jit-DIGITS.dump". */
+static bool is_dump(const char *name)
+{
+	const char *base = strrchr(name, '/');
+	size_t n;
+
+	base = base ? base + 1 : name;
+	if (strncmp(base, "jit-", 4))
+		return false;
+	n = strspn(base + 4, "0123456789");
+	return n && !strcmp(base + 4 + n, ".dump");
+}
 
 /* A mapped file: a jitdump is a source of its process's names, anything
  * else a binary whose build-id is read through the mapping. */
@@ -200,7 +360,7 @@ static int names__file_bid(void *arg, const struct dso_track_mapping *m, struct 
 	struct names_proc *p;
 	uint32_t key = 0;
 
-	if (!names_src__is_dump(m->name))
+	if (!is_dump(m->name))
 		return names_bin__bid(n, m, bid);
 	if (!n->jit_dir || !names__anon_name(n, m->pid))
 		return -ENOENT;
@@ -269,7 +429,7 @@ int names__new(struct names **out, const struct names_config *cfg)
 		return -ENOMEM;
 	}
 	n->cfg.jit_dir = n->jit_dir;
-	err = names_link__start(n);
+	err = names_link__start(n, &names_ops);
 	if (err) {
 		names__delete(n);
 		return err;

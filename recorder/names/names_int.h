@@ -55,6 +55,20 @@ struct names_bin {
 	char source[32]; /* "/proc/self/fd/N" */
 };
 
+struct names;
+
+/* What the link hands the registry (names.c), on the link thread: the link
+ * calls nothing of the registry's by name. */
+struct names_link_ops {
+	/* One packet from the reader (fd: one it passed, to keep or close). */
+	void (*packet)(struct names *n, const char *buf, size_t len, int fd);
+	/* The reader was given up, stuck on key's (or binary request bin's)
+	 * file at path. */
+	void (*stalled)(struct names *n, uint32_t key, uint32_t bin, const char *path);
+	/* A new reader runs (ok), or none will. */
+	void (*restarted)(struct names *n, bool ok);
+};
+
 struct names {
 	struct names_config cfg;
 	char *jit_dir;
@@ -73,6 +87,7 @@ struct names {
 	uint32_t fds_held;
 	struct names_stats st;
 	/* names_link.c */
+	struct names_link_ops ops;
 	pid_t reader;
 	int sock, wake_fd, busy_fd;
 	struct names_busy *busy;
@@ -84,24 +99,11 @@ struct names {
 	uint32_t respawns;
 };
 
-/* names.c, for the link */
-
-/* The instance of key, or NULL. */
-struct names_proc *names__proc_of(struct names *n, uint32_t key);
-
-/* What was read of p is void (a rewrite, or a wrong process). */
-void names__proc_reset(struct names *n, struct names_proc *p);
-
-/* The instance of key stalled the reader on path: its names end there. */
-void names__give_up(struct names *n, uint32_t key, const char *path);
-
-/* A new reader: every instance still followed is asked again. */
-void names__resume(struct names *n);
-
 /* names_link.c */
 
-/* Starts the reader and the link thread. 0 or -errno. */
-int names_link__start(struct names *n);
+/* Starts the reader and the link thread, which hands what the reader says
+ * to ops (on the link thread). 0 or -errno. */
+int names_link__start(struct names *n, const struct names_link_ops *ops);
 
 /* Stops the thread, ends the reader (never waiting on one the kernel
  * holds), frees the link's resources. */
@@ -141,10 +143,5 @@ const char *names_bin__source(struct names *n, const struct build_id *bid);
 
 /* Closes every held file. */
 void names_bin__exit(struct names *n);
-
-/* names_src.c (pure) */
-
-/* Whether name is a jitdump's: ".../jit-DIGITS.dump". */
-bool names_src__is_dump(const char *name);
 
 #endif

@@ -4,10 +4,10 @@
  * names_proto.h): the reader process started, the thread "prec-names"
  * that carries packets both ways without ever blocking on the reader, and
  * the watch on it. A reader stuck in one call on a traced process's file
- * (a FUSE or NFS mount that stopped answering) is given up: that process's
- * names end with one warning naming the file, the reader is killed (or
- * left behind, if the kernel holds it) and a new one takes the others
- * from their start. Nothing here touches a traced process's files.
+ * (a FUSE or NFS mount that stopped answering) is given up, killed (or
+ * left behind, if the kernel holds it) and a new one started; what the
+ * packets and a stall mean is the registry's (names_link_ops, names.c).
+ * Nothing here touches a traced process's files.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -196,125 +196,19 @@ static void send_queued(struct names *n)
 
 /* ---- packets in ---- */
 
-static void on_syms(struct names *n, struct names_proc *p, const char *pl, size_t len)
-{
-	uint64_t bad = 0;
-	size_t off = 0;
-
-	pthread_mutex_lock(&n->tables);
-	while (off + sizeof(struct names_sym_rec) <= len) {
-		struct names_sym_rec r;
-
-		memcpy(&r, pl + off, sizeof(r));
-		off += sizeof(r);
-		if (r.name_len > len - off)
-			break;
-		if (jit_syms__add(&p->syms, r.addr, r.size, pl + off, r.name_len))
-			bad++;
-		else
-			p->gen++;
-		off += (r.name_len + 7) & ~(size_t)7;
-	}
-	pthread_mutex_unlock(&n->tables);
-	pthread_mutex_lock(&n->lock);
-	n->st.malformed += bad;
-	pthread_mutex_unlock(&n->lock);
-}
-
-static void on_move(struct names *n, struct names_proc *p, const struct names_msg *m,
-		    const char *pl)
-{
-	uint64_t size;
-	bool bad;
-
-	if (m->len < sizeof(size))
-		return;
-	memcpy(&size, pl, sizeof(size));
-	pthread_mutex_lock(&n->tables);
-	bad = jit_syms__move(&p->syms, m->a, m->b, size) != 0;
-	if (!bad)
-		p->gen++;
-	pthread_mutex_unlock(&n->tables);
-	pthread_mutex_lock(&n->lock);
-	n->st.malformed += bad;
-	pthread_mutex_unlock(&n->lock);
-}
-
-static void on_count(struct names *n, const char *pl, size_t len)
-{
-	struct names_counts c;
-
-	if (len < sizeof(c))
-		return;
-	memcpy(&c, pl, sizeof(c));
-	pthread_mutex_lock(&n->lock);
-	n->st.maps += c.maps;
-	n->st.dumps += c.dumps;
-	n->st.refused += c.refused;
-	n->st.bins += c.bins;
-	n->st.malformed += c.malformed;
-	pthread_mutex_unlock(&n->lock);
-}
-
-static void on_packet(struct names *n, const char *buf, size_t len, int fd)
+/* A sync's answer (the link's own): true when buf is one. */
+static bool on_synced(struct names *n, const char *buf, size_t len)
 {
 	const struct names_msg *m = (const void *)buf;
-	const char *pl = buf + sizeof(*m);
-	struct names_proc *p;
 
-	if (len < sizeof(*m) || m->len != len - sizeof(*m)) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	p = names__proc_of(n, m->key);
-	switch (m->type) {
-	case NAMES_SYMS:
-		if (p && !p->given_up)
-			on_syms(n, p, pl, m->len);
-		break;
-	case NAMES_MOVE:
-		if (p && !p->given_up)
-			on_move(n, p, m, pl);
-		break;
-	case NAMES_RESET:
-		if (p)
-			names__proc_reset(n, p);
-		break;
-	case NAMES_WARN:
-		pr_warn("%.*s", (int)m->len, pl);
-		break;
-	case NAMES_REGGED:
-		if (p)
-			p->nspid = (int32_t)m->b;
-		break;
-	case NAMES_GONE:
-		if (p) {
-			pthread_mutex_lock(&n->lock);
-			p->done = true;
-			pthread_mutex_unlock(&n->lock);
-		}
-		break;
-	case NAMES_BID:
-		names_bin__answer(n, m->key, (int)(int64_t)m->a,
-				  m->len >= sizeof(struct build_id) ? (const void *)pl : NULL, fd);
-		fd = -1;
-		break;
-	case NAMES_SYNCED:
-		pthread_mutex_lock(&n->lock);
-		if (m->a > n->synced)
-			n->synced = m->a;
-		pthread_cond_broadcast(&n->cond);
-		pthread_mutex_unlock(&n->lock);
-		break;
-	case NAMES_COUNT:
-		on_count(n, pl, m->len);
-		break;
-	default:
-		break;
-	}
-	if (fd >= 0)
-		close(fd);
+	if (len < sizeof(*m) || m->type != NAMES_SYNCED)
+		return false;
+	pthread_mutex_lock(&n->lock);
+	if (m->a > n->synced)
+		n->synced = m->a;
+	pthread_cond_broadcast(&n->cond);
+	pthread_mutex_unlock(&n->lock);
+	return true;
 }
 
 /* Every packet waiting. false: the reader is gone. */
@@ -342,7 +236,10 @@ static bool recv_all(struct names *n, char *buf)
 			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
 			    c->cmsg_len >= CMSG_LEN(sizeof(int)))
 				memcpy(&fd, CMSG_DATA(c), sizeof(int));
-		on_packet(n, buf, (size_t)got, fd);
+		if (!on_synced(n, buf, (size_t)got))
+			n->ops.packet(n, buf, (size_t)got, fd);
+		else if (fd >= 0)
+			close(fd);
 	}
 }
 
@@ -384,9 +281,7 @@ static void reader_replace(struct names *n, bool stuck)
 	path[sizeof(path) - 1] = '\0';
 	reader_stop(n);
 	if (stuck)
-		names__give_up(n, key, path);
-	if (bin)
-		names_bin__fail_pending(n, bin);
+		n->ops.stalled(n, key, bin, path);
 	__atomic_store_n(&n->busy->since_ns, 0, __ATOMIC_RELEASE);
 	if (n->respawns >= RESPAWNS_MAX || reader_start(n)) {
 		if (!n->dead)
@@ -395,13 +290,11 @@ static void reader_replace(struct names *n, bool stuck)
 		n->dead = true;
 		pthread_cond_broadcast(&n->cond);
 		pthread_mutex_unlock(&n->lock);
-		/* Not read by their paths either: theirs may be the stuck mount. */
-		names_bin__fail_pending(n, 0);
+		n->ops.restarted(n, false);
 		return;
 	}
 	n->respawns++;
-	names__resume(n);
-	names_bin__resend(n);
+	n->ops.restarted(n, true);
 	/* A file's end waiting on the old one asks the new one. */
 	pthread_mutex_lock(&n->lock);
 	seq = n->synced < n->sync_seq ? n->sync_seq : 0;
@@ -449,10 +342,11 @@ static void *link_thread(void *arg)
 
 /* ---- the recorder's calls ---- */
 
-int names_link__start(struct names *n)
+int names_link__start(struct names *n, const struct names_link_ops *ops)
 {
 	int err;
 
+	n->ops = *ops;
 	n->sock = -1;
 	n->busy_fd = memfd_create("prec-names-busy", MFD_CLOEXEC);
 	if (n->busy_fd < 0 || ftruncate(n->busy_fd, sizeof(*n->busy)))

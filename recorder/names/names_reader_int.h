@@ -6,7 +6,8 @@
  * is names_proto.h), shared by its files in one-way order: names_reader.c
  * (the loop, the process instances, whether each still lives) uses
  * names_src.c (one instance's perf map and jitdump) and names_bin.c's
- * reading half (a binary through its mapping); all use names_open.c.
+ * reading half (a binary through its mapping); all use names_rd_io.c (the
+ * socket, the busy page, the shared handles) and names_open.c.
  * Nothing here runs in the recorder's process.
  */
 #include <stdbool.h>
@@ -84,7 +85,7 @@ struct names_rd {
 	bool cnt_dirty;
 };
 
-/* names_reader.c: what the other files call back */
+/* names_rd_io.c: the channel every file of the reader says things through */
 
 /* Sends one packet (fd >= 0: passed along). 0 or -errno. */
 int names_rd__send(struct names_rd *rd, uint32_t type, uint32_t key, uint64_t a, uint64_t b,

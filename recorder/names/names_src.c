@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "names/jitdump.h"
-#include "names/names_int.h"
 #include "names/names_reader_int.h"
 #include "names/perf_map.h"
 
@@ -70,18 +69,6 @@ static void proc_restart(struct names_rd *rd, struct rd_proc *p)
 	names_rd__send(rd, NAMES_RESET, p->key, 0, 0, NULL, 0, -1);
 	src_restart(&p->map);
 	src_restart(&p->dump);
-}
-
-bool names_src__is_dump(const char *name)
-{
-	const char *base = strrchr(name, '/');
-	size_t n;
-
-	base = base ? base + 1 : name;
-	if (strncmp(base, "jit-", 4))
-		return false;
-	n = strspn(base + 4, "0123456789");
-	return n && !strcmp(base + 4 + n, ".dump");
 }
 
 /* ---- parsing ---- */
