@@ -318,7 +318,7 @@ static void reader_loop(struct names_rd *rd, char *buf)
 void names_reader__main(int sock, struct names_busy *busy, uint64_t max_file, unsigned int poll_ms)
 {
 	struct names_rd rd = {
-		.sock = sock, .busy = busy, .max_file = max_file, .poll_ms = poll_ms
+		.sock = sock, .busy = busy, .max_file = max_file, .poll_ms = poll_ms, .alive = alive
 	};
 	struct rlimit rl;
 	char *buf = malloc(NAMES_MSG_MAX);

@@ -83,6 +83,9 @@ struct names_rd {
 	uint32_t out_key;
 	struct names_counts cnt;
 	bool cnt_dirty;
+	/* Whether p's process still runs (names_reader.c's, for the sources:
+	 * a rewrite after its end is the next process's). */
+	bool (*alive)(struct names_rd *rd, struct rd_proc *p);
 };
 
 /* names_rd_io.c: the channel every file of the reader says things through */

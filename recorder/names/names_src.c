@@ -199,8 +199,9 @@ static void src_read(struct feed *f, struct names_src *s, int fd, bool is_dump, 
 	same = size >= s->off && tail_same(fd, s);
 	/* Rewritten from the start: by the process itself while it lives;
 	 * once it is gone, by another (a reused pid's), whose it is now. */
-	if (!same && at_eof)
+	if (!same && (at_eof || !f->rd->alive(f->rd, f->p)))
 		goto out;
+	names_rd__busy(f->rd, f->p->key, path); /* alive() marked /proc */
 	if (!same)
 		proc_restart(f->rd, f->p);
 	while (s->off < size && !s->failed) {
@@ -263,6 +264,8 @@ static bool src_same_file(struct names_rd *rd, struct rd_proc *p, struct names_s
 		s->stale_told = true;
 		return false;
 	}
+	if (s->found && !rd->alive(rd, p))
+		return false; /* put there by the next process of that pid */
 	if (s->found)
 		proc_restart(rd, p); /* another file took its name */
 	else if (is_dump)
